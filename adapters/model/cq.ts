@@ -1,0 +1,18 @@
+import type { Handle } from '../../spec/verbs/ints.js';
+import type { WorkCompletion } from '../../spec/verbs/wc.js';
+import { lookup } from './device.js';
+import type { ModelState } from './state.js';
+
+/** rvt_cq_enter: appends a completion; an overrun raises CQ_ERR like rdmavt. */
+export function cqEnter(state: ModelState, cq: Handle, wc: WorkCompletion): void {
+  const target = lookup(state.cqs, cq, 'cq');
+  if (target.entries.length >= target.cqe) {
+    state.events.push({ event_type: 'CQ_ERR', element: { kind: 'cq', cq } });
+    return;
+  }
+  target.entries.push(wc);
+}
+
+export function pollCq(state: ModelState, cq: Handle, max: number): WorkCompletion[] {
+  return lookup(state.cqs, cq, 'cq').entries.splice(0, max);
+}

@@ -1,0 +1,57 @@
+import type { DeviceAttr } from '../../spec/verbs/attrs.js';
+import type { Handle } from '../../spec/verbs/ints.js';
+import type { Behaviour } from './behaviour.js';
+import type { ModelState } from './state.js';
+
+/**
+ * Device limits of the model: rdmavt takes them from its driver; these are hfi1's module
+ * defaults (hfi1_max_srq_wrs 0x1FFFF, hfi1_max_srq_sges 128, hfi1_max_qp_wrs 0x3FFF, hfi1_max_sges 96).
+ */
+export const MODEL_DEVICE_ATTR: DeviceAttr = {
+  fw_ver: '0.0.0',
+  vendor_id: 0,
+  vendor_part_id: 0,
+  hw_ver: 0,
+  phys_port_cnt: 1,
+  max_qp: 16384,
+  max_qp_wr: 0x3fff,
+  max_sge: 96,
+  max_cq: 0x1ffff,
+  max_cqe: 0x2ffff,
+  max_mr: 0xffff,
+  max_pd: 0xffff,
+  max_srq: 1024,
+  max_srq_wr: 0x1ffff,
+  max_srq_sge: 128,
+  max_qp_rd_atom: 16,
+  max_qp_init_rd_atom: 255,
+};
+
+export function newModelState(behaviour: Behaviour, attr: DeviceAttr = MODEL_DEVICE_ATTR): ModelState {
+  return {
+    behaviour,
+    attr,
+    gid: 'fe800000000000000000000000000001',
+    nextHandle: 1,
+    nextQpn: 2, // QPN 0 and 1 are the special QPs
+    nextKey: 0x100,
+    nextAddr: 0x7f0000000000n,
+    pds: new Set(),
+    mrs: new Map(),
+    cqs: new Map(),
+    srqs: new Map(),
+    qps: new Map(),
+    events: [],
+  };
+}
+
+export function allocHandle(state: ModelState): Handle {
+  return state.nextHandle++;
+}
+
+/** Looks a handle up; an unknown handle is a harness bug, not a verbs result. */
+export function lookup<T>(table: Map<Handle, T>, handle: Handle, kind: string): T {
+  const found = table.get(handle);
+  if (found === undefined) throw new Error(`model: unknown ${kind} handle ${handle}`);
+  return found;
+}

@@ -1,0 +1,25 @@
+import type { Adapter, AdapterInfo } from '../adapter.js';
+import { type Behaviour, rdmavt } from './behaviour.js';
+import { openModelSession } from './session.js';
+
+export const MODEL_VERSION = '6.1';
+
+/** The reference model of rdmavt, or a variation of it, as an adapter. */
+export function modelAdapter(behaviour: Behaviour = rdmavt, name = 'model'): Adapter {
+  const info: AdapterInfo = {
+    adapter: name,
+    implementation: `reference model: ${behaviour.description}`,
+    version: MODEL_VERSION,
+    layer: behaviour.layer,
+    device: { name: `model-${behaviour.name}`, driver: 'rdmavt (TypeScript model)' },
+    capabilities: ['srq', 'srq_resize', 'srq_limit_event', 'rc_loopback', 'async_events', 'mr_data'],
+    defaultProfile: 'rdmavt',
+    // The model completes synchronously: what has not arrived at once never will.
+    completionWaitMs: 5,
+  };
+  return {
+    info: async () => info,
+    open: async () => openModelSession(behaviour),
+    dispose: async () => undefined,
+  };
+}

@@ -1,0 +1,99 @@
+import type { Session } from '../adapter.js';
+import type { CallArgs, CallName, CallResult } from '../calls.js';
+import type { Behaviour } from './behaviour.js';
+import { pollCq } from './cq.js';
+import { allocHandle, lookup, newModelState } from './device.js';
+import { progress } from './loopback.js';
+import { createQp, destroyQp, modifyQp, postRecv, postSend, queryQp } from './qp.js';
+import { createSrq, destroySrq, modifySrq, postSrqRecv, querySrqAttr } from './srq.js';
+import type { ModelState } from './state.js';
+
+type Verbs = { [N in CallName]: (state: ModelState, args: CallArgs<N>) => CallResult<N> };
+
+const PAGE = 4096n;
+
+/** Each verb of the model, synchronous; the session wraps them and runs the send engine after each. */
+const verbs: Verbs = {
+  queryDevice: (state) => ({ ...state.attr }),
+  queryPort: () => ({ state: 'ACTIVE', max_mtu: 4096, active_mtu: 4096, lid: 1, gid_tbl_len: 1, link_layer: 'INFINIBAND' }),
+  queryGid: (state) => ({ gid: state.gid }),
+
+  allocPd: (state) => {
+    const pd = allocHandle(state);
+    state.pds.add(pd);
+    return { rawReturn: 0, pd };
+  },
+  deallocPd: (state, { pd }) => {
+    const inUse = [...state.mrs.values(), ...state.srqs.values(), ...state.qps.values()].some((r) => r.pd === pd);
+    if (inUse) return { rawReturn: state.behaviour.errno('EBUSY') };
+    state.pds.delete(pd);
+    return { rawReturn: 0 };
+  },
+
+  regMr: (state, { pd, length, access }) => {
+    if (!state.pds.has(pd)) throw new Error(`model: unknown pd handle ${pd}`);
+    const mr = allocHandle(state);
+    const addr = state.nextAddr;
+    state.nextAddr += ((BigInt(length) + PAGE - 1n) / PAGE + 1n) * PAGE; // a guard page between MRs
+    const lkey = state.nextKey++;
+    state.mrs.set(mr, { pd, addr, buf: new Uint8Array(length), lkey, rkey: lkey, access });
+    return { rawReturn: 0, mr, lkey, rkey: lkey, addr };
+  },
+  writeMr: (state, { mr, offset, data }) => {
+    lookup(state.mrs, mr, 'mr').buf.set(Buffer.from(data, 'hex'), offset);
+    return { rawReturn: 0 };
+  },
+  readMr: (state, { mr, offset, length }) => ({
+    data: Buffer.from(lookup(state.mrs, mr, 'mr').buf.subarray(offset, offset + length)).toString('hex'),
+  }),
+  deregMr: (state, { mr }) => {
+    lookup(state.mrs, mr, 'mr');
+    state.mrs.delete(mr);
+    return { rawReturn: 0 };
+  },
+
+  createCq: (state, { cqe }) => {
+    if (cqe > state.attr.max_cqe) return { rawReturn: state.behaviour.errno('EINVAL'), cq: null, cqe: 0 };
+    const cq = allocHandle(state);
+    state.cqs.set(cq, { cqe, entries: [] });
+    return { rawReturn: 0, cq, cqe };
+  },
+  pollCq: (state, { cq, max }) => ({ rawReturn: 0, completions: pollCq(state, cq, max) }),
+  destroyCq: (state, { cq }) => {
+    lookup(state.cqs, cq, 'cq');
+    const inUse = [...state.qps.values()].some((qp) => qp.send_cq === cq || qp.recv_cq === cq);
+    if (inUse) return { rawReturn: state.behaviour.errno('EBUSY') };
+    state.cqs.delete(cq);
+    return { rawReturn: 0 };
+  },
+
+  createSrq: (state, { pd, attr }) => createSrq(state, pd, attr),
+  modifySrq: (state, { srq, attr, mask }) => ({ rawReturn: modifySrq(state, srq, attr, mask) }),
+  querySrq: (state, { srq }) => ({ rawReturn: 0, attr: querySrqAttr(lookup(state.srqs, srq, 'srq')) }),
+  destroySrq: (state, { srq }) => ({ rawReturn: destroySrq(state, srq) }),
+  postSrqRecv: (state, { srq, wrs }) => postSrqRecv(state, srq, wrs),
+
+  createQp: (state, { pd, init }) => createQp(state, pd, init),
+  modifyQp: (state, { qp, attr, mask }) => ({ rawReturn: modifyQp(state, qp, attr, mask) }),
+  queryQp: (state, { qp }) => queryQp(state, qp),
+  destroyQp: (state, { qp }) => ({ rawReturn: destroyQp(state, qp) }),
+  postRecv: (state, { qp, wrs }) => postRecv(state, qp, wrs),
+  postSend: (state, { qp, wrs }) => postSend(state, qp, wrs),
+
+  getAsyncEvents: (state) => ({ events: state.events.splice(0) }),
+};
+
+/** A session on a fresh model device: everything it created goes away with it. */
+export function openModelSession(behaviour: Behaviour): Session {
+  const state = newModelState(behaviour);
+  const session = { close: async () => undefined } as Session;
+  for (const name of Object.keys(verbs) as CallName[]) {
+    const verb = verbs[name] as (state: ModelState, args: unknown) => unknown;
+    (session as Record<string, unknown>)[name] = async (args: unknown) => {
+      const result = verb(state, args);
+      progress(state);
+      return result;
+    };
+  }
+  return session;
+}

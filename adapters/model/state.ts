@@ -1,0 +1,79 @@
+import type { AsyncEvent } from '../../spec/verbs/events.js';
+import type { DeviceAttr, MrAccess, QpAttr, QpCap, QpState, QpType } from '../../spec/verbs/attrs.js';
+import type { Handle } from '../../spec/verbs/ints.js';
+import type { WorkCompletion } from '../../spec/verbs/wc.js';
+import type { SendWr, Sge } from '../../spec/verbs/wr.js';
+import type { Behaviour } from './behaviour.js';
+import type { WqeRing } from './ring.js';
+
+/** A receive WQE as rdmavt stores it (struct rvt_rwqe): wr_id and num_sge copies of the sges. */
+export interface RecvWqe {
+  wr_id: bigint;
+  sg_list: Sge[];
+}
+
+/** A receive queue: an SRQ's or a QP's own (struct rvt_rq). */
+export interface RecvQueue {
+  ring: WqeRing<RecvWqe>;
+  max_sge: number;
+}
+
+export interface Mr {
+  pd: Handle;
+  addr: bigint;
+  buf: Uint8Array;
+  lkey: number;
+  rkey: number;
+  access: MrAccess[];
+}
+
+export interface Cq {
+  cqe: number;
+  entries: WorkCompletion[];
+}
+
+export interface Srq {
+  pd: Handle;
+  rq: RecvQueue;
+  /** srq->limit: armed while non-zero. */
+  limit: number;
+  attachedQps: number;
+}
+
+export interface SendWqe {
+  wr: SendWr;
+  signaled: boolean;
+}
+
+export interface Qp {
+  pd: Handle;
+  qp_num: number;
+  type: QpType;
+  state: QpState;
+  send_cq: Handle;
+  recv_cq: Handle;
+  srq: Handle | undefined;
+  /** The QP's own receive queue; absent when it receives through an SRQ. */
+  rq: RecvQueue | undefined;
+  sq: WqeRing<SendWqe>;
+  cap: QpCap;
+  sq_sig_all: boolean;
+  attr: QpAttr;
+}
+
+/** One model device with everything created on it; one per session. */
+export interface ModelState {
+  behaviour: Behaviour;
+  attr: DeviceAttr;
+  gid: string;
+  nextHandle: number;
+  nextQpn: number;
+  nextKey: number;
+  nextAddr: bigint;
+  pds: Set<Handle>;
+  mrs: Map<Handle, Mr>;
+  cqs: Map<Handle, Cq>;
+  srqs: Map<Handle, Srq>;
+  qps: Map<Handle, Qp>;
+  events: AsyncEvent[];
+}

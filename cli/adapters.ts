@@ -1,0 +1,18 @@
+import type { Adapter } from '../adapters/adapter.js';
+import { modelAdapter } from '../adapters/model/index.js';
+import { UserError } from './errors.js';
+
+/** The adapters the CLI can build, by the name given to --adapter. */
+const FACTORIES: Record<string, () => Adapter> = {
+  model: () => modelAdapter(),
+};
+
+export const adapterNames = () => Object.keys(FACTORIES);
+
+export function createAdapter(name: string): Adapter {
+  const factory = FACTORIES[name];
+  if (factory === undefined) {
+    throw new UserError(`unknown adapter '${name}'`, { hint: `choose one of: ${adapterNames().join(', ')}` });
+  }
+  return factory();
+}

@@ -1,0 +1,21 @@
+import { InvalidArgumentError } from 'commander';
+import { Profile } from '../adapters/adapter.js';
+
+/** commander argument parsers: a bad value is reported by commander as a usage error (exit 2). */
+export function parseProfile(value: string): Profile {
+  const parsed = Profile.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(`expected one of: ${Profile.options.join(', ')}`);
+  return parsed.data;
+}
+
+export function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+export function parseSeed(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 0x7fffffff) throw new InvalidArgumentError('expected an integer from 0 to 2147483647');
+  return n;
+}

@@ -1,0 +1,86 @@
+import { release } from 'node:os';
+import type { AdapterInfo, Profile } from '../adapters/adapter.js';
+import type { Clause } from '../spec/clauses/schema.js';
+import type { CaseRun } from '../suites/runner.js';
+import { clauseResults } from './clause-status.js';
+import { evaluateGate } from './gate.js';
+import { toJsonValue } from './json-value.js';
+import { type CaseResult, CaseStatus, RESULTS_SCHEMA_VERSION, RunResults } from './results-schema.js';
+import { TOOL_VERSION } from './version.js';
+
+export interface BuildInput {
+  info: AdapterInfo;
+  profile: Profile;
+  seed: number;
+  filter: string | null;
+  clauses: readonly Clause[];
+  runs: readonly CaseRun[];
+  startedAt: Date;
+  finishedAt: Date;
+  interrupted: boolean;
+  snapshot: string | null;
+}
+
+export function caseResult(run: CaseRun): CaseResult {
+  return {
+    id: run.case.id,
+    verb: run.case.verb,
+    title: run.case.title,
+    clauses: [...run.case.clauses],
+    requires: [...run.case.requires],
+    status: run.status,
+    ran: run.ran,
+    ...(run.reason === undefined ? {} : { reason: run.reason }),
+    ...(run.error === undefined ? {} : { error: run.error }),
+    durationMs: run.durationMs,
+    checks: run.checks.map((c) => ({
+      clause: c.clause,
+      what: c.what,
+      status: c.status,
+      expected: toJsonValue(c.expected),
+      actual: toJsonValue(c.actual),
+      ...(c.reason === undefined ? {} : { reason: c.reason }),
+    })),
+    trace: run.trace.map((t) => ({
+      seq: t.seq,
+      call: t.call,
+      args: toJsonValue(t.args),
+      ...(t.result === undefined ? {} : { result: toJsonValue(t.result) }),
+      ...(t.error === undefined ? {} : { error: t.error }),
+      ms: t.ms,
+    })),
+  };
+}
+
+/** results.json: the one record every report and the gate are derived from. Validated on the way out. */
+export function buildResults(input: BuildInput): RunResults {
+  const cases = input.runs.map(caseResult);
+  const clauses = clauseResults(input.clauses, cases, input.profile);
+  const totals = Object.fromEntries(CaseStatus.options.map((s) => [s, cases.filter((c) => c.status === s).length])) as Record<CaseStatus, number>;
+  return RunResults.parse({
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    tool: { name: 'rvt-conform', version: TOOL_VERSION },
+    run: {
+      startedAt: input.startedAt.toISOString(),
+      finishedAt: input.finishedAt.toISOString(),
+      durationMs: input.finishedAt.getTime() - input.startedAt.getTime(),
+      profile: input.profile,
+      seed: input.seed,
+      filter: input.filter,
+      interrupted: input.interrupted,
+    },
+    adapter: input.info,
+    environment: {
+      node: process.version,
+      platform: process.platform,
+      arch: process.arch,
+      kernel: release(),
+      ci: Boolean(process.env.CI),
+    },
+    spec: { snapshot: input.snapshot, clauses: input.clauses.length },
+    totals,
+    cases,
+    clauses,
+    gate: evaluateGate(clauses, input.interrupted),
+  });
+}

@@ -1,0 +1,35 @@
+import type { Profile } from '../adapters/adapter.js';
+import type { Clause, Level } from '../spec/clauses/schema.js';
+import type { CaseResult, ClauseResult, ClauseStatus } from './results-schema.js';
+
+/** Which levels decide the gate under a profile. */
+export function isBinding(level: Level, profile: Profile): boolean {
+  return level === 'documented' || (level === 'reference' && profile === 'rdmavt');
+}
+
+/**
+ * A clause's status over every case that names it: one failed check fails it; an error in a
+ * case that names it (with no failure) is an error; it passes only on an observed pass.
+ */
+export function clauseStatus(clause: Clause, cases: readonly CaseResult[]): { status: ClauseStatus; reason?: string } {
+  const naming = cases.filter((c) => c.clauses.includes(clause.id));
+  if (naming.length === 0) return { status: 'not-run', reason: 'no case that checks it was run' };
+  const checks = naming.flatMap((c) => c.checks.filter((k) => k.clause === clause.id));
+  if (checks.some((k) => k.status === 'fail')) return { status: 'fail' };
+  const errored = naming.find((c) => c.status === 'error');
+  if (errored) return { status: 'error', reason: `${errored.id}: ${errored.reason ?? 'error'}` };
+  if (checks.some((k) => k.status === 'pass')) return { status: 'pass' };
+  const notObservable = checks.find((k) => k.status === 'not-observable');
+  if (notObservable) return { status: 'not-observable', reason: notObservable.reason ?? clause.notObservable ?? 'not observable' };
+  const skipped = naming.find((c) => c.status === 'skip');
+  return { status: 'skip', reason: skipped?.reason ?? 'skipped' };
+}
+
+export function clauseResults(clauses: readonly Clause[], cases: readonly CaseResult[], profile: Profile): ClauseResult[] {
+  return clauses.map((clause) => ({
+    ...clause,
+    binding: isBinding(clause.level, profile),
+    cases: cases.filter((c) => c.clauses.includes(clause.id)).map((c) => c.id),
+    ...clauseStatus(clause, cases),
+  }));
+}

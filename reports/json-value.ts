@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/**
+ * Turns recorded evidence into plain JSON: u64 values (bigint) become `0x…` strings, the way a
+ * C programmer prints a wr_id; undefined fields are dropped; Uint8Arrays become hex strings.
+ */
+export function toJsonValue(value: unknown): z.infer<ReturnType<typeof z.json>> {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (typeof value === 'bigint') return `0x${value.toString(16)}`;
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('hex');
+  if (Array.isArray(value)) return value.map(toJsonValue);
+  if (typeof value === 'object') {
+    const out: Record<string, z.infer<ReturnType<typeof z.json>>> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (item !== undefined && typeof item !== 'function') out[key] = toJsonValue(item);
+    }
+    return out;
+  }
+  return String(value);
+}
+
+export const JsonValue = z.json();
+export type JsonValue = z.infer<typeof JsonValue>;

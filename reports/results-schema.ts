@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { AdapterInfo, Profile } from '../adapters/adapter.js';
+import { Clause } from '../spec/clauses/schema.js';
+import { JsonValue } from './json-value.js';
+
+export const RESULTS_SCHEMA_VERSION = 1;
+
+export const CaseStatus = z.enum(['pass', 'fail', 'error', 'skip', 'not-observable']);
+export type CaseStatus = z.infer<typeof CaseStatus>;
+
+/** "Did the case run", separate from what its checks found. */
+export const Ran = z.enum(['ok', 'error', 'timeout', 'crash', 'precondition-failed']);
+
+export const ClauseStatus = z.enum(['pass', 'fail', 'error', 'skip', 'not-observable', 'not-run']);
+export type ClauseStatus = z.infer<typeof ClauseStatus>;
+
+export const CheckResult = z.object({
+  clause: z.string(),
+  what: z.string(),
+  status: z.enum(['pass', 'fail', 'not-observable']),
+  expected: JsonValue,
+  actual: JsonValue,
+  reason: z.string().optional(),
+});
+export type CheckResult = z.infer<typeof CheckResult>;
+
+export const TraceEntry = z.object({
+  seq: z.number().int(),
+  call: z.string(),
+  args: JsonValue,
+  result: JsonValue.optional(),
+  error: z.string().optional(),
+  ms: z.number(),
+});
+export type TraceEntry = z.infer<typeof TraceEntry>;
+
+export const CaseResult = z.object({
+  id: z.string(),
+  verb: z.string(),
+  title: z.string(),
+  clauses: z.array(z.string()),
+  requires: z.array(z.string()),
+  status: CaseStatus,
+  ran: Ran,
+  reason: z.string().optional(),
+  error: z.object({ name: z.string(), message: z.string(), stack: z.string().optional() }).optional(),
+  durationMs: z.number(),
+  checks: z.array(CheckResult),
+  trace: z.array(TraceEntry),
+});
+export type CaseResult = z.infer<typeof CaseResult>;
+
+export const ClauseResult = Clause.extend({
+  /** Whether this clause decides the gate under the run's profile. */
+  binding: z.boolean(),
+  status: ClauseStatus,
+  cases: z.array(z.string()),
+  /** The not-observable reason, or why no case ran it. */
+  reason: z.string().optional(),
+});
+export type ClauseResult = z.infer<typeof ClauseResult>;
+
+export const Gate = z.object({
+  passed: z.boolean(),
+  /** Binding clauses that failed or errored. */
+  failures: z.array(z.string()),
+  summary: z.string(),
+});
+export type Gate = z.infer<typeof Gate>;
+
+export const RunResults = z.object({
+  schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
+  tool: z.object({ name: z.literal('rvt-conform'), version: z.string() }),
+  run: z.object({
+    startedAt: z.iso.datetime(),
+    finishedAt: z.iso.datetime(),
+    durationMs: z.number(),
+    profile: Profile,
+    seed: z.number().int(),
+    filter: z.string().nullable(),
+    interrupted: z.boolean(),
+  }),
+  adapter: AdapterInfo,
+  environment: z.object({
+    node: z.string(),
+    platform: z.string(),
+    arch: z.string(),
+    kernel: z.string(),
+    ci: z.boolean(),
+  }),
+  spec: z.object({ snapshot: z.string().nullable(), clauses: z.number().int() }),
+  totals: z.record(CaseStatus, z.number().int()),
+  cases: z.array(CaseResult),
+  clauses: z.array(ClauseResult),
+  gate: Gate,
+});
+export type RunResults = z.infer<typeof RunResults>;

@@ -1,0 +1,154 @@
+import type { AsyncEvent } from '../spec/verbs/events.js';
+import type { Mtu, QpAttr, QpAttrMask, QpCap, SrqAttr } from '../spec/verbs/attrs.js';
+import type { Handle } from '../spec/verbs/ints.js';
+import type { WorkCompletion } from '../spec/verbs/wc.js';
+import type { Verbs } from './verbs.js';
+
+/** Setup could not build what the case needs: the case is an error, not a verdict on a clause. */
+export class SetupError extends Error {
+  override name = 'SetupError';
+}
+
+function ensure<T>(value: T | null, rawReturn: number, what: string, errno: string | null): T {
+  if (value === null || rawReturn !== 0) throw new SetupError(`${what} failed: returned ${rawReturn} (${errno ?? 'no errno'})`);
+  return value;
+}
+
+export async function allocPd(v: Verbs): Promise<Handle> {
+  const r = await v.allocPd({});
+  return ensure(r.pd, r.rawReturn, 'allocPd', r.errno);
+}
+
+export async function createCq(v: Verbs, cqe = 256): Promise<Handle> {
+  const r = await v.createCq({ cqe });
+  return ensure(r.cq, r.rawReturn, `createCq(cqe ${cqe})`, r.errno);
+}
+
+export interface Buffer {
+  mr: Handle;
+  addr: bigint;
+  lkey: number;
+  rkey: number;
+  length: number;
+}
+
+export async function registerBuffer(v: Verbs, pd: Handle, length = 64 * 1024): Promise<Buffer> {
+  const r = await v.regMr({ pd, length, access: ['LOCAL_WRITE', 'REMOTE_WRITE', 'REMOTE_READ'] });
+  return { mr: ensure(r.mr, r.rawReturn, `regMr(${length})`, r.errno), addr: r.addr, lkey: r.lkey, rkey: r.rkey, length };
+}
+
+export async function createSrq(v: Verbs, pd: Handle, attr: Partial<SrqAttr> & { max_wr: number }): Promise<{ srq: Handle; attr: SrqAttr }> {
+  const r = await v.createSrq({ pd, attr: { max_sge: 1, srq_limit: 0, ...attr } });
+  const srq = ensure(r.srq, r.rawReturn, `createSrq(max_wr ${attr.max_wr})`, r.errno);
+  return { srq, attr: ensure(r.attr, r.rawReturn, 'createSrq attr', r.errno) };
+}
+
+export interface QpEnd {
+  qp: Handle;
+  qp_num: number;
+  /** One CQ for both queues keeps polling simple. */
+  cq: Handle;
+  cap: QpCap;
+}
+
+export interface LoopbackPair {
+  pd: Handle;
+  /** Sends to `receiver`; has its own small receive queue. */
+  sender: QpEnd;
+  /** Receives through the SRQ when one was given, else through its own RQ. */
+  receiver: QpEnd;
+  buffer: Buffer;
+}
+
+const DEFAULT_CAP: QpCap = { max_send_wr: 64, max_recv_wr: 64, max_send_sge: 4, max_recv_sge: 4, max_inline_data: 0 };
+
+async function createRcQp(v: Verbs, pd: Handle, srq: Handle | undefined, cap: QpCap): Promise<QpEnd> {
+  const cq = await createCq(v);
+  const r = await v.createQp({
+    pd,
+    init: { qp_type: 'RC', send_cq: cq, recv_cq: cq, ...(srq === undefined ? {} : { srq }), cap },
+  });
+  const qp = ensure(r.qp, r.rawReturn, 'createQp(RC)', r.errno);
+  return { qp, qp_num: ensure(r.qp_num, r.rawReturn, 'createQp qp_num', r.errno), cq, cap: ensure(r.cap, r.rawReturn, 'createQp cap', r.errno) };
+}
+
+/** RESET -> INIT -> RTR -> RTS, pointed at `dest` on the same port (loopback). */
+export async function connectRc(v: Verbs, qp: Handle, destQpNum: number, options: { rnr_retry?: number } = {}): Promise<void> {
+  const port = await v.queryPort({ port_num: 1 });
+  const { gid } = await v.queryGid({ port_num: 1, index: 0 });
+  const path_mtu = Math.min(port.active_mtu, 1024) as Mtu;
+  const steps: { attr: QpAttr; mask: QpAttrMask[] }[] = [
+    {
+      attr: { qp_state: 'INIT', pkey_index: 0, port_num: 1, qp_access_flags: ['LOCAL_WRITE', 'REMOTE_WRITE', 'REMOTE_READ'] },
+      mask: ['STATE', 'PKEY_INDEX', 'PORT', 'ACCESS_FLAGS'],
+    },
+    {
+      attr: {
+        qp_state: 'RTR',
+        path_mtu,
+        dest_qp_num: destQpNum,
+        rq_psn: 0,
+        max_dest_rd_atomic: 1,
+        min_rnr_timer: 1,
+        ah_attr: {
+          dlid: port.lid,
+          sl: 0,
+          port_num: 1,
+          is_global: port.link_layer === 'ETHERNET',
+          ...(port.link_layer === 'ETHERNET' ? { grh: { dgid: gid, sgid_index: 0, hop_limit: 1, flow_label: 0, traffic_class: 0 } } : {}),
+        },
+      },
+      mask: ['STATE', 'AV', 'PATH_MTU', 'DEST_QPN', 'RQ_PSN', 'MAX_DEST_RD_ATOMIC', 'MIN_RNR_TIMER'],
+    },
+    {
+      attr: { qp_state: 'RTS', timeout: 14, retry_cnt: 7, rnr_retry: options.rnr_retry ?? 7, sq_psn: 0, max_rd_atomic: 1 },
+      mask: ['STATE', 'TIMEOUT', 'RETRY_CNT', 'RNR_RETRY', 'SQ_PSN', 'MAX_QP_RD_ATOMIC'],
+    },
+  ];
+  for (const step of steps) {
+    const r = await v.modifyQp({ qp, ...step });
+    ensure(true, r.rawReturn, `modifyQp to ${step.attr.qp_state}`, r.errno);
+  }
+}
+
+/** Two RC QPs on one device connected to each other; the receiver uses `srq` when given. */
+export async function loopbackPair(v: Verbs, options: { pd?: Handle; srq?: Handle; cap?: Partial<QpCap>; rnr_retry?: number } = {}): Promise<LoopbackPair> {
+  const pd = options.pd ?? (await allocPd(v));
+  const cap = { ...DEFAULT_CAP, ...options.cap };
+  const sender = await createRcQp(v, pd, undefined, cap);
+  const receiver = await createRcQp(v, pd, options.srq, cap);
+  await connectRc(v, sender.qp, receiver.qp_num, options);
+  await connectRc(v, receiver.qp, sender.qp_num, options);
+  const buffer = await registerBuffer(v, pd);
+  return { pd, sender, receiver, buffer };
+}
+
+/** Polls `cq` until `count` completions arrived or `timeoutMs` passed; returns what arrived. */
+export async function pollUntil(v: Verbs, cq: Handle, count: number, timeoutMs: number): Promise<WorkCompletion[]> {
+  const out: WorkCompletion[] = [];
+  const deadline = performance.now() + timeoutMs;
+  while (out.length < count) {
+    const r = await v.pollCq({ cq, max: Math.min(count - out.length, 4096) });
+    out.push(...r.completions);
+    if (out.length >= count || performance.now() > deadline) break;
+    if (r.completions.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  return out;
+}
+
+/** Waits for an async event that matches, up to `timeoutMs`; every event seen is returned too. */
+export async function waitForEvent(
+  v: Verbs,
+  matches: (event: AsyncEvent) => boolean,
+  timeoutMs: number,
+): Promise<{ found: AsyncEvent | undefined; seen: AsyncEvent[] }> {
+  const seen: AsyncEvent[] = [];
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const { events } = await v.getAsyncEvents({});
+    seen.push(...events);
+    const found = events.find(matches);
+    if (found !== undefined || performance.now() > deadline) return { found, seen };
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}

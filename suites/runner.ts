@@ -1,0 +1,121 @@
+import type { Adapter, AdapterInfo, Profile } from '../adapters/adapter.js';
+import type { Case } from './case.js';
+import type { Check } from './checks.js';
+import { CaseContext } from './context.js';
+import { SetupError } from './fixtures.js';
+import { type TraceEntry, tracedVerbs } from './verbs.js';
+
+/** "Did the case run": separate from "did each clause hold" (the checks). */
+export type Ran = 'ok' | 'error' | 'timeout' | 'crash' | 'precondition-failed';
+export type CaseStatus = 'pass' | 'fail' | 'error' | 'skip' | 'not-observable';
+
+export interface CaseRun {
+  case: Case;
+  ran: Ran;
+  status: CaseStatus;
+  /** Why it was skipped or errored, in a sentence. */
+  reason?: string;
+  error?: { name: string; message: string; stack?: string };
+  durationMs: number;
+  checks: Check[];
+  trace: TraceEntry[];
+}
+
+export type RunEvent =
+  | { type: 'case-start'; index: number; total: number; case: Case }
+  | { type: 'case-end'; index: number; total: number; run: CaseRun };
+
+export interface RunOptions {
+  adapter: Adapter;
+  info: AdapterInfo;
+  cases: readonly Case[];
+  profile: Profile;
+  timeoutMs: number;
+  onEvent?: (event: RunEvent) => void;
+  /** Checked between cases: a run that is stopped keeps what it has. */
+  signal?: AbortSignal;
+}
+
+class Timeout extends Error {}
+
+/** A crash of the implementation (the rxe worker dying): a result, not a lost run. */
+export class ImplementationCrash extends Error {
+  override name = 'ImplementationCrash';
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Timeout(`no result after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The verdict of a case that ran to its end, from its checks. */
+export function statusFromChecks(kase: Case, checks: readonly Check[]): { status: CaseStatus; reason?: string } {
+  const unchecked = kase.clauses.filter((id) => !checks.some((c) => c.clause === id));
+  if (unchecked.length > 0) return { status: 'error', reason: `harness: the case recorded no check for ${unchecked.join(', ')}` };
+  const stray = checks.find((c) => !kase.clauses.includes(c.clause));
+  if (stray) return { status: 'error', reason: `harness: the case checked ${stray.clause}, which it does not name` };
+  if (checks.some((c) => c.status === 'fail')) return { status: 'fail' };
+  if (checks.every((c) => c.status === 'not-observable')) return { status: 'not-observable' };
+  return { status: 'pass' };
+}
+
+function describeError(error: unknown): NonNullable<CaseRun['error']> {
+  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+  return { name: 'Error', message: String(error) };
+}
+
+export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent' | 'signal'>, kase: Case): Promise<CaseRun> {
+  const { adapter, info, profile, timeoutMs } = options;
+  const started = performance.now();
+  const trace: TraceEntry[] = [];
+  const finish = (rest: Omit<CaseRun, 'case' | 'durationMs' | 'trace' | 'checks'>, checks: Check[] = []): CaseRun => ({
+    case: kase,
+    durationMs: performance.now() - started,
+    trace,
+    checks,
+    ...rest,
+  });
+
+  const missing = kase.requires.filter((cap) => !info.capabilities.includes(cap));
+  if (missing.length > 0) {
+    return finish({ ran: 'precondition-failed', status: 'skip', reason: `the adapter does not provide: ${missing.join(', ')}` });
+  }
+
+  let ctx: CaseContext | undefined;
+  try {
+    const session = await withTimeout(adapter.open(), timeoutMs);
+    try {
+      const verbs = tracedVerbs(session, info.layer, trace);
+      const device = await verbs.queryDevice({});
+      ctx = new CaseContext(verbs, info, device, profile, info.completionWaitMs);
+      await withTimeout(kase.run(ctx), timeoutMs);
+    } finally {
+      await withTimeout(session.close(), timeoutMs).catch(() => undefined);
+    }
+  } catch (error) {
+    const checks = ctx?.check.checks ?? [];
+    if (error instanceof Timeout) return finish({ ran: 'timeout', status: 'error', reason: `timed out after ${timeoutMs} ms` }, checks);
+    const ran: Ran = error instanceof ImplementationCrash ? 'crash' : 'error';
+    const where = error instanceof SetupError ? 'setup' : ran === 'crash' ? 'the implementation crashed' : 'exception';
+    return finish({ ran, status: 'error', reason: `${where}: ${describeError(error).message}`, error: describeError(error) }, checks);
+  }
+  const checks = ctx.check.checks;
+  return finish({ ran: 'ok', ...statusFromChecks(kase, checks) }, checks);
+}
+
+/** Runs the cases one by one, each on a fresh session that is closed even when the case fails. */
+export async function runCases(options: RunOptions): Promise<{ runs: CaseRun[]; interrupted: boolean }> {
+  const runs: CaseRun[] = [];
+  const total = options.cases.length;
+  for (const [index, kase] of options.cases.entries()) {
+    if (options.signal?.aborted) return { runs, interrupted: true };
+    options.onEvent?.({ type: 'case-start', index, total, case: kase });
+    const run = await runCase(options, kase);
+    runs.push(run);
+    options.onEvent?.({ type: 'case-end', index, total, run });
+  }
+  return { runs, interrupted: false };
+}

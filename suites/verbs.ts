@@ -1,0 +1,61 @@
+import type { Session } from '../adapters/adapter.js';
+import { type CallArgsInput, type CallName, type CallResult, callNames, calls } from '../adapters/calls.js';
+import type { Layer } from '../spec/layer.js';
+import { type Normalised, normaliseReturn } from '../spec/verbs/outcome.js';
+
+/** A result with a return value also carries its normalised errno and sign. */
+export type WithNormalised<R> = R extends { rawReturn: number } ? R & Normalised : R;
+
+/** The session as cases see it: arguments validated and defaulted, results validated and normalised. */
+export type Verbs = { [N in CallName]: (args: CallArgsInput<N>) => Promise<WithNormalised<CallResult<N>>> };
+
+/** One verbs call as the trace records it. */
+export interface TraceEntry {
+  seq: number;
+  call: CallName;
+  args: unknown;
+  result?: unknown;
+  error?: string;
+  ms: number;
+}
+
+/** The adapter broke its own contract (malformed result): a harness-level error, not a verbs failure. */
+export class AdapterContractError extends Error {
+  override name = 'AdapterContractError';
+}
+
+/**
+ * Wraps a session: this is the boundary where adapter output is validated, so nothing after it
+ * re-checks shapes. Every call lands in `trace`, which the reproducer and the reports read.
+ */
+export function tracedVerbs(session: Session, layer: Layer, trace: TraceEntry[]): Verbs {
+  const verbs = {} as Record<CallName, (args: unknown) => Promise<unknown>>;
+  for (const name of callNames) {
+    const schema = calls[name];
+    verbs[name] = async (input: unknown) => {
+      const args = schema.args.parse(input);
+      const entry: TraceEntry = { seq: trace.length + 1, call: name, args, ms: 0 };
+      trace.push(entry);
+      const started = performance.now();
+      try {
+        const raw = await (session[name] as (a: unknown) => Promise<unknown>)(args);
+        const parsed = schema.result.safeParse(raw);
+        if (!parsed.success) {
+          throw new AdapterContractError(`adapter returned a malformed result for ${name}: ${parsed.error.message}`);
+        }
+        const result = parsed.data as Record<string, unknown>;
+        const normalised = typeof result.rawReturn === 'number' ? { ...result, ...normaliseReturn(result.rawReturn, layer) } : result;
+        entry.result = normalised;
+        return normalised;
+      } catch (error) {
+        entry.error = error instanceof Error ? error.message : String(error);
+        throw error;
+      } finally {
+        entry.ms = performance.now() - started;
+      }
+    };
+  }
+  return verbs as unknown as Verbs;
+}
+
+export type { CallResult };
