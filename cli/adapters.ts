@@ -1,10 +1,12 @@
 import type { Adapter } from '../adapters/adapter.js';
 import { modelAdapter } from '../adapters/model/index.js';
+import { mutantAdapter, mutants } from '../adapters/mutants/index.js';
 import { UserError } from './errors.js';
 
 /** The adapters the CLI can build, by the name given to --adapter. */
 const FACTORIES: Record<string, () => Adapter> = {
   model: () => modelAdapter(),
+  ...Object.fromEntries(mutants.map((m) => [`mutant:${m.name}`, () => mutantAdapter(m)])),
 };
 
 export const adapterNames = () => Object.keys(FACTORIES);

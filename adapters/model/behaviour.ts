@@ -18,6 +18,8 @@ export interface Behaviour {
   readonly layer: Layer;
   /** Ring slots for a requested max_wr; the ring holds one fewer. rdmavt: max_wr + 1. */
   ringSize(maxWr: number): number;
+  /** The max_wr that create and query report for a ring of `size` slots. rdmavt: size - 1. */
+  reportedMaxWr(size: number): number;
   /** The order of the per-WR checks of a receive post. */
   readonly recvChecks: readonly RecvCheck[];
   /** rdmavt compares `(unsigned)wr->num_sge > max_sge`, so a negative num_sge fails too. */
@@ -71,6 +73,7 @@ export const rdmavt: Behaviour = {
   description: 'rdmavt (linux 6.1 drivers/infiniband/sw/rdmavt): num_sge then full, exactly max_wr, negative errno',
   layer: 'kernel',
   ringSize: (maxWr) => maxWr + 1,
+  reportedMaxWr: (size) => size - 1,
   recvChecks: ['num_sge', 'full'],
   numSgeTooMany: (numSge, maxSge) => numSge >>> 0 > maxSge,
   errno(name) {

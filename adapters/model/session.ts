@@ -69,7 +69,7 @@ const verbs: Verbs = {
 
   createSrq: (state, { pd, attr }) => createSrq(state, pd, attr),
   modifySrq: (state, { srq, attr, mask }) => ({ rawReturn: modifySrq(state, srq, attr, mask) }),
-  querySrq: (state, { srq }) => ({ rawReturn: 0, attr: querySrqAttr(lookup(state.srqs, srq, 'srq')) }),
+  querySrq: (state, { srq }) => ({ rawReturn: 0, attr: querySrqAttr(state, lookup(state.srqs, srq, 'srq')) }),
   destroySrq: (state, { srq }) => ({ rawReturn: destroySrq(state, srq) }),
   postSrqRecv: (state, { srq, wrs }) => postSrqRecv(state, srq, wrs),
 

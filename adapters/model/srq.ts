@@ -23,12 +23,12 @@ export function createSrq(state: ModelState, pd: Handle, attr: SrqAttr): { rawRe
   };
   const handle = allocHandle(state);
   state.srqs.set(handle, srq);
-  return { rawReturn: 0, srq: handle, attr: querySrqAttr(srq) };
+  return { rawReturn: 0, srq: handle, attr: querySrqAttr(state, srq) };
 }
 
-/** rvt_query_srq: max_wr is the ring size minus one. */
-export function querySrqAttr(srq: Srq): SrqAttr {
-  return { max_wr: srq.rq.ring.size - 1, max_sge: srq.rq.max_sge, srq_limit: srq.limit };
+/** rvt_query_srq: max_wr is the ring size minus one (as the behaviour reports it). */
+export function querySrqAttr(state: ModelState, srq: Srq): SrqAttr {
+  return { max_wr: state.behaviour.reportedMaxWr(srq.rq.ring.size), max_sge: srq.rq.max_sge, srq_limit: srq.limit };
 }
 
 /** rvt_modify_srq: resize keeps the queued WQEs in order; a failed request changes nothing. */

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { modelAdapter } from '../../../adapters/model/index.js';
+import { tracedVerbs } from '../../../suites/verbs.js';
+import { loopbackPair, pollUntil } from '../../../suites/fixtures.js';
+
+async function verbs() {
+  const session = await modelAdapter().open();
+  return tracedVerbs(session, 'kernel', []);
+}
+
+describe('model loopback (rvt_ruc_loopback, rvt_get_rwqe)', () => {
+  it('delivers a SEND into the next SRQ WQE and completes on both CQs', async () => {
+    const v = await verbs();
+    const pd = (await v.allocPd({})).pd ?? 0;
+    const { srq } = await v.createSrq({ pd, attr: { max_wr: 4, max_sge: 1, srq_limit: 0 } });
+    const pair = await loopbackPair(v, { pd, srq: srq ?? 0 });
+    const { buffer } = pair;
+    await v.writeMr({ mr: buffer.mr, offset: 0, data: 'cafe' });
+    await v.postSrqRecv({ srq: srq ?? 0, wrs: [{ wr_id: 77n, sg_list: [{ addr: buffer.addr + 1000n, length: 8, lkey: buffer.lkey }] }] });
+    await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 5n, opcode: 'SEND', sg_list: [{ addr: buffer.addr, length: 2, lkey: buffer.lkey }] }] });
+    const [recv] = await pollUntil(v, pair.receiver.cq, 1, 10);
+    const [send] = await pollUntil(v, pair.sender.cq, 1, 10);
+    expect(recv).toMatchObject({ wr_id: 77n, status: 'SUCCESS', opcode: 'RECV', byte_len: 2, qp_num: pair.receiver.qp_num, src_qp: pair.sender.qp_num });
+    expect(send).toMatchObject({ wr_id: 5n, status: 'SUCCESS', opcode: 'SEND', qp_num: pair.sender.qp_num });
+    expect((await v.readMr({ mr: buffer.mr, offset: 1000, length: 2 })).data).toBe('cafe');
+  });
+
+  it('raises SRQ_LIMIT_REACHED once when fewer than limit WQEs remain, then reads limit 0', async () => {
+    const v = await verbs();
+    const pd = (await v.allocPd({})).pd ?? 0;
+    const srq = (await v.createSrq({ pd, attr: { max_wr: 8, max_sge: 1, srq_limit: 0 } })).srq ?? 0;
+    const pair = await loopbackPair(v, { pd, srq });
+    await v.postSrqRecv({ srq, wrs: [1, 2, 3, 4].map((i) => ({ wr_id: BigInt(i) })) });
+    expect((await v.modifySrq({ srq, attr: { srq_limit: 3 }, mask: ['LIMIT'] })).rawReturn).toBe(0);
+    const send = () => v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 1n, opcode: 'SEND' }] });
+    await send(); // 3 left: not fewer than 3
+    expect((await v.getAsyncEvents({})).events).toEqual([]);
+    await send(); // 2 left
+    expect((await v.getAsyncEvents({})).events).toEqual([{ event_type: 'SRQ_LIMIT_REACHED', element: { kind: 'srq', srq } }]);
+    expect((await v.querySrq({ srq })).attr?.srq_limit).toBe(0);
+    await send();
+    expect((await v.getAsyncEvents({})).events).toEqual([]);
+  });
+
+  it('flushes the own RQ on ERR but never the SRQ, and reports LAST_WQE_REACHED for the SRQ user', async () => {
+    const v = await verbs();
+    const pd = (await v.allocPd({})).pd ?? 0;
+    const srq = (await v.createSrq({ pd, attr: { max_wr: 8, max_sge: 1, srq_limit: 0 } })).srq ?? 0;
+    const pair = await loopbackPair(v, { pd, srq });
+    await v.postSrqRecv({ srq, wrs: [{ wr_id: 1n }] });
+    await v.postRecv({ qp: pair.sender.qp, wrs: [{ wr_id: 10n }, { wr_id: 11n }] });
+    for (const end of [pair.sender, pair.receiver]) {
+      expect((await v.modifyQp({ qp: end.qp, attr: { qp_state: 'ERR' }, mask: ['STATE'] })).rawReturn).toBe(0);
+    }
+    const flushed = await pollUntil(v, pair.sender.cq, 3, 10);
+    expect(flushed.map((wc) => [wc.wr_id, wc.status])).toEqual([[10n, 'WR_FLUSH_ERR'], [11n, 'WR_FLUSH_ERR']]);
+    expect(await pollUntil(v, pair.receiver.cq, 1, 10)).toEqual([]);
+    expect((await v.getAsyncEvents({})).events).toEqual([{ event_type: 'QP_LAST_WQE_REACHED', element: { kind: 'qp', qp: pair.receiver.qp } }]);
+  });
+});

@@ -1,0 +1,61 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { RunResults } from '../../reports/results-schema.js';
+import { CLI } from '../helpers.js';
+
+const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
+const outDir = () => mkdtemp(join(tmpdir(), 'rvt-cli-'));
+
+describe('rvt-conform run', () => {
+  it('runs the suite on the model, writes valid results and exits 0', async () => {
+    const out = await outDir();
+    const r = await cli(['run', '--out', out]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('PASS: every binding clause that ran holds');
+    const results = RunResults.parse(JSON.parse(await readFile(join(out, 'results.json'), 'utf8')));
+    expect(results.adapter.adapter).toBe('model');
+    expect(results.run.profile).toBe('rdmavt');
+  });
+
+  it('exits 1 when a binding clause fails', async () => {
+    const r = await cli(['run', '--adapter', 'mutant:capacity-plus-one', '--out', await outDir()]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('FAIL  post_srq_recv.full.rejected');
+  });
+
+  it('runs only the cases matching --case, and records the filter', async () => {
+    const out = await outDir();
+    const r = await cli(['run', '--case', 'post_srq_recv/bad-wr-*', '--out', out, '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ gate: { passed: true } });
+    const results = RunResults.parse(JSON.parse(await readFile(join(out, 'results.json'), 'utf8')));
+    expect(results.cases.map((c) => c.id)).toEqual(['post_srq_recv/bad-wr-in-middle', 'post_srq_recv/bad-wr-first', 'post_srq_recv/bad-wr-first-of-two']);
+    expect(results.run.filter).toBe('post_srq_recv/bad-wr-*');
+  });
+
+  it.each([
+    [['run', '--adapter', 'nosuch'], /unknown adapter 'nosuch'/],
+    [['run', '--profile', 'strict'], /expected one of: documented, rdmavt/],
+    [['run', '--case', 'nothing/*'], /--case 'nothing\/\*' matches no case/],
+    [['run', '--timeout', '-3'], /expected a positive integer/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+  ])('exits 2 with a clear message and no stack trace for %j', async (args, message) => {
+    const r = await cli(args);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('rvt-conform list', () => {
+  it('lists cases with their clauses', async () => {
+    const r = await cli(['list', '--json']);
+    expect(r.exitCode).toBe(0);
+    const listed = JSON.parse(r.stdout) as { cases: { id: string; clauses: string[] }[]; clauses: { id: string }[] };
+    expect(listed.cases.find((c) => c.id === 'post_srq_recv/single-wr')?.clauses).toContain('post_srq_recv.return.zero-on-success');
+    expect(listed.clauses.length).toBeGreaterThanOrEqual(16);
+  });
+});

@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import { type Adapter } from '../adapters/adapter.js';
+import { modelAdapter } from '../adapters/model/index.js';
+import type { Case } from '../suites/case.js';
+import { type CaseRun, runCases } from '../suites/runner.js';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const CLI = `${ROOT}dist/cli/main.js`;
+
+/** Runs cases against an adapter the way the CLI does, with the adapter's own defaults. */
+export async function runAgainst(adapter: Adapter, cases: readonly Case[]): Promise<CaseRun[]> {
+  const info = await adapter.info();
+  const { runs } = await runCases({ adapter, info, cases, profile: info.defaultProfile, timeoutMs: 10_000 });
+  return runs;
+}
+
+export const referenceModel = () => modelAdapter();

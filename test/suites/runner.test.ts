@@ -1,0 +1,143 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Adapter, AdapterInfo, Session } from '../../adapters/adapter.js';
+import { modelAdapter } from '../../adapters/model/index.js';
+import { defineCase } from '../../suites/case.js';
+import { ImplementationCrash, runCase, runCases } from '../../suites/runner.js';
+
+const CLAUSE = 'post_srq_recv.return.zero-on-success';
+const OTHER = 'post_srq_recv.empty-list.zero';
+
+/** The model, with a spy on close and an optional override of one call: a fake for testing the runner only. */
+function instrumented(override?: Partial<Session>) {
+  const base = modelAdapter();
+  const close = vi.fn(async () => undefined);
+  const adapter: Adapter = {
+    info: base.info,
+    dispose: base.dispose,
+    open: async () => ({ ...(await base.open()), ...override, close }),
+  };
+  return { adapter, close };
+}
+
+async function run(adapter: Adapter, kase: ReturnType<typeof defineCase>, timeoutMs = 5_000) {
+  const info: AdapterInfo = await adapter.info();
+  return runCase({ adapter, info, profile: 'rdmavt', timeoutMs }, kase);
+}
+
+describe('runner', () => {
+  it('passes a case whose checks all hold, and records the calls it made', async () => {
+    const { adapter, close } = instrumented();
+    const result = await run(
+      adapter,
+      defineCase({
+        id: 'test/pass', verb: 'test', title: 't', clauses: [CLAUSE],
+        async run(ctx) {
+          const pd = await ctx.pd();
+          ctx.check.equal(CLAUSE, 'pd is a handle', true, pd > 0);
+        },
+      }),
+    );
+    expect(result).toMatchObject({ status: 'pass', ran: 'ok' });
+    expect(result.trace.map((t) => t.call)).toEqual(['queryDevice', 'allocPd']);
+    expect(close).toHaveBeenCalledOnce();
+  });
+
+  it('fails a case with one failed check and keeps the evidence', async () => {
+    const { adapter } = instrumented();
+    const result = await run(
+      adapter,
+      defineCase({
+        id: 'test/fail', verb: 'test', title: 't', clauses: [CLAUSE],
+        async run(ctx) {
+          ctx.check.equal(CLAUSE, 'a', 1, 1);
+          ctx.check.equal(CLAUSE, 'b', 1, 2);
+        },
+      }),
+    );
+    expect(result.status).toBe('fail');
+    expect(result.checks.filter((c) => c.status === 'fail')).toEqual([{ clause: CLAUSE, what: 'b', expected: 1, actual: 2, status: 'fail' }]);
+  });
+
+  it('makes a case that names a clause but never checks it an error, not a pass', async () => {
+    const { adapter } = instrumented();
+    const result = await run(
+      adapter,
+      defineCase({
+        id: 'test/unchecked', verb: 'test', title: 't', clauses: [CLAUSE, OTHER],
+        async run(ctx) {
+          ctx.check.equal(CLAUSE, 'a', 1, 1);
+        },
+      }),
+    );
+    expect(result).toMatchObject({ status: 'error', reason: expect.stringContaining(OTHER) });
+  });
+
+  it('turns an exception into an error and still closes the session', async () => {
+    const { adapter, close } = instrumented();
+    const result = await run(
+      adapter,
+      defineCase({
+        id: 'test/throws', verb: 'test', title: 't', clauses: [CLAUSE],
+        async run() {
+          throw new Error('boom');
+        },
+      }),
+    );
+    expect(result).toMatchObject({ status: 'error', ran: 'error', reason: 'exception: boom' });
+    expect(close).toHaveBeenCalledOnce();
+  });
+
+  it('times a hung case out as an error of its own kind, and closes the session', async () => {
+    const { adapter, close } = instrumented();
+    const result = await run(
+      adapter,
+      defineCase({ id: 'test/hangs', verb: 'test', title: 't', clauses: [CLAUSE], run: () => new Promise(() => undefined) }),
+      50,
+    );
+    expect(result).toMatchObject({ status: 'error', ran: 'timeout' });
+    expect(close).toHaveBeenCalledOnce();
+  });
+
+  it('reports an implementation crash as a crash', async () => {
+    const { adapter } = instrumented({ allocPd: async () => { throw new ImplementationCrash('worker died (SIGSEGV) in allocPd'); } });
+    const result = await run(
+      adapter,
+      defineCase({ id: 'test/crash', verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { await ctx.pd(); } }),
+    );
+    expect(result).toMatchObject({ status: 'error', ran: 'crash', reason: expect.stringContaining('SIGSEGV') });
+  });
+
+  it('rejects a malformed adapter result at the boundary', async () => {
+    const { adapter } = instrumented({ allocPd: async () => ({ rawReturn: 'zero' }) as never });
+    const result = await run(
+      adapter,
+      defineCase({ id: 'test/malformed', verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { await ctx.pd(); } }),
+    );
+    expect(result).toMatchObject({ status: 'error', reason: expect.stringContaining('malformed result for allocPd') });
+  });
+
+  it('skips a case whose capability the adapter lacks, saying which', async () => {
+    const base = modelAdapter();
+    const info = { ...(await base.info()), capabilities: [] };
+    const result = await runCase(
+      { adapter: base, info, profile: 'rdmavt', timeoutMs: 1000 },
+      defineCase({ id: 'test/needs', verb: 'test', title: 't', clauses: [CLAUSE], requires: ['srq'], async run() {} }),
+    );
+    expect(result).toMatchObject({ status: 'skip', ran: 'precondition-failed', reason: 'the adapter does not provide: srq' });
+  });
+
+  it('stops between cases when aborted and says it was interrupted', async () => {
+    const adapter = modelAdapter();
+    const controller = new AbortController();
+    const kase = (id: string) => defineCase({ id, verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { ctx.check.equal(CLAUSE, 'x', 1, 1); controller.abort(); } });
+    const { runs, interrupted } = await runCases({
+      adapter, info: await adapter.info(), cases: [kase('test/a'), kase('test/b')], profile: 'rdmavt', timeoutMs: 1000, signal: controller.signal,
+    });
+    expect(interrupted).toBe(true);
+    expect(runs.map((r) => r.case.id)).toEqual(['test/a']);
+  });
+
+  it('refuses a case that names an unknown clause when it is defined', () => {
+    expect(() => defineCase({ id: 'test/x', verb: 'test', title: 't', clauses: ['no.such-clause'], async run() {} })).toThrow(/unknown clause/);
+  });
+});
