@@ -1,0 +1,17 @@
+import type { Session } from '../adapter.js';
+import { type CallName, callNames, calls } from '../calls.js';
+
+/** Sends one call to the far side and returns its (decoded, not yet validated) result. */
+export type Invoke = (call: CallName, args: unknown) => Promise<unknown>;
+
+/**
+ * A session whose calls go over a transport (a worker's pipe, a gRPC channel). The result is
+ * validated here against the call table, the same schemas the far side used.
+ */
+export function remoteSession(invoke: Invoke, close: () => Promise<void>): Session {
+  const session = { close } as Session;
+  for (const name of callNames) {
+    (session as Record<string, unknown>)[name] = async (args: unknown) => calls[name].result.parse(await invoke(name, args));
+  }
+  return session;
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { modelAdapter } from '../../../adapters/model/index.js';
+import { remoteSession } from '../../../adapters/remote/remote-session.js';
+import { InvalidRequest, SessionHost } from '../../../adapters/remote/session-host.js';
+import { fromWire, toWire } from '../../../adapters/remote/wire.js';
+import { allCases } from '../../../suites/index.js';
+import { referenceModel, runAgainst } from '../../helpers.js';
+import type { Adapter } from '../../../adapters/adapter.js';
+
+describe('wire encoding', () => {
+  it('carries u64 values exactly', () => {
+    const value = { wr_id: 2n ** 64n - 1n, list: [0n, 5n], n: 3, s: 'x', $u64: 'not alone' };
+    expect(fromWire(toWire(value))).toEqual(value);
+  });
+});
+
+/** An adapter whose sessions live in a SessionHost and are reached through the wire encoding. */
+function hostedAdapter(host: SessionHost): Adapter {
+  return {
+    info: () => host.info(),
+    dispose: () => host.closeAll(),
+    open: async () => {
+      const id = await host.open();
+      return remoteSession(async (call, args) => fromWire(toWire(await host.call(id, call, fromWire(toWire(args))))), () => host.close(id));
+    },
+  };
+}
+
+describe('SessionHost', () => {
+  it('serves the shared suite with the same statuses as the local model', async () => {
+    const host = new SessionHost(modelAdapter());
+    const remote = await runAgainst(hostedAdapter(host), allCases);
+    const local = await runAgainst(referenceModel(), allCases);
+    expect(remote.map((r) => [r.case.id, r.status])).toEqual(local.map((r) => [r.case.id, r.status]));
+    expect(host.accounting()).toEqual({ sessions: 0, resources: 0 });
+  });
+
+  it('accounts live resources and forgets destroyed ones', async () => {
+    const host = new SessionHost(modelAdapter());
+    const id = await host.open();
+    const { pd } = (await host.call(id, 'allocPd', {})) as { pd: number };
+    const { cq } = (await host.call(id, 'createCq', { cqe: 4 })) as { cq: number };
+    expect(host.accounting()).toEqual({ sessions: 1, resources: 2 });
+    await host.call(id, 'destroyCq', { cq });
+    await host.call(id, 'deallocPd', { pd });
+    expect(host.accounting()).toEqual({ sessions: 1, resources: 0 });
+  });
+
+  it('refuses malformed and out-of-limit requests before the implementation sees them', async () => {
+    const host = new SessionHost(modelAdapter(), { maxSessions: 1, maxResourcesPerSession: 1, maxQueueDepth: 16, maxMrBytes: 4096 });
+    const id = await host.open();
+    await expect(host.open()).rejects.toBeInstanceOf(InvalidRequest);
+    await expect(host.call(id, 'nosuch', {})).rejects.toThrow(/no call named nosuch/);
+    await expect(host.call(id, 'createCq', { cqe: 'many' })).rejects.toBeInstanceOf(InvalidRequest);
+    await expect(host.call(id, 'createCq', { cqe: 17 })).rejects.toThrow(/deeper than 16/);
+    await expect(host.call(99, 'allocPd', {})).rejects.toThrow(/no session 99/);
+    await host.call(id, 'allocPd', {});
+    await expect(host.call(id, 'allocPd', {})).rejects.toThrow(/at most 1 resources/);
+  });
+});
