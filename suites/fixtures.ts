@@ -60,9 +60,9 @@ export interface LoopbackPair {
   buffer: Buffer;
 }
 
-const DEFAULT_CAP: QpCap = { max_send_wr: 64, max_recv_wr: 64, max_send_sge: 4, max_recv_sge: 4, max_inline_data: 0 };
+export const DEFAULT_CAP: QpCap = { max_send_wr: 64, max_recv_wr: 64, max_send_sge: 4, max_recv_sge: 4, max_inline_data: 0 };
 
-async function createRcQp(v: Verbs, pd: Handle, srq: Handle | undefined, cap: QpCap): Promise<QpEnd> {
+export async function createRcQp(v: Verbs, pd: Handle, srq: Handle | undefined, cap: QpCap = DEFAULT_CAP): Promise<QpEnd> {
   const cq = await createCq(v);
   const r = await v.createQp({
     pd,
@@ -72,17 +72,28 @@ async function createRcQp(v: Verbs, pd: Handle, srq: Handle | undefined, cap: Qp
   return { qp, qp_num: ensure(r.qp_num, r.rawReturn, 'createQp qp_num', r.errno), cq, cap: ensure(r.cap, r.rawReturn, 'createQp cap', r.errno) };
 }
 
-/** RESET -> INIT -> RTR -> RTS, pointed at `dest` on the same port (loopback). */
-export async function connectRc(v: Verbs, qp: Handle, destQpNum: number, options: { rnr_retry?: number } = {}): Promise<void> {
+export type UpState = 'INIT' | 'RTR' | 'RTS';
+
+export interface RcStep {
+  to: UpState;
+  attr: QpAttr;
+  mask: QpAttrMask[];
+}
+
+/** The RC steps RESET -> INIT -> RTR -> RTS with the attributes each requires, aimed at `destQpNum` on port 1. */
+export async function rcSteps(v: Verbs, destQpNum: number, options: { rnr_retry?: number } = {}): Promise<RcStep[]> {
   const port = await v.queryPort({ port_num: 1 });
   const { gid } = await v.queryGid({ port_num: 1, index: 0 });
   const path_mtu = Math.min(port.active_mtu, 1024) as Mtu;
-  const steps: { attr: QpAttr; mask: QpAttrMask[] }[] = [
+  const ethernet = port.link_layer === 'ETHERNET';
+  return [
     {
+      to: 'INIT',
       attr: { qp_state: 'INIT', pkey_index: 0, port_num: 1, qp_access_flags: ['LOCAL_WRITE', 'REMOTE_WRITE', 'REMOTE_READ'] },
       mask: ['STATE', 'PKEY_INDEX', 'PORT', 'ACCESS_FLAGS'],
     },
     {
+      to: 'RTR',
       attr: {
         qp_state: 'RTR',
         path_mtu,
@@ -94,21 +105,33 @@ export async function connectRc(v: Verbs, qp: Handle, destQpNum: number, options
           dlid: port.lid,
           sl: 0,
           port_num: 1,
-          is_global: port.link_layer === 'ETHERNET',
-          ...(port.link_layer === 'ETHERNET' ? { grh: { dgid: gid, sgid_index: 0, hop_limit: 1, flow_label: 0, traffic_class: 0 } } : {}),
+          is_global: ethernet,
+          ...(ethernet ? { grh: { dgid: gid, sgid_index: 0, hop_limit: 1, flow_label: 0, traffic_class: 0 } } : {}),
         },
       },
       mask: ['STATE', 'AV', 'PATH_MTU', 'DEST_QPN', 'RQ_PSN', 'MAX_DEST_RD_ATOMIC', 'MIN_RNR_TIMER'],
     },
     {
+      to: 'RTS',
       attr: { qp_state: 'RTS', timeout: 14, retry_cnt: 7, rnr_retry: options.rnr_retry ?? 7, sq_psn: 0, max_rd_atomic: 1 },
       mask: ['STATE', 'TIMEOUT', 'RETRY_CNT', 'RNR_RETRY', 'SQ_PSN', 'MAX_QP_RD_ATOMIC'],
     },
   ];
-  for (const step of steps) {
-    const r = await v.modifyQp({ qp, ...step });
-    ensure(true, r.rawReturn, `modifyQp to ${step.attr.qp_state}`, r.errno);
+}
+
+/** Drives an RC QP from RESET up to `upTo`, aimed at `destQpNum`. */
+export async function bringUp(v: Verbs, qp: Handle, destQpNum: number, upTo: UpState, options: { rnr_retry?: number } = {}): Promise<void> {
+  for (const step of await rcSteps(v, destQpNum, options)) {
+    const r = await v.modifyQp({ qp, attr: step.attr, mask: step.mask });
+    ensure(true, r.rawReturn, `modifyQp to ${step.to}`, r.errno);
+    if (step.to === upTo) return;
   }
+}
+
+/** Moves a QP to another state with only the STATE attribute (ERR, RESET, SQD, back to RTS). */
+export async function moveTo(v: Verbs, qp: Handle, state: QpAttr['qp_state']): Promise<void> {
+  const r = await v.modifyQp({ qp, attr: { qp_state: state }, mask: ['STATE'] });
+  ensure(true, r.rawReturn, `modifyQp to ${state}`, r.errno);
 }
 
 /** Two RC QPs on one device connected to each other; the receiver uses `srq` when given. */
@@ -117,8 +140,8 @@ export async function loopbackPair(v: Verbs, options: { pd?: Handle; srq?: Handl
   const cap = { ...DEFAULT_CAP, ...options.cap };
   const sender = await createRcQp(v, pd, undefined, cap);
   const receiver = await createRcQp(v, pd, options.srq, cap);
-  await connectRc(v, sender.qp, receiver.qp_num, options);
-  await connectRc(v, receiver.qp, sender.qp_num, options);
+  await bringUp(v, sender.qp, receiver.qp_num, 'RTS', options);
+  await bringUp(v, receiver.qp, sender.qp_num, 'RTS', options);
   const buffer = await registerBuffer(v, pd);
   return { pd, sender, receiver, buffer };
 }

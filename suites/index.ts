@@ -1,5 +1,23 @@
 import type { Case } from './case.js';
+import { errorCases } from './errors/cases.js';
+import { postRecvCases } from './post_recv/cases.js';
+import { postSendCases } from './post_send/cases.js';
 import { postSrqRecvCases } from './post_srq_recv/index.js';
+import { lifecycleCases } from './qp/lifecycle.js';
+import { transitionCases } from './qp/transitions.js';
+import { udCases } from './qp/ud.js';
+import { srqLifecycleCases } from './srq/lifecycle.js';
+import { srqLimitCases } from './srq/limit.js';
 
 /** Every shared case, grouped by verb; ids are unique (checked by the tests). */
-export const allCases: readonly Case[] = [...postSrqRecvCases];
+export const allCases: readonly Case[] = [
+  ...postSrqRecvCases,
+  ...postRecvCases,
+  ...postSendCases,
+  ...lifecycleCases,
+  ...transitionCases,
+  ...udCases,
+  ...srqLifecycleCases,
+  ...srqLimitCases,
+  ...errorCases,
+];

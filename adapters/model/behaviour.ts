@@ -1,8 +1,15 @@
 import { ERRNO_NUMBERS, type KnownErrno } from '../../spec/errno.js';
 import { type Layer, rawErrnoReturn } from '../../spec/layer.js';
+import type { QpAttrMask, QpState, QpType } from '../../spec/verbs/attrs.js';
+import type { Handle } from '../../spec/verbs/ints.js';
 import type { RawPostOutcome } from '../../spec/verbs/outcome.js';
-import type { RecvWr } from '../../spec/verbs/wr.js';
-import type { RecvQueue, RecvWqe } from './state.js';
+import { modifyQpIsOk } from '../../spec/verbs/qp-transitions.js';
+import type { RecvWr, Sge } from '../../spec/verbs/wr.js';
+import type { CallArgs, CallName, CallResult } from '../calls.js';
+import { resolveSgl, type Segment } from './mr.js';
+import { errorQp } from './qp.js';
+import { type StateOp, stateAllows } from './state-ops.js';
+import type { ModelState, Qp, RecvQueue, RecvWqe, Srq } from './state.js';
 
 /** The per-WR checks of a receive post; the first that fails decides the errno. */
 export type RecvCheck = 'num_sge' | 'full';
@@ -33,9 +40,31 @@ export interface Behaviour {
   postRecvList(b: Behaviour, rq: RecvQueue, wrs: readonly RecvWr[], accept: (wqe: RecvWqe) => void): RawPostOutcome;
   /** Takes the next receive WQE for an incoming message (rvt_get_rwqe: from the tail, FIFO). */
   takeRecvWqe(rq: RecvQueue): RecvWqe | undefined;
-  /** Whether the SRQ limit event fires when `remaining` WQEs are left after a consumption. */
-  limitReached(remaining: number, limit: number): boolean;
+  /**
+   * rvt_get_rwqe's check after a consumption from an SRQ with `remaining` WQEs left: whether
+   * the limit event fires; rdmavt disarms (limit 0) when it does.
+   */
+  limitEvent(srq: Srq, remaining: number): boolean;
+  /** ib_rvt_state_ops: what a QP state allows. */
+  stateAllows(state: QpState, op: StateOp): boolean;
+  /** ib_modify_qp_is_ok: whether a modify's transition and mask are allowed. */
+  modifyQpIsOk(current: QpState, next: QpState, type: QpType, mask: readonly QpAttrMask[]): boolean;
+  /** The queue a post_recv fills: the QP's own RQ, none when the QP receives through an SRQ. */
+  postRecvQueue(state: ModelState, qp: Qp): RecvQueue | undefined;
+  /** rvt_error_qp: move to ERR and flush. */
+  errorQp(state: ModelState, handle: Handle, qp: Qp): void;
+  /** init_sge: a consumed WQE's sges against the receiving PD; undefined is a protection error. */
+  resolveRecvSgl(state: ModelState, pd: Handle, sgl: readonly Sge[]): Segment[] | undefined;
+  /** Whether a send that met an empty receive queue waits and retries (rnr_retry 7 is infinite). */
+  rnrWaits(rnrRetry: number): boolean;
+  /** Variations of whole verbs that no finer field expresses (used by mutants only). */
+  readonly intercept?: Intercepts;
 }
+
+/** A verb-level variation: sees the model state, the arguments and the reference verb. */
+export type Intercepts = {
+  [N in CallName]?: (state: ModelState, args: CallArgs<N>, next: (args: CallArgs<N>) => CallResult<N>) => CallResult<N>;
+};
 
 /** rvt_post_srq_recv's per-WR loop: check, then copy wr_id and num_sge sges; stop at the first failure. */
 export function rdmavtPostRecvList(
@@ -81,5 +110,15 @@ export const rdmavt: Behaviour = {
   },
   postRecvList: rdmavtPostRecvList,
   takeRecvWqe: (rq) => rq.ring.shift(),
-  limitReached: (remaining, limit) => remaining < limit,
+  limitEvent(srq, remaining) {
+    if (srq.limit === 0 || remaining >= srq.limit) return false;
+    srq.limit = 0;
+    return true;
+  },
+  stateAllows,
+  modifyQpIsOk,
+  postRecvQueue: (_state, qp) => qp.rq,
+  errorQp,
+  resolveRecvSgl: (state, pd, sgl) => resolveSgl(state, pd, sgl, 'LOCAL_WRITE'),
+  rnrWaits: (rnrRetry) => rnrRetry >= 7,
 };

@@ -12,7 +12,7 @@ export function modelAdapter(behaviour: Behaviour = rdmavt, name = 'model'): Ada
     version: MODEL_VERSION,
     layer: behaviour.layer,
     device: { name: `model-${behaviour.name}`, driver: 'rdmavt (TypeScript model)' },
-    capabilities: ['srq', 'srq_resize', 'srq_limit_event', 'rc_loopback', 'async_events', 'mr_data'],
+    capabilities: ['srq', 'srq_resize', 'srq_limit_event', 'rc_loopback', 'ud', 'async_events', 'mr_data'],
     defaultProfile: 'rdmavt',
     // The model completes synchronously: what has not arrived at once never will.
     completionWaitMs: 5,

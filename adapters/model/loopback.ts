@@ -2,8 +2,7 @@ import type { WcOpcode, WcStatus } from '../../spec/verbs/wc.js';
 import type { SendWr } from '../../spec/verbs/wr.js';
 import { cqEnter } from './cq.js';
 import { gather, resolveSgl, scatter } from './mr.js';
-import { errorQp, flushSend } from './qp.js';
-import { stateAllows } from './state-ops.js';
+import { flushSend } from './qp.js';
 import type { ModelState, Qp, RecvQueue, SendWqe } from './state.js';
 
 const SEND_WC_OPCODE: Record<SendWr['opcode'], WcOpcode> = {
@@ -25,6 +24,7 @@ type Step = 'done' | 'wait';
  * a send that finds no receive waits (RNR, rnr_retry 7) until one is posted.
  */
 export function progress(state: ModelState): void {
+  const { stateAllows } = state.behaviour;
   for (let moved = true; moved; ) {
     moved = false;
     for (const [handle, qp] of state.qps) {
@@ -60,7 +60,7 @@ function complete(state: ModelState, qp: Qp, wqe: SendWqe, status: WcStatus): vo
 
 function fail(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, status: WcStatus): Step {
   complete(state, qp, wqe, status);
-  errorQp(state, handle, qp);
+  state.behaviour.errorQp(state, handle, qp);
   return 'done';
 }
 
@@ -77,8 +77,9 @@ function receiveQueue(state: ModelState, qp: Qp): { rq: RecvQueue; srqHandle: nu
 
 function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): Step {
   const { wr } = wqe;
+  const b = state.behaviour;
   const peer = findQp(state, qp.attr.dest_qp_num);
-  if (qp.type !== 'RC' || peer === undefined || !stateAllows(peer[1].state, 'PROCESS_RECV')) {
+  if (qp.type !== 'RC' || peer === undefined || !b.stateAllows(peer[1].state, 'PROCESS_RECV')) {
     return fail(state, handle, qp, wqe, 'RETRY_EXC_ERR');
   }
   const [peerHandle, dest] = peer;
@@ -104,26 +105,26 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
 
   const queue = receiveQueue(state, dest);
   if (queue === undefined) return fail(state, handle, qp, wqe, 'REM_OP_ERR');
-  const rwqe = state.behaviour.takeRecvWqe(queue.rq);
+  const rwqe = b.takeRecvWqe(queue.rq);
   if (rwqe === undefined) {
     // RNR NAK: rnr_retry 7 retries for ever; fewer retries run out at once in the model.
-    if ((qp.attr.rnr_retry ?? 7) >= 7) return 'wait';
+    if (b.rnrWaits(qp.attr.rnr_retry ?? 7)) return 'wait';
     return fail(state, handle, qp, wqe, 'RNR_RETRY_EXC_ERR');
   }
   const isWrite = wr.opcode === 'RDMA_WRITE_WITH_IMM';
   const recvPd = queue.srqHandle === undefined ? dest.pd : (state.srqs.get(queue.srqHandle)?.pd ?? dest.pd);
   // An RDMA write with immediate takes only the wr_id (rvt_get_rwqe(qp, true)): no sges to check.
-  const segments = isWrite ? [] : resolveSgl(state, recvPd, rwqe.sg_list, 'LOCAL_WRITE');
+  const segments = isWrite ? [] : b.resolveRecvSgl(state, recvPd, rwqe.sg_list);
   if (segments === undefined) {
     // init_sge: a bad lkey is found only now, at consumption.
     cqEnter(state, dest.recv_cq, { wr_id: rwqe.wr_id, status: 'LOC_PROT_ERR', opcode: 'RECV', qp_num: dest.qp_num, vendor_err: 0, with_imm: false });
-    errorQp(state, peerHandle, dest);
+    b.errorQp(state, peerHandle, dest);
     return fail(state, handle, qp, wqe, 'REM_OP_ERR');
   }
   checkSrqLimit(state, queue);
   if (!isWrite && !scatter(segments, payload)) {
     cqEnter(state, dest.recv_cq, { wr_id: rwqe.wr_id, status: 'LOC_LEN_ERR', opcode: 'RECV', qp_num: dest.qp_num, vendor_err: 0, with_imm: false });
-    errorQp(state, peerHandle, dest);
+    b.errorQp(state, peerHandle, dest);
     return fail(state, handle, qp, wqe, 'REM_INV_REQ_ERR');
   }
   const withImm = wr.opcode !== 'SEND';
@@ -146,9 +147,8 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
 function checkSrqLimit(state: ModelState, queue: { rq: RecvQueue; srqHandle: number | undefined }): void {
   if (queue.srqHandle === undefined) return;
   const srq = state.srqs.get(queue.srqHandle);
-  if (srq === undefined || srq.limit === 0) return;
-  if (state.behaviour.limitReached(srq.rq.ring.count, srq.limit)) {
-    srq.limit = 0;
+  if (srq === undefined) return;
+  if (state.behaviour.limitEvent(srq, srq.rq.ring.count)) {
     state.events.push({ event_type: 'SRQ_LIMIT_REACHED', element: { kind: 'srq', srq: queue.srqHandle } });
   }
 }

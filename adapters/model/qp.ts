@@ -1,13 +1,11 @@
 import type { QpAttr, QpAttrMask, QpCap, QpInitAttr, QpState } from '../../spec/verbs/attrs.js';
 import type { Handle } from '../../spec/verbs/ints.js';
 import type { RawPostOutcome } from '../../spec/verbs/outcome.js';
-import { modifyQpIsOk } from '../../spec/verbs/qp-transitions.js';
 import type { RecvWr, SendWr } from '../../spec/verbs/wr.js';
 import { cqEnter } from './cq.js';
 import { allocHandle, lookup } from './device.js';
 import { resolveSgl } from './mr.js';
 import { WqeRing } from './ring.js';
-import { stateAllows } from './state-ops.js';
 import type { ModelState, Qp, RecvWqe } from './state.js';
 
 const RC_OPCODES = new Set<SendWr['opcode']>([
@@ -66,7 +64,7 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
   const b = state.behaviour;
   const current = mask.includes('CUR_STATE') && attr.cur_qp_state !== undefined ? attr.cur_qp_state : qp.state;
   const next: QpState = mask.includes('STATE') && attr.qp_state !== undefined ? attr.qp_state : current;
-  if (!modifyQpIsOk(current, next, qp.type, mask)) return b.errno('EINVAL');
+  if (!b.modifyQpIsOk(current, next, qp.type, mask)) return b.errno('EINVAL');
   if (mask.includes('PORT') && (attr.port_num === undefined || attr.port_num < 1 || attr.port_num > state.attr.phys_port_cnt)) {
     return b.errno('EINVAL');
   }
@@ -76,7 +74,7 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
   }
   if (next === 'RESET' && qp.state !== 'RESET') resetQp(qp);
   if (next === 'ERR' && qp.state !== 'ERR') {
-    errorQp(state, handle, qp);
+    b.errorQp(state, handle, qp);
     return 0;
   }
   qp.state = next;
@@ -130,12 +128,12 @@ export function destroyQp(state: ModelState, handle: Handle): number {
 export function postRecv(state: ModelState, handle: Handle, wrs: readonly RecvWr[]): RawPostOutcome {
   const qp = lookup(state.qps, handle, 'qp');
   const b = state.behaviour;
-  const rq = qp.rq;
-  if (!stateAllows(qp.state, 'POST_RECV') || rq === undefined) {
+  const rq = b.postRecvQueue(state, qp);
+  if (!b.stateAllows(qp.state, 'POST_RECV') || rq === undefined) {
     // rdmavt writes *bad_wr = wr even for an empty list, i.e. NULL.
     return { rawReturn: b.errno('EINVAL'), badWr: wrs.length > 0 ? 0 : 'null' };
   }
-  const flush = stateAllows(qp.state, 'FLUSH_RECV');
+  const flush = b.stateAllows(qp.state, 'FLUSH_RECV');
   return b.postRecvList(b, rq, wrs, (wqe) => {
     if (flush) {
       cqEnter(state, qp.recv_cq, { wr_id: wqe.wr_id, status: 'WR_FLUSH_ERR', opcode: 'RECV', qp_num: qp.qp_num, vendor_err: 0, with_imm: false });
@@ -152,7 +150,7 @@ export function postRecv(state: ModelState, handle: Handle, wrs: readonly RecvWr
 export function postSend(state: ModelState, handle: Handle, wrs: readonly SendWr[]): RawPostOutcome {
   const qp = lookup(state.qps, handle, 'qp');
   const b = state.behaviour;
-  if (!stateAllows(qp.state, 'POST_SEND')) return { rawReturn: b.errno('EINVAL'), badWr: 'untouched' };
+  if (!b.stateAllows(qp.state, 'POST_SEND')) return { rawReturn: b.errno('EINVAL'), badWr: 'untouched' };
   for (const [index, wr] of wrs.entries()) {
     const einval = { rawReturn: b.errno('EINVAL'), badWr: index };
     if (wr.num_sge >>> 0 > qp.cap.max_send_sge) return einval;

@@ -88,7 +88,9 @@ export function openModelSession(behaviour: Behaviour): Session {
   const state = newModelState(behaviour);
   const session = { close: async () => undefined } as Session;
   for (const name of Object.keys(verbs) as CallName[]) {
-    const verb = verbs[name] as (state: ModelState, args: unknown) => unknown;
+    const reference = verbs[name] as (state: ModelState, args: unknown) => unknown;
+    const intercept = behaviour.intercept?.[name] as ((state: ModelState, args: unknown, next: (a: unknown) => unknown) => unknown) | undefined;
+    const verb = intercept === undefined ? reference : (s: ModelState, a: unknown) => intercept(s, a, (next) => reference(s, next));
     (session as Record<string, unknown>)[name] = async (args: unknown) => {
       const result = verb(state, args);
       progress(state);

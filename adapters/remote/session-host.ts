@@ -14,7 +14,8 @@ export interface HostLimits {
   maxMrBytes: number;
 }
 
-export const DEFAULT_LIMITS: HostLimits = { maxSessions: 64, maxResourcesPerSession: 4096, maxQueueDepth: 65536, maxMrBytes: 16 << 20 };
+// Generous enough for any device's own limits plus one (the cases probe max + 1), small enough to bound memory.
+export const DEFAULT_LIMITS: HostLimits = { maxSessions: 64, maxResourcesPerSession: 4096, maxQueueDepth: 1 << 22, maxMrBytes: 16 << 20 };
 
 /** The handle a create call returns, by call name; and the call that destroys it. */
 const CREATES: Partial<Record<CallName, string>> = { allocPd: 'pd', regMr: 'mr', createCq: 'cq', createSrq: 'srq', createQp: 'qp' };

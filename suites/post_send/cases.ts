@@ -1,0 +1,271 @@
+import type { SendWrInput } from '../../spec/verbs/wr.js';
+import { defineCase } from '../case.js';
+import type { CaseContext } from '../context.js';
+import { bringUp, createRcQp, type LoopbackPair } from '../fixtures.js';
+import { qpInState } from '../qp-in-state.js';
+import { recvWr, sendMessages, wrIds } from '../traffic.js';
+
+const send = (id: number, extra: Partial<SendWrInput> = {}): SendWrInput => ({ wr_id: BigInt(id), opcode: 'SEND', ...extra });
+
+/** Stages `bytes` at `offset` of the pair's buffer and returns the sge for it. */
+async function stage(ctx: CaseContext, pair: LoopbackPair, offset: number, bytes: number[]) {
+  await ctx.verbs.writeMr({ mr: pair.buffer.mr, offset, data: Buffer.from(bytes).toString('hex') });
+  return { addr: pair.buffer.addr + BigInt(offset), length: bytes.length, lkey: pair.buffer.lkey };
+}
+
+const gateCases = (['RESET', 'INIT', 'RTR'] as const).map((state) =>
+  defineCase({
+    id: `post_send/state-${state.toLowerCase()}-rejects`,
+    verb: 'post_send',
+    title: `A QP in ${state} rejects a send post (rdmavt: EINVAL, bad_wr not written)`,
+    clauses: ['post_send.state.gate', 'post_send.state.bad_wr-not-set'],
+    async run(ctx) {
+      const { qp } = await qpInState(ctx, state);
+      const out = await ctx.verbs.postSend({ qp, wrs: [send(1)] });
+      ctx.check.that('post_send.state.gate', `the post fails in ${state}`, out.rawReturn !== 0, 'non-zero', out.rawReturn);
+      ctx.check.equal('post_send.state.bad_wr-not-set', 'errno and bad_wr', { errno: 'EINVAL', badWr: 'untouched' }, { errno: out.errno, badWr: out.badWr });
+    },
+  }),
+);
+
+export const postSendCases = [
+  ...gateCases,
+  defineCase({
+    id: 'post_send/state-rts-accepts',
+    verb: 'post_send',
+    title: 'An RTS QP accepts a list of sends with 0',
+    clauses: ['post_send.state.gate', 'post_send.return.zero-on-success'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 1), recvWr(pair, 2)] });
+      const out = await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(1), send(2)] });
+      ctx.check.equal('post_send.state.gate', 'return value in RTS', 0, out.rawReturn);
+      ctx.check.equal('post_send.return.zero-on-success', 'bad_wr after success', 'untouched', out.badWr);
+    },
+  }),
+  defineCase({
+    id: 'post_send/send-delivered',
+    verb: 'post_send',
+    title: 'A SEND lands in the next receive; both sides complete with the right fields',
+    clauses: ['post_send.send.delivered'],
+    requires: ['rc_loopback', 'mr_data'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 5)] });
+      const sge = await stage(ctx, pair, 0, [1, 2, 3, 4, 5, 6, 7]);
+      await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(50, { sg_list: [sge] })] });
+      const [recv] = await ctx.poll(pair.receiver.cq, 1);
+      const [sent] = await ctx.poll(pair.sender.cq, 1);
+      ctx.check.equal(
+        'post_send.send.delivered',
+        'receive completion',
+        { wr_id: 5n, status: 'SUCCESS', opcode: 'RECV', byte_len: 7, qp_num: pair.receiver.qp_num, src_qp: pair.sender.qp_num },
+        recv && { wr_id: recv.wr_id, status: recv.status, opcode: recv.opcode, byte_len: recv.byte_len, qp_num: recv.qp_num, src_qp: recv.src_qp },
+      );
+      ctx.check.equal(
+        'post_send.send.delivered',
+        'send completion',
+        { wr_id: 50n, status: 'SUCCESS', opcode: 'SEND', qp_num: pair.sender.qp_num },
+        sent && { wr_id: sent.wr_id, status: sent.status, opcode: sent.opcode, qp_num: sent.qp_num },
+      );
+      const landed = await ctx.verbs.readMr({ mr: pair.buffer.mr, offset: 32 * 1024 + 5 * 64, length: 7 });
+      ctx.check.equal('post_send.send.delivered', 'bytes in the receive buffer', '01020304050607', landed.data);
+    },
+  }),
+  defineCase({
+    id: 'post_send/send-with-imm',
+    verb: 'post_send',
+    title: 'SEND_WITH_IMM delivers the immediate data',
+    clauses: ['post_send.send_with_imm.delivered'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 6)] });
+      await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(60, { opcode: 'SEND_WITH_IMM', imm_data: 0x12345678 })] });
+      const [recv] = await ctx.poll(pair.receiver.cq, 1);
+      ctx.check.equal(
+        'post_send.send_with_imm.delivered',
+        'receive completion',
+        { wr_id: 6n, status: 'SUCCESS', opcode: 'RECV', with_imm: true, imm_data: 0x12345678 },
+        recv && { wr_id: recv.wr_id, status: recv.status, opcode: recv.opcode, with_imm: recv.with_imm, imm_data: recv.imm_data },
+      );
+    },
+  }),
+  defineCase({
+    id: 'post_send/rdma-write',
+    verb: 'post_send',
+    title: 'RDMA WRITE places bytes remotely and consumes no receive',
+    clauses: ['post_send.rdma_write.delivered'],
+    requires: ['rc_loopback', 'mr_data'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 7)] });
+      const sge = await stage(ctx, pair, 0, [0xaa, 0xbb, 0xcc]);
+      const target = 48 * 1024;
+      await ctx.verbs.postSend({
+        qp: pair.sender.qp,
+        wrs: [send(70, { opcode: 'RDMA_WRITE', sg_list: [sge], rdma: { remote_addr: pair.buffer.addr + BigInt(target), rkey: pair.buffer.rkey } })],
+      });
+      const [sent] = await ctx.poll(pair.sender.cq, 1);
+      ctx.check.equal('post_send.rdma_write.delivered', 'send completion', { wr_id: 70n, status: 'SUCCESS', opcode: 'RDMA_WRITE' }, sent && { wr_id: sent.wr_id, status: sent.status, opcode: sent.opcode });
+      const landed = await ctx.verbs.readMr({ mr: pair.buffer.mr, offset: target, length: 3 });
+      ctx.check.equal('post_send.rdma_write.delivered', 'bytes at the remote address', 'aabbcc', landed.data);
+      const next = await sendMessages(ctx, pair, 1);
+      ctx.check.equal('post_send.rdma_write.delivered', 'the posted receive is still there for the next SEND', [7n], wrIds(next));
+    },
+  }),
+  defineCase({
+    id: 'post_send/rdma-write-with-imm',
+    verb: 'post_send',
+    title: 'RDMA WRITE with immediate writes remotely and consumes one receive (RECV_RDMA_WITH_IMM)',
+    clauses: ['post_send.rdma_write.delivered'],
+    requires: ['rc_loopback', 'mr_data'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 8)] });
+      const sge = await stage(ctx, pair, 0, [0x11, 0x22]);
+      const target = 48 * 1024 + 16;
+      await ctx.verbs.postSend({
+        qp: pair.sender.qp,
+        wrs: [send(80, { opcode: 'RDMA_WRITE_WITH_IMM', imm_data: 7, sg_list: [sge], rdma: { remote_addr: pair.buffer.addr + BigInt(target), rkey: pair.buffer.rkey } })],
+      });
+      const [recv] = await ctx.poll(pair.receiver.cq, 1);
+      ctx.check.equal(
+        'post_send.rdma_write.delivered',
+        'receive completion',
+        { wr_id: 8n, status: 'SUCCESS', opcode: 'RECV_RDMA_WITH_IMM', imm_data: 7 },
+        recv && { wr_id: recv.wr_id, status: recv.status, opcode: recv.opcode, imm_data: recv.imm_data },
+      );
+      const landed = await ctx.verbs.readMr({ mr: pair.buffer.mr, offset: target, length: 2 });
+      ctx.check.equal('post_send.rdma_write.delivered', 'bytes at the remote address', '1122', landed.data);
+    },
+  }),
+  defineCase({
+    id: 'post_send/unsignaled',
+    verb: 'post_send',
+    title: 'With sq_sig_all 0, only SIGNALED sends complete on the send CQ',
+    clauses: ['post_send.signaled.completions'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [1, 2, 3].map((i) => recvWr(pair, i)) });
+      await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(1, { send_flags: [] }), send(2), send(3, { send_flags: [] })] });
+      await ctx.poll(pair.receiver.cq, 3);
+      const sent = await ctx.poll(pair.sender.cq, 3);
+      ctx.check.equal('post_send.signaled.completions', 'send completions (only the signaled WR)', [2n], wrIds(sent));
+    },
+  }),
+  defineCase({
+    id: 'post_send/sq-sig-all',
+    verb: 'post_send',
+    title: 'With sq_sig_all 1, every send completes',
+    clauses: ['post_send.signaled.completions'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pd = await ctx.pd();
+      const cq = await ctx.cq();
+      const created = await ctx.verbs.createQp({
+        pd,
+        init: { qp_type: 'RC', send_cq: cq, recv_cq: cq, sq_sig_all: true, cap: { max_send_wr: 8, max_recv_wr: 8, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } },
+      });
+      const receiver = await createRcQp(ctx.verbs, pd, undefined);
+      const qp = created.qp ?? 0;
+      await bringUp(ctx.verbs, qp, receiver.qp_num, 'RTS');
+      await bringUp(ctx.verbs, receiver.qp, created.qp_num ?? 0, 'RTS');
+      await ctx.verbs.postRecv({ qp: receiver.qp, wrs: [{ wr_id: 1n }, { wr_id: 2n }] });
+      await ctx.verbs.postSend({ qp, wrs: [send(1, { send_flags: [] }), send(2, { send_flags: [] })] });
+      const sent = await ctx.poll(cq, 2);
+      ctx.check.equal('post_send.signaled.completions', 'send completions (every WR)', [1n, 2n], wrIds(sent));
+    },
+  }),
+  defineCase({
+    id: 'post_send/num_sge-too-many',
+    verb: 'post_send',
+    title: 'num_sge above max_send_sge in a list: EINVAL, bad_wr at it, the WR before is sent, the one after not',
+    clauses: ['post_send.num_sge.too-many-einval', 'post_send.bad_wr.first-failing'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [1, 2, 3].map((i) => recvWr(pair, i)) });
+      const out = await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(1), send(2, { num_sge: pair.sender.cap.max_send_sge + 1 }), send(3)] });
+      ctx.check.equal('post_send.num_sge.too-many-einval', 'errno', 'EINVAL', out.errno);
+      ctx.check.equal('post_send.bad_wr.first-failing', 'bad_wr index', 1, out.badWr);
+      const recvd = await ctx.poll(pair.receiver.cq, 1);
+      const sent = await ctx.poll(pair.sender.cq, 1);
+      ctx.check.equal('post_send.bad_wr.first-failing', 'only the first send went out', { sent: [1n], received: [1n] }, { sent: wrIds(sent), received: wrIds(recvd) });
+      const more = await sendMessages(ctx, pair, 1);
+      ctx.check.equal('post_send.bad_wr.first-failing', 'the next send takes the second receive: nothing else was sent', [2n], wrIds(more));
+    },
+  }),
+  defineCase({
+    id: 'post_send/ud-rdma-write-rejected',
+    verb: 'post_send',
+    title: 'RDMA WRITE on a UD QP is rejected at post time',
+    clauses: ['post_send.opcode.invalid-for-type'],
+    requires: ['ud'],
+    async run(ctx) {
+      const pd = await ctx.pd();
+      const cq = await ctx.cq();
+      const created = await ctx.verbs.createQp({
+        pd,
+        init: { qp_type: 'UD', send_cq: cq, recv_cq: cq, cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } },
+      });
+      const qp = created.qp ?? 0;
+      for (const [attr, mask] of [
+        [{ qp_state: 'INIT', pkey_index: 0, port_num: 1, qkey: 0x11111111 }, ['STATE', 'PKEY_INDEX', 'PORT', 'QKEY']],
+        [{ qp_state: 'RTR' }, ['STATE']],
+        [{ qp_state: 'RTS', sq_psn: 0 }, ['STATE', 'SQ_PSN']],
+      ] as const) {
+        await ctx.verbs.modifyQp({ qp, attr, mask: [...mask] });
+      }
+      const out = await ctx.verbs.postSend({ qp, wrs: [send(1, { opcode: 'RDMA_WRITE', rdma: { remote_addr: 0n, rkey: 0 } })] });
+      ctx.check.equal('post_send.opcode.invalid-for-type', 'fails with bad_wr at the WR', { failed: true, badWr: 0 }, { failed: out.rawReturn !== 0, badWr: out.badWr });
+    },
+  }),
+  defineCase({
+    id: 'post_send/fill-to-capacity',
+    verb: 'post_send',
+    title: 'max_send_wr sends can be outstanding (held by RNR); the next one is rejected with ENOMEM',
+    clauses: ['post_send.capacity.at-least-max_send_wr', 'post_send.full.rejected', 'post_send.full.enomem'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const requested = 8;
+      const pair = await ctx.loopback({ cap: { max_send_wr: requested } });
+      const granted = pair.sender.cap.max_send_wr;
+      ctx.check.that('post_send.capacity.at-least-max_send_wr', 'granted max_send_wr >= requested', granted >= requested, `>= ${requested}`, granted);
+      // No receive is posted and rnr_retry is 7: every send stays outstanding.
+      const fill = await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: Array.from({ length: granted }, (_, i) => send(i)) });
+      ctx.check.equal('post_send.capacity.at-least-max_send_wr', `posting ${granted} outstanding sends`, 0, fill.rawReturn);
+      const extra = await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(999)] });
+      ctx.check.equal('post_send.full.rejected', 'one more: fails with bad_wr 0', { failed: true, badWr: 0 }, { failed: extra.rawReturn !== 0, badWr: extra.badWr });
+      ctx.check.equal('post_send.full.enomem', 'errno', 'ENOMEM', extra.errno);
+    },
+  }),
+  defineCase({
+    id: 'post_send/check-order',
+    verb: 'post_send',
+    title: 'On a full send queue, too many sges fails for num_sge (EINVAL) first',
+    clauses: ['post_send.order.num_sge-first'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback({ cap: { max_send_wr: 4 } });
+      await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: Array.from({ length: pair.sender.cap.max_send_wr }, (_, i) => send(i)) });
+      const out = await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(9, { num_sge: pair.sender.cap.max_send_sge + 1 })] });
+      ctx.check.equal('post_send.order.num_sge-first', 'errno when both checks fail', 'EINVAL', out.errno);
+    },
+  }),
+  defineCase({
+    id: 'post_send/bad-lkey-rejected',
+    verb: 'post_send',
+    title: 'A send sge with an lkey that names no MR is rejected at post time (rdmavt)',
+    clauses: ['post_send.lkey.checked-at-post'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      const bogus = ((pair.buffer.lkey ^ 0x5a5a0000) >>> 0) || 0x5a5a0000;
+      const out = await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(1, { sg_list: [{ addr: pair.buffer.addr, length: 8, lkey: bogus }] })] });
+      ctx.check.equal('post_send.lkey.checked-at-post', 'errno and bad_wr', { errno: 'EINVAL', badWr: 0 }, { errno: out.errno, badWr: out.badWr });
+    },
+  }),
+];

@@ -1,0 +1,50 @@
+import type { QpAttr, QpAttrMask } from '../../spec/verbs/attrs.js';
+import { defineCase } from '../case.js';
+import type { CaseContext } from '../context.js';
+
+const UD_STEPS: { to: 'INIT' | 'RTR' | 'RTS'; attr: QpAttr; mask: QpAttrMask[] }[] = [
+  { to: 'INIT', attr: { qp_state: 'INIT', pkey_index: 0, port_num: 1, qkey: 0x11111111 }, mask: ['STATE', 'PKEY_INDEX', 'PORT', 'QKEY'] },
+  { to: 'RTR', attr: { qp_state: 'RTR' }, mask: ['STATE'] },
+  { to: 'RTS', attr: { qp_state: 'RTS', sq_psn: 0 }, mask: ['STATE', 'SQ_PSN'] },
+];
+
+async function udQp(ctx: CaseContext) {
+  const pd = await ctx.pd();
+  const cq = await ctx.cq();
+  const r = await ctx.verbs.createQp({
+    pd,
+    init: { qp_type: 'UD', send_cq: cq, recv_cq: cq, cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } },
+  });
+  if (r.qp === null) throw new Error(`createQp(UD) failed: ${r.errno}`);
+  return r.qp;
+}
+
+export const udCases = [
+  defineCase({
+    id: 'modify_qp/ud-reset-to-rts',
+    verb: 'modify_qp',
+    title: 'UD RESET -> INIT (QKEY) -> RTR -> RTS (SQ_PSN) with the UD masks',
+    clauses: ['modify_qp.transition.allowed'],
+    requires: ['ud'],
+    async run(ctx) {
+      const qp = await udQp(ctx);
+      for (const step of UD_STEPS) {
+        const out = await ctx.verbs.modifyQp({ qp, attr: step.attr, mask: step.mask });
+        const { state } = await ctx.verbs.queryQp({ qp });
+        ctx.check.equal('modify_qp.transition.allowed', `to ${step.to}`, { rawReturn: 0, state: step.to }, { rawReturn: out.rawReturn, state });
+      }
+    },
+  }),
+  defineCase({
+    id: 'modify_qp/ud-to-init-without-qkey',
+    verb: 'modify_qp',
+    title: 'UD RESET -> INIT without QKEY: EINVAL',
+    clauses: ['modify_qp.mask.missing-required-einval'],
+    requires: ['ud'],
+    async run(ctx) {
+      const qp = await udQp(ctx);
+      const out = await ctx.verbs.modifyQp({ qp, attr: { qp_state: 'INIT', pkey_index: 0, port_num: 1 }, mask: ['STATE', 'PKEY_INDEX', 'PORT'] });
+      ctx.check.equal('modify_qp.mask.missing-required-einval', 'errno', 'EINVAL', out.errno);
+    },
+  }),
+];

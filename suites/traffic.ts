@@ -1,0 +1,51 @@
+import type { WorkCompletion } from '../spec/verbs/wc.js';
+import type { SendWrInput } from '../spec/verbs/wr.js';
+import type { CaseContext } from './context.js';
+import type { LoopbackPair } from './fixtures.js';
+
+const SEND_BATCH = 32;
+
+/**
+ * Sends `count` messages from the pair's sender (zero-length unless payloads are given, staged
+ * at the start of the pair's buffer) and returns the receive completions that came. This is how
+ * cases see what was posted to the receiver's RQ or SRQ: through the verbs, never the internals.
+ */
+export async function sendMessages(ctx: CaseContext, pair: LoopbackPair, count: number, payloads: Uint8Array[] = []): Promise<WorkCompletion[]> {
+  const v = ctx.verbs;
+  const { buffer } = pair;
+  const received: WorkCompletion[] = [];
+  for (let done = 0; done < count; done += SEND_BATCH) {
+    const batch = Math.min(SEND_BATCH, count - done);
+    const wrs: SendWrInput[] = [];
+    let staged = 0;
+    for (let i = 0; i < batch; i++) {
+      const payload = payloads[done + i];
+      const sg_list = [];
+      if (payload !== undefined && payload.length > 0) {
+        await v.writeMr({ mr: buffer.mr, offset: staged, data: Buffer.from(payload).toString('hex') });
+        sg_list.push({ addr: buffer.addr + BigInt(staged), length: payload.length, lkey: buffer.lkey });
+        staged += payload.length;
+      }
+      wrs.push({ wr_id: 0xf000n + BigInt(done + i), opcode: 'SEND', sg_list });
+    }
+    const posted = await v.postSend({ qp: pair.sender.qp, wrs });
+    if (posted.rawReturn !== 0) throw new Error(`sendMessages: postSend returned ${posted.rawReturn} (${posted.errno})`);
+    received.push(...(await ctx.poll(pair.receiver.cq, batch)));
+    await ctx.poll(pair.sender.cq, batch);
+    if (received.length < done + batch) break; // nothing more will come: the case reads what did
+  }
+  return received;
+}
+
+/** The wr_ids of completions, in the order they came. */
+export const wrIds = (wcs: readonly WorkCompletion[]): bigint[] => wcs.map((wc) => wc.wr_id);
+
+/** A receive WR with one 64-byte sge in the pair's buffer, in the upper half (slot `id % 512`). */
+export function recvWr(pair: LoopbackPair, id: number | bigint, extra: Record<string, unknown> = {}) {
+  const slot = Number(BigInt(id) % 512n);
+  return {
+    wr_id: BigInt(id),
+    sg_list: [{ addr: pair.buffer.addr + BigInt(32 * 1024 + slot * 64), length: 64, lkey: pair.buffer.lkey }],
+    ...extra,
+  };
+}
