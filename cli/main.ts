@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { TOOL_VERSION } from '../reports/version.js';
 import { registerListCommand } from './commands/list.js';
+import { registerMutantsCommand } from './commands/mutants.js';
 import { registerRunCommand } from './commands/run.js';
 import { isUserError } from './errors.js';
 
@@ -13,6 +14,7 @@ function program(): Command {
     .showHelpAfterError('(run with --help for usage)');
   registerRunCommand(root);
   registerListCommand(root);
+  registerMutantsCommand(root);
   for (const command of root.commands) command.exitOverride();
   return root;
 }

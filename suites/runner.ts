@@ -100,7 +100,9 @@ export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent' | 's
     if (error instanceof Timeout) return finish({ ran: 'timeout', status: 'error', reason: `timed out after ${timeoutMs} ms` }, checks);
     const ran: Ran = error instanceof ImplementationCrash ? 'crash' : 'error';
     const where = error instanceof SetupError ? 'setup' : ran === 'crash' ? 'the implementation crashed' : 'exception';
-    return finish({ ran, status: 'error', reason: `${where}: ${describeError(error).message}`, error: describeError(error) }, checks);
+    // A check that already failed is a verdict; what broke after it is reported alongside.
+    const status = checks.some((c) => c.status === 'fail') ? 'fail' : 'error';
+    return finish({ ran, status, reason: `${where}: ${describeError(error).message}`, error: describeError(error) }, checks);
   }
   const checks = ctx.check.checks;
   return finish({ ran: 'ok', ...statusFromChecks(kase, checks) }, checks);

@@ -98,9 +98,12 @@ export function errorQp(state: ModelState, handle: Handle, qp: Qp): void {
     state.events.push({ event_type: 'QP_LAST_WQE_REACHED', element: { kind: 'qp', qp: handle } });
     return;
   }
-  for (let wqe = qp.rq?.ring.shift(); wqe !== undefined; wqe = qp.rq?.ring.shift()) {
-    cqEnter(state, qp.recv_cq, { wr_id: wqe.wr_id, status: 'WR_FLUSH_ERR', opcode: 'RECV', qp_num: qp.qp_num, vendor_err: 0, with_imm: false });
-  }
+  for (let wqe = qp.rq?.ring.shift(); wqe !== undefined; wqe = qp.rq?.ring.shift()) flushRecv(state, qp, wqe);
+}
+
+/** A receive completed with WR_FLUSH_ERR: only wr_id, status and qp_num are meaningful. */
+export function flushRecv(state: ModelState, qp: Qp, wqe: RecvWqe): void {
+  cqEnter(state, qp.recv_cq, { wr_id: wqe.wr_id, status: 'WR_FLUSH_ERR', opcode: 'RECV', qp_num: qp.qp_num, vendor_err: 0, with_imm: false });
 }
 
 export function flushSend(state: ModelState, qp: Qp): void {
@@ -135,11 +138,8 @@ export function postRecv(state: ModelState, handle: Handle, wrs: readonly RecvWr
   }
   const flush = b.stateAllows(qp.state, 'FLUSH_RECV');
   return b.postRecvList(b, rq, wrs, (wqe) => {
-    if (flush) {
-      cqEnter(state, qp.recv_cq, { wr_id: wqe.wr_id, status: 'WR_FLUSH_ERR', opcode: 'RECV', qp_num: qp.qp_num, vendor_err: 0, with_imm: false });
-    } else {
-      rq.ring.push(wqe);
-    }
+    if (flush) flushRecv(state, qp, wqe);
+    else rq.ring.push(wqe);
   });
 }
 

@@ -36,6 +36,15 @@ export class WqeRing<T> {
     return item;
   }
 
+  /** Takes the newest entry (the head): what a LIFO bug would consume. */
+  pop(): T | undefined {
+    if (this.head === this.tail) return undefined;
+    this.head = (this.head - 1 + this.size) % this.size;
+    const item = this.slots[this.head];
+    this.slots[this.head] = undefined;
+    return item;
+  }
+
   /** Everything queued, oldest first, without taking it. */
   toArray(): T[] {
     const out: T[] = [];

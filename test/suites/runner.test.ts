@@ -141,3 +141,20 @@ describe('runner', () => {
     expect(() => defineCase({ id: 'test/x', verb: 'test', title: 't', clauses: ['no.such-clause'], async run() {} })).toThrow(/unknown clause/);
   });
 });
+
+describe('runner verdicts', () => {
+  it('keeps a failed check as the verdict when the case breaks afterwards', async () => {
+    const adapter = modelAdapter();
+    const result = await runCase(
+      { adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 1000 },
+      defineCase({
+        id: 'test/fail-then-throw', verb: 'test', title: 't', clauses: [CLAUSE],
+        async run(ctx) {
+          ctx.check.equal(CLAUSE, 'a', 0, 1);
+          throw new Error('consequence');
+        },
+      }),
+    );
+    expect(result).toMatchObject({ status: 'fail', ran: 'error', reason: 'exception: consequence' });
+  });
+});

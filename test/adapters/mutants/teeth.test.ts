@@ -1,24 +1,46 @@
 import { describe, expect, it } from 'vitest';
+import { modelAdapter } from '../../../adapters/model/index.js';
 import { mutantAdapter, mutants } from '../../../adapters/mutants/index.js';
 import { allCases } from '../../../suites/index.js';
-import { runAgainst } from '../../helpers.js';
+import { runMutation } from '../../../suites/mutation.js';
 
-/** Which named cases each seeded fault must fail: proof that those cases can fail. */
+/** Named cases that particular seeded faults must fail: proof that those cases can fail. */
 const MUST_FAIL: Record<string, string[]> = {
   'posts-failing-wr': ['post_srq_recv/bad-wr-in-middle', 'post_srq_recv/bad-wr-first'],
   'bad-wr-unset': ['post_srq_recv/bad-wr-in-middle', 'post_srq_recv/bad-wr-first', 'post_srq_recv/num_sge-above-max'],
   'capacity-plus-one': ['post_srq_recv/fill-to-capacity', 'post_srq_recv/overfill-in-one-list'],
   'capacity-minus-one': ['post_srq_recv/fill-to-capacity', 'post_srq_recv/overfill-in-one-list'],
+  'post-recv-in-reset': ['post_recv/state-reset-rejects'],
+  'post-recv-on-srq-qp': ['post_recv/srq-attached-rejected'],
+  'post-send-in-rtr': ['post_send/state-rtr-rejects'],
+  'unsignaled-completes': ['post_send/unsignaled'],
+  'limit-at-or-below': ['srq_limit/fires-below'],
+  'limit-never-disarmed': ['srq_limit/once-then-disarmed'],
+  'srq-flushed-on-error': ['error_qp/srq-not-flushed'],
+  'no-last-wqe-event': ['error_qp/last-wqe-reached'],
 };
 
-describe('seeded faults are caught by named cases', () => {
-  for (const mutant of mutants) {
-    it(`${mutant.name}: ${mutant.description}`, async () => {
-      const runs = await runAgainst(mutantAdapter(mutant), allCases);
-      const failed = runs.filter((r) => r.status === 'fail').map((r) => r.case.id);
-      expect(MUST_FAIL[mutant.name], `no expectation written for mutant ${mutant.name}`).toBeDefined();
-      expect(failed).toEqual(expect.arrayContaining(MUST_FAIL[mutant.name] ?? []));
-      expect(runs.filter((r) => r.status === 'error')).toEqual([]);
+describe('mutation: every seeded fault is caught', async () => {
+  const report = await runMutation(modelAdapter(), mutants, mutantAdapter, allCases);
+
+  it('the unmodified model passes every case', () => {
+    expect(report.baseline).toEqual({ failed: [], errors: [] });
+  });
+
+  it('has at least 25 mutants and kills them all (a survivor is a missing case)', () => {
+    expect(report.mutants.length).toBeGreaterThanOrEqual(25);
+    expect(report.survived).toEqual([]);
+    expect(report.score).toBe(1);
+  });
+
+  it('seeds at least two faults in every verb with cases', () => {
+    const verbs = new Set(allCases.map((c) => c.verb));
+    for (const verb of verbs) expect(report.mutants.filter((m) => m.verb === verb).length, verb).toBeGreaterThanOrEqual(2);
+  });
+
+  for (const [name, cases] of Object.entries(MUST_FAIL)) {
+    it(`${name} is failed by ${cases.join(', ')}`, () => {
+      expect(report.mutants.find((m) => m.name === name)?.killedBy).toEqual(expect.arrayContaining(cases));
     });
   }
 });

@@ -1,0 +1,59 @@
+import { rdmavt } from '../model/behaviour.js';
+import { resolveSgl } from '../model/mr.js';
+import { errorQp, flushRecv } from '../model/qp.js';
+import { type Mutant, mutate } from './mutant.js';
+
+/** Bugs in the SRQ limit event, error flushing and consumption. */
+export const eventMutants: Mutant[] = [
+  mutate(rdmavt, 'limit-at-or-below', 'srq_limit', 'raises the limit event when as many WQEs as the limit remain (<= instead of <)', {
+    limitEvent(srq, remaining) {
+      if (srq.limit === 0 || remaining > srq.limit) return false;
+      srq.limit = 0;
+      return true;
+    },
+  }),
+  mutate(rdmavt, 'limit-never-disarmed', 'srq_limit', 'raises the limit event but leaves the SRQ armed', {
+    limitEvent: (srq, remaining) => srq.limit !== 0 && remaining < srq.limit,
+  }),
+  mutate(rdmavt, 'limit-never-raised', 'srq_limit', 'never raises the limit event', {
+    limitEvent: () => false,
+  }),
+  mutate(rdmavt, 'no-flush-in-err', 'error_qp', 'moves the QP to ERR without flushing its queues', {
+    errorQp: (state, handle, qp) => {
+      qp.state = 'ERR';
+      if (qp.srq !== undefined) state.events.push({ event_type: 'QP_LAST_WQE_REACHED', element: { kind: 'qp', qp: handle } });
+    },
+  }),
+  mutate(rdmavt, 'srq-flushed-on-error', 'error_qp', 'flushes the SRQ of a QP that goes to ERR', {
+    errorQp: (state, handle, qp) => {
+      errorQp(state, handle, qp);
+      const srq = qp.srq === undefined ? undefined : state.srqs.get(qp.srq);
+      for (let wqe = srq?.rq.ring.shift(); wqe !== undefined; wqe = srq?.rq.ring.shift()) flushRecv(state, qp, wqe);
+    },
+  }),
+  mutate(rdmavt, 'no-last-wqe-event', 'error_qp', 'never reports QP_LAST_WQE_REACHED', {
+    errorQp: (state, handle, qp) => {
+      const before = state.events.length;
+      errorQp(state, handle, qp);
+      const added = state.events.splice(before);
+      state.events.push(...added.filter((e) => e.event_type !== 'QP_LAST_WQE_REACHED'));
+    },
+  }),
+  mutate(rdmavt, 'lkey-unchecked-at-consume', 'consume', 'consumes a receive with a bogus lkey as if it were fine (data dropped)', {
+    resolveRecvSgl: (state, pd, sgl) => resolveSgl(state, pd, sgl, 'LOCAL_WRITE') ?? [],
+  }),
+  mutate(rdmavt, 'recv-byte-len-is-buffer', 'consume', 'reports the receive buffer size as byte_len instead of the message length', {
+    intercept: {
+      pollCq: (state, args, next) => {
+        const out = next(args);
+        return { ...out, completions: out.completions.map((wc) => (wc.opcode === 'RECV' && wc.status === 'SUCCESS' ? { ...wc, byte_len: 64 } : wc)) };
+      },
+    },
+  }),
+  mutate(rdmavt, 'rnr-retry-ignored', 'rnr', 'fails a send at the first RNR even with rnr_retry 7', {
+    rnrWaits: () => false,
+  }),
+  mutate(rdmavt, 'rnr-retry-forever', 'rnr', 'retries RNR for ever whatever rnr_retry says', {
+    rnrWaits: () => true,
+  }),
+];

@@ -1,0 +1,45 @@
+import { rdmavt } from '../model/behaviour.js';
+import { stateAllows } from '../model/state-ops.js';
+import { type Mutant, mutate } from './mutant.js';
+
+/** Bugs in rvt_post_recv and rvt_post_send. */
+export const qpVerbMutants: Mutant[] = [
+  mutate(rdmavt, 'post-recv-in-reset', 'post_recv', 'accepts receive posts in RESET', {
+    stateAllows: (state, op) => (op === 'POST_RECV' && state === 'RESET') || stateAllows(state, op),
+  }),
+  mutate(rdmavt, 'post-recv-on-srq-qp', 'post_recv', 'lets post_recv on an SRQ-attached QP fill the SRQ', {
+    postRecvQueue: (state, qp) => qp.rq ?? (qp.srq === undefined ? undefined : state.srqs.get(qp.srq)?.rq),
+  }),
+  mutate(rdmavt, 'post-recv-err-queued', 'post_recv', 'queues receives posted in ERR instead of completing them with WR_FLUSH_ERR', {
+    stateAllows: (state, op) => op !== 'FLUSH_RECV' && stateAllows(state, op),
+  }),
+  mutate(rdmavt, 'post-send-in-rtr', 'post_send', 'accepts send posts in RTR', {
+    stateAllows: (state, op) => (op === 'POST_SEND' && state === 'RTR') || stateAllows(state, op),
+  }),
+  mutate(rdmavt, 'send-gate-sets-bad-wr', 'post_send', 'writes *bad_wr when the state gate fails', {
+    intercept: {
+      postSend: (state, args, next) => {
+        const out = next(args);
+        return out.rawReturn !== 0 && out.badWr === 'untouched' && args.wrs.length > 0 ? { ...out, badWr: 0 } : out;
+      },
+    },
+  }),
+  mutate(rdmavt, 'unsignaled-completes', 'post_send', 'generates a send completion for every WR, signaled or not', {
+    intercept: {
+      postSend: (state, args, next) => next({ ...args, wrs: args.wrs.map((wr) => ({ ...wr, send_flags: [...wr.send_flags, 'SIGNALED' as const] })) }),
+    },
+  }),
+  mutate(rdmavt, 'imm-data-lost', 'post_send', 'drops the immediate data of SEND_WITH_IMM and WRITE_WITH_IMM', {
+    intercept: {
+      postSend: (state, args, next) => next({ ...args, wrs: args.wrs.map((wr) => ({ ...wr, imm_data: 0 })) }),
+    },
+  }),
+  mutate(rdmavt, 'send-lkey-unchecked', 'post_send', 'does not validate the send sges\' lkeys at post time', {
+    intercept: {
+      postSend: (state, args, next) => {
+        const known = new Set([...state.mrs.values()].map((mr) => mr.lkey));
+        return next({ ...args, wrs: args.wrs.map((wr) => ({ ...wr, sg_list: wr.sg_list.filter((sge) => known.has(sge.lkey)) })) });
+      },
+    },
+  }),
+];
