@@ -1,5 +1,6 @@
 import { ERRNO_NUMBERS, type KnownErrno } from '../../spec/errno.js';
 import { type Layer, rawErrnoReturn } from '../../spec/layer.js';
+import type { Profile } from '../adapter.js';
 import type { QpAttrMask, QpState, QpType } from '../../spec/verbs/attrs.js';
 import type { Handle } from '../../spec/verbs/ints.js';
 import type { RawPostOutcome } from '../../spec/verbs/outcome.js';
@@ -23,6 +24,8 @@ export interface Behaviour {
   readonly name: string;
   readonly description: string;
   readonly layer: Layer;
+  /** The profile a run binds by default: rdmavt for the reference and its mutants, documented for others. */
+  readonly defaultProfile: Profile;
   /** Ring slots for a requested max_wr; the ring holds one fewer. rdmavt: max_wr + 1. */
   ringSize(maxWr: number): number;
   /** The max_wr that create and query report for a ring of `size` slots. rdmavt: size - 1. */
@@ -101,6 +104,7 @@ export const rdmavt: Behaviour = {
   name: 'rdmavt',
   description: 'rdmavt (linux 6.1 drivers/infiniband/sw/rdmavt): num_sge then full, exactly max_wr, negative errno',
   layer: 'kernel',
+  defaultProfile: 'rdmavt',
   ringSize: (maxWr) => maxWr + 1,
   reportedMaxWr: (size) => size - 1,
   recvChecks: ['num_sge', 'full'],

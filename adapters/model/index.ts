@@ -13,7 +13,7 @@ export function modelAdapter(behaviour: Behaviour = rdmavt, name = 'model'): Ada
     layer: behaviour.layer,
     device: { name: `model-${behaviour.name}`, driver: 'rdmavt (TypeScript model)' },
     capabilities: ['srq', 'srq_resize', 'srq_limit_event', 'rc_loopback', 'ud', 'async_events', 'mr_data'],
-    defaultProfile: 'rdmavt',
+    defaultProfile: behaviour.defaultProfile,
     // The model completes synchronously: what has not arrived at once never will.
     completionWaitMs: 5,
   };

@@ -32,9 +32,10 @@ export function createQp(
   lookup(state.cqs, init.send_cq, 'cq');
   lookup(state.cqs, init.recv_cq, 'cq');
   const srq = init.srq === undefined ? undefined : lookup(state.srqs, init.srq, 'srq');
+  const rq = srq ? undefined : { ring: new WqeRing<RecvWqe>(b.ringSize(cap.max_recv_wr)), max_sge: cap.max_recv_sge };
   const granted: QpCap = {
     ...cap,
-    max_recv_wr: srq ? 0 : cap.max_recv_wr,
+    max_recv_wr: rq === undefined ? 0 : b.reportedMaxWr(rq.ring.size),
     max_recv_sge: srq ? 0 : cap.max_recv_sge,
     max_inline_data: 0,
   };
@@ -46,7 +47,7 @@ export function createQp(
     send_cq: init.send_cq,
     recv_cq: init.recv_cq,
     srq: init.srq,
-    rq: srq ? undefined : { ring: new WqeRing<RecvWqe>(b.ringSize(cap.max_recv_wr)), max_sge: cap.max_recv_sge },
+    rq,
     sq: new WqeRing(cap.max_send_wr + 1),
     cap: granted,
     sq_sig_all: init.sq_sig_all,

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { implementations } from '../../../adapters/model/implementations.js';
+import { modelAdapter } from '../../../adapters/model/index.js';
+import { buildResults } from '../../../reports/build.js';
+import { clauses } from '../../../spec/clauses/index.js';
+import { allCases } from '../../../suites/index.js';
+import { runAgainst } from '../../helpers.js';
+
+async function results(name: string, profile: 'documented' | 'rdmavt') {
+  const behaviour = implementations[name];
+  if (behaviour === undefined) throw new Error(name);
+  const adapter = modelAdapter(behaviour, `model:${name}`);
+  const runs = await runAgainst(adapter, allCases);
+  return buildResults({
+    info: await adapter.info(), profile, seed: 0, filter: null, clauses, runs,
+    startedAt: new Date(0), finishedAt: new Date(0), interrupted: false, snapshot: null,
+  });
+}
+
+describe('other implementations as the model takes them (semantics.md section 5)', () => {
+  for (const name of Object.keys(implementations)) {
+    it(`${name} passes the documented profile and, under rdmavt, fails only reference clauses`, async () => {
+      const documented = await results(name, 'documented');
+      expect(documented.gate.failures).toEqual([]);
+      expect(documented.gate.passed).toBe(true);
+      const strict = await results(name, 'rdmavt');
+      const failing = strict.clauses.filter((c) => c.status === 'fail' || c.status === 'error');
+      for (const clause of failing) expect(clause.level, clause.id).toBe('reference');
+    });
+  }
+
+  it('rxe fails the rdmavt capacity and check-order clauses with evidence that says why', async () => {
+    const strict = await results('rxe', 'rdmavt');
+    expect(strict.gate.failures.sort()).toEqual(['post_srq_recv.capacity.exactly-max_wr', 'post_srq_recv.order.num_sge-before-full']);
+    const capacity = strict.cases.find((c) => c.id === 'post_srq_recv/fill-to-capacity');
+    expect(capacity?.checks.find((k) => k.clause === 'post_srq_recv.capacity.exactly-max_wr')).toMatchObject({ expected: 16, actual: 31, status: 'fail' });
+    const order = strict.cases.find((c) => c.id === 'post_srq_recv/check-order');
+    expect(order?.checks[0]).toMatchObject({ expected: 'EINVAL', actual: 'ENOMEM', status: 'fail' });
+  });
+});
