@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { TOOL_VERSION } from '../reports/version.js';
+import { registerFuzzCommand } from './commands/fuzz.js';
 import { registerListCommand } from './commands/list.js';
 import { registerMutantsCommand } from './commands/mutants.js';
 import { registerRunCommand } from './commands/run.js';
@@ -15,6 +16,7 @@ function program(): Command {
   registerRunCommand(root);
   registerListCommand(root);
   registerMutantsCommand(root);
+  registerFuzzCommand(root);
   for (const command of root.commands) command.exitOverride();
   return root;
 }

@@ -19,3 +19,9 @@ export function parseSeed(value: string): number {
   if (!Number.isInteger(n) || n < 0 || n > 0x7fffffff) throw new InvalidArgumentError('expected an integer from 0 to 2147483647');
   return n;
 }
+
+export function parseNonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer >= 0');
+  return n;
+}

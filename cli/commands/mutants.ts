@@ -3,17 +3,22 @@ import { modelAdapter } from '../../adapters/model/index.js';
 import { mutantAdapter, mutants } from '../../adapters/mutants/index.js';
 import { allCases } from '../../suites/index.js';
 import { type MutationReport, runMutation } from '../../suites/mutation.js';
+import { parseNonNegativeInt } from '../options.js';
 
 function renderTable(report: MutationReport): string {
   const width = Math.max(...report.mutants.map((m) => m.name.length));
   const lines = report.mutants.map((m) => {
-    const verdict = m.killedBy.length > 0 ? 'killed  ' : 'SURVIVED';
+    const verdict = m.killedBy.length > 0 || m.fuzz?.killed ? 'killed  ' : 'SURVIVED';
+    const fuzzed = m.fuzz === null ? '' : m.fuzz.killed ? 'fuzz: killed' : 'fuzz: -';
     const by = m.killedBy.length > 0 ? `by ${m.killedBy.slice(0, 3).join(', ')}${m.killedBy.length > 3 ? ` (+${m.killedBy.length - 3})` : ''}` : m.description;
-    return `${verdict}  ${m.name.padEnd(width)}  ${m.verb.padEnd(13)}  ${by}`;
+    return `${verdict}  ${m.name.padEnd(width)}  ${m.verb.padEnd(13)}  ${fuzzed.padEnd(12)}  ${by}`;
   });
   const base = report.baseline.failed.length + report.baseline.errors.length === 0 ? 'reference model passes every case' : `reference model FAILS: ${[...report.baseline.failed, ...report.baseline.errors].join(', ')}`;
   lines.push('', base, `mutation score: ${report.killed}/${report.mutants.length} (${(report.score * 100).toFixed(1)} %)`);
   if (report.survived.length > 0) lines.push(`survivors (each is a missing case): ${report.survived.join(', ')}`);
+  if (report.fuzzOnly.length > 0) lines.push(`killed only by the fuzzer (a case is missing for each): ${report.fuzzOnly.join(', ')}`);
+  const byFuzz = report.mutants.filter((m) => m.fuzz?.killed).length;
+  if (report.mutants.some((m) => m.fuzz !== null)) lines.push(`the fuzzer kills ${byFuzz}/${report.mutants.length} on its own`);
   return lines.join('\n');
 }
 
@@ -22,8 +27,9 @@ export function registerMutantsCommand(program: Command): void {
     .command('mutants')
     .description('run the shared suites against every mutant of the model (plausible driver bugs) and show which cases kill each')
     .option('--json', 'print the report as JSON', false)
-    .action(async (flags: { json: boolean }) => {
-      const report = await runMutation(modelAdapter(), mutants, mutantAdapter, allCases);
+    .option('--fuzz-runs <n>', 'also fuzz each mutant against the model with this many sequences (0: no fuzzing)', parseNonNegativeInt, 30)
+    .action(async (flags: { json: boolean; fuzzRuns: number }) => {
+      const report = await runMutation(modelAdapter(), mutants, mutantAdapter, allCases, flags.fuzzRuns > 0 ? { fuzzRuns: flags.fuzzRuns } : {});
       process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderTable(report)}\n`);
       const baselineClean = report.baseline.failed.length + report.baseline.errors.length === 0;
       process.exitCode = baselineClean && report.survived.length === 0 ? 0 : 1;

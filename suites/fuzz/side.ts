@@ -1,0 +1,45 @@
+import type { Adapter, Session } from '../../adapters/adapter.js';
+import type { Layer } from '../../spec/layer.js';
+import type { SrqAttr } from '../../spec/verbs/attrs.js';
+import type { Handle } from '../../spec/verbs/ints.js';
+import type { WorkCompletion } from '../../spec/verbs/wc.js';
+import { type LoopbackPair, createSrq, loopbackPair } from '../fixtures.js';
+import { tracedVerbs } from '../verbs.js';
+
+/**
+ * One implementation's half of a differential run: an SRQ on a connected loopback pair. Setup
+ * goes through the validated verbs; the commands then call the session directly with fully
+ * formed arguments, because a fuzz run is many thousands of calls and the comparison with the
+ * reference checks every result anyway.
+ */
+export interface Side {
+  session: Session;
+  layer: Layer;
+  srq: Handle;
+  attr: SrqAttr;
+  pair: LoopbackPair;
+  waitMs: number;
+}
+
+export async function openSide(adapter: Adapter, attr: { max_wr: number; max_sge: number }): Promise<Side> {
+  const info = await adapter.info();
+  const session = await adapter.open();
+  const verbs = tracedVerbs(session, info.layer, []);
+  const pd = (await verbs.allocPd({})).pd ?? 0;
+  const { srq, attr: granted } = await createSrq(verbs, pd, attr);
+  const pair = await loopbackPair(verbs, { pd, srq, cap: { max_send_wr: 256 } });
+  return { session, layer: info.layer, srq, attr: { ...granted }, pair, waitMs: info.completionWaitMs };
+}
+
+/** Everything completed on one CQ, waiting up to waitMs for `expect` entries (an asynchronous device is slower). */
+export async function drainCq(side: Side, cq: Handle, expect: number): Promise<WorkCompletion[]> {
+  const got: WorkCompletion[] = [];
+  const deadline = performance.now() + side.waitMs;
+  for (;;) {
+    const { completions } = await side.session.pollCq({ cq, max: 64 });
+    got.push(...completions);
+    if (completions.length === 64) continue;
+    if (got.length >= expect || performance.now() > deadline) return got;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
