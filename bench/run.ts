@@ -1,40 +1,31 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { modelAdapter } from '../adapters/model/index.js';
-import { allCases } from '../suites/index.js';
-import { runCases } from '../suites/runner.js';
-import { peakRssMb, time, type Timing } from './measure.js';
+import type { BenchOutput } from './measure.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** Each benchmark in its own process, so each has its own peak memory and no JIT state leaks across. */
+const BENCHES = ['suite', 'conform', 'throughput', 'fuzzing', 'mutation', 'grpc'];
 
-async function suiteOnModel(verb?: string): Promise<Timing> {
-  const adapter = modelAdapter();
-  const info = await adapter.info();
-  const cases = verb === undefined ? allCases : allCases.filter((c) => c.verb === verb);
-  return time(() => runCases({ adapter, info, cases, profile: 'rdmavt', timeoutMs: 10_000 }), 20);
+function runBench(name: string): BenchOutput | undefined {
+  const script = `${ROOT}dist/bench/${name}.js`;
+  if (!existsSync(script)) return undefined;
+  const stdout = execFileSync(process.execPath, [script], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const last = stdout.trim().split('\n').at(-1) ?? '';
+  return JSON.parse(last) as BenchOutput;
 }
 
-/** `npm run conform` as a user runs it, wall time, in a child process. */
-async function conformWallTime(): Promise<Timing> {
-  return time(async () => {
-    execFileSync('npm', ['run', '-s', 'conform', '--', '--quiet', '--out', '/tmp/rvt-bench-report'], { cwd: ROOT, stdio: 'ignore' });
-  }, 5);
-}
-
-async function main(): Promise<void> {
-  const verbs = [...new Set(allCases.map((c) => c.verb))];
-  const rows: Record<string, Timing & { target?: string }> = {};
-  for (const verb of verbs) rows[`suite runner on model: ${verb}`] = await suiteOnModel(verb);
-  rows['suite runner on model: total'] = { ...(await suiteOnModel()), target: '< 1000 ms (issue 2, post_srq_recv); < 2000 ms (issue 4, all)' };
-  rows['npm run conform wall time'] = { ...(await conformWallTime()), target: '< 5000 ms (issue 2)' };
-  const results = { date: new Date().toISOString(), node: process.version, peakRssMb: peakRssMb(), rows };
-  writeFileSync(`${ROOT}bench/results.json`, `${JSON.stringify(results, null, 2)}\n`);
-  const width = Math.max(...Object.keys(rows).map((k) => k.length));
-  for (const [name, t] of Object.entries(rows)) {
-    console.log(`${name.padEnd(width)}  median ${t.medianMs.toFixed(1).padStart(8)} ms  min ${t.minMs.toFixed(1).padStart(8)} ms  (${t.runs} runs)${t.target ? `  target ${t.target}` : ''}`);
+function main(): void {
+  const outputs = BENCHES.map(runBench).filter((o): o is BenchOutput => o !== undefined);
+  const rows = outputs.flatMap((o) => o.figures.map((f) => ({ ...f, bench: o.bench, peakRssMb: o.peakRssMb })));
+  writeFileSync(`${ROOT}bench/results.json`, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rows }, null, 2)}\n`);
+  const width = Math.max(...rows.map((r) => r.name.length));
+  for (const r of rows) {
+    const value = r.unit === 'ms' ? r.value.toFixed(1) : String(r.value);
+    const target = r.target ? `  ${r.target.met ? 'meets' : 'MISSES'} ${r.target.text}` : '';
+    console.log(`${r.name.padEnd(width)}  ${value.padStart(12)} ${r.unit.padEnd(10)}  peak ${String(r.peakRssMb).padStart(4)} MB${target}`);
   }
-  console.log(`peak RSS of the bench process: ${results.peakRssMb} MB; written to bench/results.json`);
+  console.log('written: bench/results.json');
 }
 
-await main();
+main();
