@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { TOOL_VERSION } from '../reports/version.js';
+import { registerAgentCommand } from './commands/agent.js';
+import { registerCompareCommand } from './commands/compare.js';
 import { registerFuzzCommand } from './commands/fuzz.js';
 import { registerListCommand } from './commands/list.js';
 import { registerMutantsCommand } from './commands/mutants.js';
+import { registerReproCommand } from './commands/repro.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerSpecCommands } from './commands/spec.js';
 import { isUserError } from './errors.js';
 
 function program(): Command {
@@ -15,8 +19,12 @@ function program(): Command {
     .showHelpAfterError('(run with --help for usage)');
   registerRunCommand(root);
   registerListCommand(root);
+  registerCompareCommand(root);
+  registerReproCommand(root);
   registerMutantsCommand(root);
   registerFuzzCommand(root);
+  registerSpecCommands(root);
+  registerAgentCommand(root);
   for (const command of root.commands) command.exitOverride();
   return root;
 }

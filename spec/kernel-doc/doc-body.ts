@@ -1,0 +1,138 @@
+import type { CommentLine, DocComment } from './comment.js';
+import { canonicalSectionName, diagnostic, type Diagnostic, type DocParam, type DocSection } from './schema.js';
+import { collapseWhitespace, dedent, joinLines } from './text.js';
+
+/** What a kernel-doc comment documents, before its C declaration is read. */
+export type DocBody =
+  | FunctionBody
+  /** DOC:, struct, union, enum and typedef comments: valid kernel-doc, not a function. */
+  | { kind: 'other' }
+  /** A `/**` comment that is not kernel-doc at all (a diagnostic says why). */
+  | { kind: 'invalid' };
+
+export interface FunctionBody {
+  kind: 'function';
+  name: string;
+  brief: string;
+  params: DocParam[];
+  description: string;
+  sections: DocSection[];
+}
+
+// `name() - brief`, also `type *name - brief`, `name: brief` and a bare `name` (no brief).
+const NAME_LINE = /^\s*(?:\w+\s*\*\s*)?(\w+)\s*(?:\(\w*\))?\s*(?:[-:](.*))?$/s;
+const OTHER_KIND = /^\s*(?:DOC:|(?:struct|union|enum|typedef)\b)/;
+// The headings scripts/kernel-doc knows ($doc_sect); `Example::` (a literal block) is not one.
+const HEADING = /^\s*(@[\w.]+|description|context|returns?|notes?|examples?)\s*:(?!:)\s*(.*)$/is;
+// Lenient: `Return -1 if ...` at the start of a description line, without the colon.
+const INFERRED_RETURN = /^\s*(Returns?)\b(?!\s*:)/;
+
+/** A parameter or section: one chunk per heading (a repeated heading adds a chunk). */
+interface Entry {
+  name: string;
+  inferred: boolean;
+  chunks: string[][];
+}
+
+type Target = { kind: 'brief' } | { kind: 'description' } | { kind: 'entry'; entry: Entry; afterBlank: boolean };
+
+export function readDocBody(comment: DocComment, file: string, diagnostics: Diagnostic[]): DocBody {
+  const [first, ...rest] = comment.body;
+  if (first && OTHER_KIND.test(first.text)) return { kind: 'other' };
+  const nameLine = first ? NAME_LINE.exec(first.text) : null;
+  if (!first || !nameLine) {
+    const message = 'comment starts with /** but its first line is not `name() - brief`';
+    diagnostics.push(diagnostic(file, first?.line ?? comment.line, 'not-kernel-doc', message));
+    return { kind: 'invalid' };
+  }
+  return readFunctionBody(nameLine[1]!, nameLine[2], rest, file, diagnostics);
+}
+
+function readFunctionBody(
+  name: string,
+  briefStart: string | undefined,
+  lines: readonly CommentLine[],
+  file: string,
+  diagnostics: Diagnostic[],
+): FunctionBody {
+  // Without a `-` after the name there is no brief, and the next lines are description.
+  // Typed wide on purpose: the closures below reassign it, which flow analysis cannot see.
+  let target = (briefStart === undefined ? { kind: 'description' } : { kind: 'brief' }) as Target;
+  const brief: string[] = [briefStart ?? ''];
+  const description: string[] = [];
+  const params = new Map<string, Entry>();
+  const sections: Entry[] = [];
+
+  const findSection = (sectionName: string) =>
+    sections.find((section) => canonicalSectionName(section.name) === canonicalSectionName(sectionName));
+
+  const addDescription = ({ line, text }: CommentLine) => {
+    const inferred = INFERRED_RETURN.exec(text);
+    if (inferred && !findSection('Return')) {
+      const message = `"${inferred[1]}" without a colon read as a Return section`;
+      diagnostics.push(diagnostic(file, line, 'inferred-return', message));
+      const entry: Entry = { name: inferred[1]!, inferred: true, chunks: [[text.trimStart()]] };
+      sections.push(entry);
+      target = { kind: 'entry', entry, afterBlank: false };
+      return;
+    }
+    target = { kind: 'description' };
+    description.push(text);
+  };
+
+  const openHeading = (line: number, heading: string, text: string) => {
+    if (/^description$/i.test(heading)) {
+      target = { kind: 'description' };
+      if (text !== '') description.push(text);
+      return;
+    }
+    // `@return:` is a Return section for the script, not a parameter; `@args...:` names `args`.
+    const isParam = heading.startsWith('@') && heading.toLowerCase() !== '@return';
+    const entryName = isParam ? heading.slice(1).replace(/(\w)\.\.\.$/, '$1') : heading.replace(/^@/, '');
+    let entry = isParam ? params.get(entryName) : findSection(entryName);
+    if (entry) {
+      const code = isParam ? 'duplicate-param' : 'duplicate-section';
+      diagnostics.push(diagnostic(file, line, code, `${heading} is documented twice; the texts are joined`));
+      entry.chunks.push([text]);
+    } else {
+      entry = { name: entryName, inferred: false, chunks: [[text]] };
+      if (isParam) params.set(entryName, entry);
+      else sections.push(entry);
+    }
+    target = { kind: 'entry', entry, afterBlank: false };
+  };
+
+  for (const commentLine of lines) {
+    const { line, text } = commentLine;
+    const heading = HEADING.exec(text);
+    if (heading) {
+      openHeading(line, heading[1]!, heading[2]!);
+    } else if (text.trim() === '') {
+      if (target.kind === 'brief') target = { kind: 'description' };
+      else if (target.kind === 'description') description.push('');
+      else target.afterBlank = true;
+    } else if (target.kind === 'brief') {
+      brief.push(text);
+    } else if (target.kind === 'entry' && !target.afterBlank) {
+      target.entry.chunks.at(-1)!.push(text);
+    } else {
+      // As in scripts/kernel-doc, text after a blank line that ends a section is description.
+      if (target.kind === 'entry' && description.length > 0 && description.at(-1) !== '') description.push('');
+      addDescription(commentLine);
+    }
+  }
+
+  return {
+    kind: 'function',
+    name,
+    brief: collapseWhitespace(brief.join(' ')),
+    params: [...params.values()].map((entry) => ({ name: entry.name, description: entryText(entry) })),
+    description: joinLines(description),
+    sections: sections.map((entry) => ({ name: entry.name, text: entryText(entry), inferred: entry.inferred })),
+  };
+}
+
+/** The heading's own line, then its continuation lines without their common indentation. */
+function entryText(entry: Entry): string {
+  return entry.chunks.map(([head = '', ...more]) => joinLines([head, ...dedent(more)])).join('\n');
+}

@@ -1,0 +1,92 @@
+import { parseDeclaration } from './c-declaration.js';
+import { isDocCommentStart, readDocComment } from './comment.js';
+import { readDeclaration, type DeclarationText } from './declaration-text.js';
+import { readDocBody, type FunctionBody } from './doc-body.js';
+import { diagnostic, type Diagnostic, type DocFunction, type Signature } from './schema.js';
+
+export interface KernelDocParse {
+  functions: DocFunction[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The kernel-doc function comments of one C source file (Documentation/doc-guide/kernel-doc.rst).
+ * Never throws: whatever it cannot read becomes a diagnostic at file:line. One pass over the lines.
+ */
+export function parseKernelDoc(text: string, file: string): KernelDocParse {
+  const lines = text.split(/\r?\n/);
+  const functions: DocFunction[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!isDocCommentStart(lines[i]!)) continue;
+    const comment = readDocComment(lines, i, file, diagnostics);
+    if (!comment) break;
+    i = comment.endIndex;
+    const body = readDocBody(comment, file, diagnostics);
+    if (body.kind !== 'function') continue;
+    const declaration = readDeclaration(lines, comment);
+    if (declaration) i = declaration.endIndex;
+    functions.push({
+      name: body.name,
+      file,
+      line: comment.line,
+      brief: body.brief,
+      params: body.params,
+      description: body.description,
+      sections: body.sections,
+      signature: signatureOf(body, declaration, comment.line, file, diagnostics),
+    });
+  }
+  return { functions, diagnostics };
+}
+
+function signatureOf(
+  body: FunctionBody,
+  declaration: DeclarationText | null,
+  commentLine: number,
+  file: string,
+  diagnostics: Diagnostic[],
+): Signature | null {
+  if (!declaration) {
+    diagnostics.push(
+      diagnostic(file, commentLine, 'missing-declaration', `no declaration of ${body.name}() follows its comment`),
+    );
+    return null;
+  }
+  const result = parseDeclaration(declaration.text, body.name);
+  if (result.kind === 'mismatch') {
+    const message = `comment documents ${body.name}() but the declaration after it is ${result.declaredName}()`;
+    diagnostics.push(diagnostic(file, declaration.line, 'name-mismatch', message));
+    return null;
+  }
+  if (result.kind === 'unparsable') {
+    const message = `cannot read the declaration of ${body.name}(): ${result.reason}`;
+    diagnostics.push(diagnostic(file, declaration.line, 'unparsable-declaration', message));
+    return null;
+  }
+  diagnostics.push(...paramMismatches(body, result.signature, declaration.line, commentLine, file));
+  return result.signature;
+}
+
+/** Parameters declared but not documented, and documented but not declared. */
+function paramMismatches(
+  body: FunctionBody,
+  signature: Signature,
+  declarationLine: number,
+  commentLine: number,
+  file: string,
+): Diagnostic[] {
+  const documented = new Set(body.params.map((param) => param.name));
+  const declared = new Set(signature.params.map((param) => param.name));
+  // `...` needs no description (the script supplies "variable arguments"), nor does an unnamed one.
+  const undescribed = [...declared].filter((name) => name !== '' && name !== '...' && !documented.has(name));
+  const excess = [...documented].filter((name) => !declared.has(name));
+  return [
+    ...undescribed.map((name) =>
+      diagnostic(file, declarationLine, 'param-undescribed', `parameter ${name} of ${body.name}() is not documented`),
+    ),
+    ...excess.map((name) =>
+      diagnostic(file, commentLine, 'param-excess', `@${name} is documented but ${body.name}() has no such parameter`),
+    ),
+  ];
+}

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ROOT } from '../helpers.js';
+
+const TARBALL = '/usr/src/linux-source-6.1.tar.xz';
+const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
+
+describe('rvt-conform spec: bad input', () => {
+  it.each([
+    [['spec', 'import', '--kernel-src', '/nonexistent/linux'], /nonexistent/],
+    [['spec', 'check', '--kernel-src', '/etc/hostname'], /hostname/],
+    [['spec', 'import'], /required option '--kernel-src <path>'/],
+  ])('%j exits 2 with a clear message and no stack trace', async (args, message) => {
+    const r = await cli(args);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a tree without rdmavt (exit 2)', async () => {
+    const tree = await mkdtemp(join(tmpdir(), 'rvt-tree-'));
+    await writeFile(join(tree, 'Makefile'), 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\nEXTRAVERSION =\n');
+    const r = await cli(['spec', 'import', '--kernel-src', tree, '--out', join(tree, 'out.json')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/rdmavt/);
+  });
+
+  it('prints the coverage of all 49 documented functions', async () => {
+    const r = await cli(['spec', 'coverage', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(49);
+  });
+});
+
+describe.skipIf(!existsSync(TARBALL))(`rvt-conform spec against the real kernel sources (${TARBALL}; install linux-source-6.1)`, () => {
+  let tree: string;
+
+  beforeAll(async () => {
+    tree = await mkdtemp(join(tmpdir(), 'rvt-ks-'));
+    const members = ['Makefile', 'drivers/infiniband/sw/rdmavt/qp.c', 'drivers/infiniband/sw/rdmavt/srq.c'].map((m) => `linux-source-6.1/${m}`);
+    await execa('tar', ['-xJf', TARBALL, '-C', tree, ...members]);
+  }, 300_000);
+
+  it('regenerates the pinned snapshot byte for byte from the tarball', async () => {
+    const out = join(tree, 'regenerated.json');
+    const r = await cli(['spec', 'import', '--kernel-src', TARBALL, '--out', out]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await readFile(out, 'utf8')).toBe(await readFile(join(ROOT, 'spec/snapshots/rdmavt.json'), 'utf8'));
+  }, 300_000);
+
+  it('finds no drift in the same kernel, and names the clauses citing text that changed', async () => {
+    const kernel = join(tree, 'linux-source-6.1');
+    const same = await cli(['spec', 'check', '--kernel-src', kernel]);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(same.stdout).toMatch(/^no drift/);
+
+    const edited = join(tree, 'edited');
+    await mkdir(edited);
+    await cp(kernel, edited, { recursive: true });
+    const qp = join(edited, 'drivers/infiniband/sw/rdmavt/qp.c');
+    const text = await readFile(qp, 'utf8');
+    await writeFile(qp, text.replace(' * Return: 0 on success else errno\n */\nint rvt_post_srq_recv', ' * Return: 0 on success, else a negative errno\n */\nint rvt_post_srq_recv'));
+    const drift = await cli(['spec', 'check', '--kernel-src', edited]);
+    expect(drift.exitCode).toBe(1);
+    expect(drift.stdout).toMatch(/rvt_post_srq_recv/);
+    expect(drift.stdout).toMatch(/clauses citing changed text: .*post_srq_recv\.return\.zero-on-success/);
+  }, 120_000);
+});

@@ -1,0 +1,109 @@
+import { canonicalSectionName, type DocFunction } from '../../../spec/kernel-doc/schema.js';
+import { collapseWhitespace } from '../../../spec/kernel-doc/text.js';
+
+/**
+ * Compares what parseKernelDoc reads from a C file with what scripts/kernel-doc -man says about
+ * the same file (read back by parseManPages). The normalisation, and why each step is needed:
+ *
+ * 1. Whitespace is collapsed: the script re-flows lines (strips leading blanks per line, expands
+ *    tabs, joins description chunks without a separating blank line); we keep raw lines.
+ * 2. Our texts are passed through the script's man highlighting (MAN_HIGHLIGHTS, a port of
+ *    @highlights_man) minus the fonts: `@cb` -> `cb`, `%NULL` -> `NULL`, `&struct x` ->
+ *    `struct x`, `foo()` -> `foo` (the script drops the parentheses). parseManPages already
+ *    removed the troff fonts on its side. The brief is not highlighted by the script, nor here.
+ * 3. Section names compare through canonicalSectionName: the script upper-cases them in man.
+ * 4. A section we inferred without its colon (`Return -1 if ...`) is plain description for the
+ *    script: it must be found in the script's description, is taken out of it before the
+ *    descriptions compare, and is not expected among the script's sections.
+ * Parameters compare as ordered lists; the script lists them in declaration order, so a comment
+ * documenting them in another order (or documenting one that is not declared) is a disagreement.
+ */
+
+const MAN_HIGHLIGHTS: readonly (readonly [RegExp, string])[] = [
+  [/\b``([^`]+)``\b/g, '$1'],
+  [/%([-_\w]+)/g, '$1'],
+  [/(\w+)\(\)/g, '$1'],
+  [/&(enum\s*([_\w]+))/g, '$1'],
+  [/&(struct\s*([_\w]+))/g, '$1'],
+  [/&(typedef\s*([_\w]+))/g, '$1'],
+  [/&(union\s*([_\w]+))/g, '$1'],
+  [/@(\w*((\.\w+)|(->\w+))*(\.\.\.)?)/g, '$1'],
+  [/([!]?)@(\w*((\.\w+)|(->\w+))*(\.\.\.)?)/g, '$1$2'],
+  [/&([_\w]+)(\.|->)([_\w]+)/g, '$1$2$3'],
+  [/&([_\w]+)/g, '$1'],
+];
+
+function highlighted(text: string): string {
+  return collapseWhitespace(MAN_HIGHLIGHTS.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text));
+}
+
+interface View {
+  brief: string;
+  params: string[];
+  description: string;
+  sections: string[];
+  /** Texts of inferred sections (ours), or those found in the script's description (theirs). */
+  inferred: string[];
+  signature: string;
+}
+
+function inferredTexts(fn: DocFunction): string[] {
+  return fn.sections.filter((section) => section.inferred).map((section) => highlighted(section.text));
+}
+
+function viewOfSource(fn: DocFunction): View {
+  return {
+    brief: collapseWhitespace(fn.brief),
+    params: fn.params.map((param) => `${param.name}: ${highlighted(param.description)}`),
+    description: highlighted(fn.description),
+    sections: fn.sections
+      .filter((section) => !section.inferred)
+      .map((section) => `${canonicalSectionName(section.name)}: ${highlighted(section.text)}`),
+    inferred: inferredTexts(fn),
+    signature: signatureView(fn),
+  };
+}
+
+function viewOfMan(fn: DocFunction, inferred: readonly string[]): View {
+  let description = collapseWhitespace(fn.description);
+  const found = inferred.filter((text) => description.includes(text));
+  for (const text of found) description = collapseWhitespace(description.replace(text, ' '));
+  return {
+    brief: collapseWhitespace(fn.brief),
+    params: fn.params.map((param) => `${param.name}: ${collapseWhitespace(param.description)}`),
+    description,
+    sections: fn.sections.map((section) => `${canonicalSectionName(section.name)}: ${collapseWhitespace(section.text)}`),
+    inferred: found,
+    signature: signatureView(fn),
+  };
+}
+
+/** Return type and parameters: the script drops storage (`static inline`) and attributes. */
+function signatureView(fn: DocFunction): string {
+  if (!fn.signature) return '(none)';
+  const params = fn.signature.params.map((param) => `${param.type} ${param.name}`.trim());
+  return `${fn.signature.returnType} (${params.join(', ')})`;
+}
+
+/** Every disagreement between the two readings of one file, as readable lines (empty: they agree). */
+export function disagreements(file: string, ours: readonly DocFunction[], script: readonly DocFunction[]): string[] {
+  const problems: string[] = [];
+  const theirs = new Map(script.map((fn) => [fn.name, fn]));
+  const names = new Set(ours.map((fn) => fn.name));
+  for (const fn of script) if (!names.has(fn.name)) problems.push(`${file}: ${fn.name}: only the script documents it`);
+  for (const fn of ours) {
+    const other = theirs.get(fn.name);
+    if (!other) {
+      problems.push(`${file}: ${fn.name}: only parseKernelDoc documents it`);
+      continue;
+    }
+    const a = viewOfSource(fn);
+    const b = viewOfMan(other, a.inferred);
+    for (const field of Object.keys(a) as (keyof View)[]) {
+      const left = JSON.stringify(a[field]);
+      const right = JSON.stringify(b[field]);
+      if (left !== right) problems.push(`${file}: ${fn.name}: ${field}\n  ours:   ${left}\n  script: ${right}`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,58 @@
+import { execa } from 'execa';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseManPages } from '../../../spec/kernel-doc/man.js';
+import { parseKernelDoc } from '../../../spec/kernel-doc/parse.js';
+import { disagreements } from './oracle-compare.js';
+
+/**
+ * THE ORACLE: the kernel's own scripts/kernel-doc (Perl) and parseKernelDoc must read every
+ * kernel-doc comment under drivers/infiniband/sw/rdmavt the same way. See oracle-compare.ts for
+ * the (small) normalisation the comparison needs.
+ */
+
+const TARBALL = '/usr/src/linux-source-6.1.tar.xz';
+const PREFIX = 'linux-source-6.1';
+const RDMAVT = 'drivers/infiniband/sw/rdmavt';
+const absent = !existsSync(TARBALL);
+const title = absent
+  ? `kernel-doc oracle (skipped: ${TARBALL} is absent; apt-get install linux-source-6.1 to run it)`
+  : 'kernel-doc oracle: scripts/kernel-doc and parseKernelDoc agree on rdmavt';
+
+describe.skipIf(absent)(title, () => {
+  let dir = '';
+  let root = '';
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rvt-kernel-doc-oracle-'));
+    root = join(dir, PREFIX);
+    // One pass over the 140 MB stream for both the driver and the script.
+    await execa('tar', ['-xJf', TARBALL, '-C', dir, `${PREFIX}/${RDMAVT}`, `${PREFIX}/scripts/kernel-doc`]);
+  }, 300_000);
+
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('same functions, parameters, sections and signatures on every .c file', async () => {
+    const files = (await readdir(join(root, RDMAVT))).filter((name) => name.endsWith('.c')).sort();
+    expect(files).toContain('qp.c');
+    const problems: string[] = [];
+    let compared = 0;
+    for (const name of files) {
+      const file = `${RDMAVT}/${name}`;
+      const source = await readFile(join(root, file), 'utf8');
+      const man = await execa('perl', ['scripts/kernel-doc', '-man', file], { cwd: root });
+      const script = parseManPages(man.stdout, `${file} (kernel-doc -man)`);
+      const ours = parseKernelDoc(source, file);
+      problems.push(...script.diagnostics.map((d) => `${d.file}:${d.line}: ${d.code}: ${d.message}`));
+      problems.push(...disagreements(file, ours.functions, script.functions));
+      compared += script.functions.length;
+    }
+    expect(problems).toEqual([]);
+    expect(compared).toBeGreaterThan(100); // the script really documented the driver
+  }, 120_000);
+});
