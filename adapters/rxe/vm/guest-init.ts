@@ -1,0 +1,112 @@
+/**
+ * The two scripts that run as PID 1 in the guest.
+ *
+ * Stage 1 lives in the initramfs (busybox): it loads the 9p modules, mounts the host's root
+ * read-only, the control share and the work directory, then switch_roots into the host root.
+ * switch_root rather than chroot matters: rdma_rxe makes the kernel run /sbin/modprobe for a crypto
+ * module, and that path resolves in PID 1's root.
+ *
+ * Stage 2 runs from the control share with the host's own /bin/sh and tools: it creates rxe0 on the
+ * virtio NIC, runs the job with its output on two virtio-serial ports, writes the job's exit status
+ * to the control share and powers off. PID 1 must never exit (the kernel would panic), so every
+ * path ends in `poweroff -f`.
+ */
+
+/** Where stage 1 mounts the control share inside the guest (a tmpfs, so the path can be created). */
+export const GUEST_CONTROL_DIR = '/run/rvt-vm';
+/** 9p mount tags, shared with the QEMU command line. */
+export const MOUNT_TAGS = { root: 'root', control: 'ctl', work: 'work' } as const;
+/** virtio-serial port names carrying the job's stdout and stderr. */
+export const PORT_NAMES = { stdout: 'rvt.stdout', stderr: 'rvt.stderr' } as const;
+/** Files in the control share. */
+export const CONTROL_FILES = {
+  workDir: 'workdir',
+  stage2: 'stage2.sh',
+  job: 'job.sh',
+  status: 'status',
+  setupError: 'setup-error',
+} as const;
+/** QEMU's user-mode network: the guest address hostfwd targets by default, and its gateway. */
+const GUEST_ADDRESS = '10.0.2.15/24';
+const GATEWAY = '10.0.2.2';
+
+const NINEP = 'trans=virtio,version=9p2000.L,msize=262144';
+
+export const STAGE1_INIT = `#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+die() { echo "rvt-vm stage 1: $*"; poweroff -f; }
+mount -t proc proc /proc || die "cannot mount /proc"
+mount -t sysfs sysfs /sys || die "cannot mount /sys"
+while read -r module; do
+  insmod "/modules/$module" || die "insmod $module failed"
+done </modules/order
+# The root never changes during a run, so the guest may cache it (much faster node startup).
+mount -t 9p -o ${NINEP},ro,cache=loose ${MOUNT_TAGS.root} /newroot || die "cannot mount the host root"
+mount -t tmpfs -o mode=1777 tmpfs /newroot/tmp || die "cannot mount /tmp"
+mount -t tmpfs -o mode=1777 tmpfs /newroot/var/tmp || die "cannot mount /var/tmp"
+mount -t tmpfs -o mode=755 tmpfs /newroot/run || die "cannot mount /run"
+mkdir -p /newroot${GUEST_CONTROL_DIR} || die "cannot create ${GUEST_CONTROL_DIR}"
+mount -t 9p -o ${NINEP} ${MOUNT_TAGS.control} /newroot${GUEST_CONTROL_DIR} || die "cannot mount the control share"
+work=$(cat /newroot${GUEST_CONTROL_DIR}/${CONTROL_FILES.workDir}) || die "no work directory given"
+mkdir -p "/newroot$work" || die "cannot create $work"
+mount -t 9p -o ${NINEP} ${MOUNT_TAGS.work} "/newroot$work" || die "cannot mount the work directory at $work"
+for fs in dev proc sys; do mount --move "/$fs" "/newroot/$fs" || die "cannot move /$fs"; done
+exec switch_root /newroot /bin/sh ${GUEST_CONTROL_DIR}/${CONTROL_FILES.stage2}
+`;
+
+export const STAGE2_SETUP = `#!/bin/sh
+ctl=${GUEST_CONTROL_DIR}
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# Prefixed with the guest's uptime, so the console log shows where a slow run spent its time.
+say() { echo "[rvt-vm $(cut -d' ' -f1 /proc/uptime)] $*" >/dev/console; }
+halt() { sync; /bin/busybox poweroff -f; }
+fail() { echo "$*" >"$ctl/${CONTROL_FILES.setupError}"; say "setup failed: $*"; halt; }
+# Retries a probe for up to 10 s: devices appear asynchronously after modprobe.
+wait_until() {
+  tries=0
+  while ! "$@" >/dev/null 2>&1; do
+    tries=$((tries + 1))
+    [ "$tries" -lt 100 ] || return 1
+    sleep 0.1
+  done
+}
+first_netdev() {
+  for dev in /sys/class/net/*; do
+    [ "\${dev##*/}" = lo ] || { echo "\${dev##*/}"; return 0; }
+  done
+  return 1
+}
+rxe0_listed() { ibv_devices | grep -qw rxe0; }
+rxe0_active() { grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state; }
+port_device() {
+  for port in /sys/class/virtio-ports/*; do
+    [ "$(cat "$port/name" 2>/dev/null)" = "$1" ] && { echo "/dev/\${port##*/}"; return 0; }
+  done
+  return 1
+}
+
+say "stage 2 on $(uname -r)"
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts && mount -t tmpfs tmpfs /dev/shm || fail "cannot mount /dev/pts and /dev/shm"
+modprobe -a virtio_net virtio_console rdma_rxe || fail "modprobe of virtio_net, virtio_console, rdma_rxe failed"
+ip link set lo up || fail "cannot bring up lo"
+wait_until first_netdev || fail "no network device appeared"
+netdev=$(first_netdev)
+ip link set "$netdev" up && ip addr add ${GUEST_ADDRESS} dev "$netdev" && ip route add default via ${GATEWAY} \\
+  || fail "cannot configure $netdev"
+rdma link add rxe0 type rxe netdev "$netdev" || fail "rdma link add rxe0 type rxe netdev $netdev failed"
+wait_until rxe0_listed || fail "rxe0 did not appear in ibv_devices"
+wait_until rxe0_active || fail "port 1 of rxe0 did not become ACTIVE"
+wait_until port_device ${PORT_NAMES.stdout} && wait_until port_device ${PORT_NAMES.stderr} \\
+  || fail "the virtio-serial ports for the job's output did not appear"
+out=$(port_device ${PORT_NAMES.stdout})
+err=$(port_device ${PORT_NAMES.stderr})
+say "rxe0 up on $netdev; running the job"
+ulimit -l unlimited || fail "cannot lift the memlock limit"
+/bin/sh "$ctl/${CONTROL_FILES.job}" <"/dev/null" >"$out" 2>"$err"
+echo "$?" >"$ctl/${CONTROL_FILES.status}"
+say "job exited with status $(cat "$ctl/${CONTROL_FILES.status}")"
+halt
+`;

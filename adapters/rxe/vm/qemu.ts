@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { MOUNT_TAGS, PORT_NAMES } from './guest-init.js';
+
+export interface ForwardPort {
+  host: number;
+  guest: number;
+}
+
+export interface QemuConfig {
+  kernel: string;
+  initrd: string;
+  consoleLog: string;
+  controlDir: string;
+  workDir: string;
+  stdoutSocket: string;
+  stderrSocket: string;
+  forwardPorts: readonly ForwardPort[];
+}
+
+/**
+ * The QEMU command line. TCG only (KVM fails on these nested hosts), the default machine
+ * (microvm hangs under TCG), the host root read-only plus the control and work shares over 9p,
+ * the kernel console on the first serial port, the job's stdout/stderr on virtio-serial ports.
+ */
+export function qemuArgs(config: QemuConfig): string[] {
+  const fwd = config.forwardPorts.map((p) => `,hostfwd=tcp:127.0.0.1:${p.host}-:${p.guest}`).join('');
+  return [
+    '-accel', 'tcg', '-cpu', 'max', '-smp', '2', '-m', '2048',
+    '-no-reboot', '-display', 'none', '-nodefaults',
+    '-kernel', config.kernel,
+    '-initrd', config.initrd,
+    // panic=-1 reboots at once on a panic, and -no-reboot turns that into QEMU exiting.
+    '-append', 'console=ttyS0 quiet panic=-1',
+    '-serial', `file:${config.consoleLog}`,
+    ...virtfs(MOUNT_TAGS.root, '/', true),
+    ...virtfs(MOUNT_TAGS.control, config.controlDir, false),
+    ...virtfs(MOUNT_TAGS.work, config.workDir, false),
+    '-nic', `user,model=virtio-net-pci${fwd}`,
+    '-device', 'virtio-serial-pci',
+    ...serialPort('rvtout', config.stdoutSocket, PORT_NAMES.stdout),
+    ...serialPort('rvterr', config.stderrSocket, PORT_NAMES.stderr),
+  ];
+}
+
+function virtfs(tag: string, path: string, readonly: boolean): string[] {
+  const ro = readonly ? ',readonly=on' : '';
+  return ['-virtfs', `local,path=${optionValue(path)},mount_tag=${tag},security_model=none,multidevs=remap${ro}`];
+}
+
+function serialPort(id: string, socketPath: string, name: string): string[] {
+  return [
+    '-chardev', `socket,id=${id},path=${optionValue(socketPath)}`,
+    '-device', `virtserialport,chardev=${id},name=${name}`,
+  ];
+}
+
+/** QEMU option values escape a comma by doubling it. */
+function optionValue(value: string): string {
+  return value.replaceAll(',', ',,');
+}
+
+export interface QemuExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  /** What QEMU itself printed (its own errors, not the guest's output). */
+  messages: string;
+}
+
+const MAX_MESSAGES = 64 * 1024;
+
+/** Runs QEMU to its end, killing it when `timeoutMs` passes. */
+export function runQemu(binary: string, args: readonly string[], timeoutMs: number): Promise<QemuExit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let messages = '';
+    const collect = (chunk: Buffer) => {
+      if (messages.length < MAX_MESSAGES) messages += chunk.toString();
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    // A VM must not outlive the process that started it.
+    const killOnExit = () => child.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    const settle = () => {
+      clearTimeout(timer);
+      process.removeListener('exit', killOnExit);
+    };
+    child.on('error', (error) => {
+      settle();
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      settle();
+      resolve({ code, signal, timedOut, messages });
+    });
+  });
+}

@@ -1,0 +1,136 @@
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { UserError } from '../../../cli/errors.js';
+import { newConsoleLogPath } from './console-log.js';
+import { CONTROL_FILES, STAGE2_SETUP } from './guest-init.js';
+import { requireExecutable } from './host-tools.js';
+import { initramfsFor } from './initramfs.js';
+import { jobScript } from './job-script.js';
+import { findGuestKernel } from './kernel.js';
+import { type OutputSocket, listenForOutput } from './output-socket.js';
+import { vmCacheDir } from './project-root.js';
+import { type ForwardPort, type QemuExit, qemuArgs, runQemu } from './qemu.js';
+import { bootableKernel } from './vmlinux.js';
+
+export interface VmRunOptions {
+  /** The program and its arguments, run in the guest with `workDir` as its working directory. */
+  command: string[];
+  /**
+   * Shared read-write at the same path as on the host; the rest of the host's root is visible
+   * read-only, except /tmp, /var/tmp and /run, which are empty tmpfs in the guest (a work
+   * directory under them is still mounted).
+   */
+  workDir: string;
+  /** The whole cycle, boot to power-off; QEMU is killed when it passes. */
+  timeoutMs: number;
+  /** Added to the guest command's clean environment (HOME, PATH, LANG, TERM). */
+  env?: Record<string, string>;
+  /** TCP ports forwarded from 127.0.0.1 on the host into the guest. */
+  forwardPorts?: ForwardPort[];
+  /** Where the guest command's output goes; the host's own stdout/stderr by default. */
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+}
+
+export interface VmRunResult {
+  /** The guest command's exit status. */
+  exitCode: number;
+  /** The guest's kernel console: boot messages and the setup steps, for diagnosing a failed run. */
+  consoleLogPath: string;
+  durationMs: number;
+  kernelVersion: string;
+}
+
+/**
+ * Boots Debian's kernel under QEMU (TCG) on the host's own root, creates the Soft-RoCE device
+ * rxe0 there and runs one command in it. Results come back through the work directory.
+ */
+export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
+  const started = performance.now();
+  const workDir = resolve(options.workDir);
+  if (!existsSync(workDir) || !statSync(workDir).isDirectory()) {
+    throw new UserError(`work directory ${workDir} does not exist`);
+  }
+  if (workDir === '/') throw new UserError('the work directory cannot be /: the host root is shared read-only');
+  const script = jobScript({ command: options.command, workDir, env: options.env ?? {} });
+
+  const qemu = requireExecutable('qemu-system-x86_64', 'qemu-system-x86');
+  const kernel = findGuestKernel();
+  const cacheDir = vmCacheDir();
+  const [vmlinux, initrd] = await Promise.all([bootableKernel(kernel, cacheDir), initramfsFor(kernel, cacheDir)]);
+  const consoleLogPath = await newConsoleLogPath(cacheDir);
+
+  const controlDir = await mkdtemp(join(tmpdir(), 'rvt-vm-'));
+  try {
+    await writeFile(join(controlDir, CONTROL_FILES.workDir), workDir);
+    await writeFile(join(controlDir, CONTROL_FILES.stage2), STAGE2_SETUP);
+    await writeFile(join(controlDir, CONTROL_FILES.job), script);
+    const exit = await withOutputSockets(controlDir, options, (stdoutSocket, stderrSocket) =>
+      runQemu(
+        qemu,
+        qemuArgs({
+          kernel: vmlinux,
+          initrd,
+          consoleLog: consoleLogPath,
+          controlDir,
+          workDir,
+          stdoutSocket,
+          stderrSocket,
+          forwardPorts: options.forwardPorts ?? [],
+        }),
+        options.timeoutMs,
+      ),
+    );
+    const exitCode = await guestStatus(controlDir, exit, options.timeoutMs, consoleLogPath);
+    return { exitCode, consoleLogPath, durationMs: Math.round(performance.now() - started), kernelVersion: kernel.version };
+  } finally {
+    await rm(controlDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `boot` with the sockets the guest's stdout/stderr arrive on, and waits for the last byte. */
+async function withOutputSockets<T>(
+  controlDir: string,
+  options: VmRunOptions,
+  boot: (stdoutSocket: string, stderrSocket: string) => Promise<T>,
+): Promise<T> {
+  const sockets: OutputSocket[] = [];
+  try {
+    const stdout = await listenForOutput(join(controlDir, 'stdout.sock'), options.stdout ?? process.stdout);
+    sockets.push(stdout);
+    const stderr = await listenForOutput(join(controlDir, 'stderr.sock'), options.stderr ?? process.stderr);
+    sockets.push(stderr);
+    return await boot(stdout.path, stderr.path);
+  } finally {
+    await Promise.all(sockets.map((socket) => socket.close()));
+  }
+}
+
+/** The guest command's exit status as stage 2 reported it, or why there is none. */
+async function guestStatus(controlDir: string, exit: QemuExit, timeoutMs: number, consoleLogPath: string): Promise<number> {
+  const hint = `kernel console log: ${consoleLogPath}`;
+  if (exit.timedOut) {
+    throw new UserError(`the rxe VM did not finish within ${timeoutMs} ms and was killed`, { hint, exitCode: 124 });
+  }
+  const setupError = await readOptional(join(controlDir, CONTROL_FILES.setupError));
+  if (setupError !== undefined) throw new UserError(`rxe VM setup failed: ${setupError.trim()}`, { hint });
+  const status = (await readOptional(join(controlDir, CONTROL_FILES.status)))?.trim();
+  if (status === undefined || !/^\d+$/.test(status)) {
+    const qemuSaid = exit.messages.trim() === '' ? '' : `; QEMU said: ${exit.messages.trim()}`;
+    throw new UserError(
+      `the rxe VM stopped without reporting the command's status (QEMU exit ${exit.code ?? exit.signal})${qemuSaid}`,
+      { hint },
+    );
+  }
+  return Number(status);
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

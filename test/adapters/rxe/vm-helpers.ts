@@ -1,0 +1,20 @@
+import { Writable } from 'node:stream';
+import { missingVmPrerequisite } from '../../../adapters/rxe/vm/prerequisites.js';
+
+/** A whole VM cycle takes 10-25 s under TCG; allow for a slow or busy machine. */
+export const VM_TEST_TIMEOUT_MS = 300_000;
+
+/** Why the VM tests cannot run here (shown as the skipped suite's title), or undefined. */
+export const vmSkipReason = await missingVmPrerequisite();
+
+/** A sink for the guest command's output that keeps it as text. */
+export function collector(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}

@@ -1,0 +1,122 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerVmCommand } from '../../../adapters/rxe/vm/cli.js';
+import { cpioArchive } from '../../../adapters/rxe/vm/cpio.js';
+import { STAGE1_INIT, STAGE2_SETUP } from '../../../adapters/rxe/vm/guest-init.js';
+import { jobScript } from '../../../adapters/rxe/vm/job-script.js';
+import { qemuArgs } from '../../../adapters/rxe/vm/qemu.js';
+
+/** Reads a newc archive back: name, mode, rdev and data of each entry, up to the trailer. */
+function parseNewc(archive: Buffer) {
+  const entries: { name: string; mode: number; rdev: [number, number]; data: string }[] = [];
+  const align = (n: number) => (n + 3) & ~3;
+  let at = 0;
+  for (;;) {
+    expect(archive.toString('ascii', at, at + 6)).toBe('070701');
+    const field = (i: number) => Number.parseInt(archive.toString('ascii', at + 6 + i * 8, at + 14 + i * 8), 16);
+    const [mode, size, rdevMajor, rdevMinor, nameSize] = [field(1), field(6), field(9), field(10), field(11)];
+    const name = archive.toString('utf8', at + 110, at + 110 + nameSize - 1);
+    const dataAt = align(at + 110 + nameSize);
+    if (name === 'TRAILER!!!') return entries;
+    entries.push({ name, mode, rdev: [rdevMajor, rdevMinor], data: archive.toString('utf8', dataAt, dataAt + size) });
+    at = align(dataAt + size);
+  }
+}
+
+describe('cpio newc writer', () => {
+  it('writes directories, files, symlinks and device nodes the kernel can unpack', () => {
+    const archive = cpioArchive([
+      { kind: 'dir', name: 'dev' },
+      { kind: 'chardev', name: 'dev/console', major: 5, minor: 1 },
+      { kind: 'file', name: 'init', data: Buffer.from('#!/bin/sh\n'), mode: 0o755 },
+      { kind: 'symlink', name: 'sh', target: 'busybox' },
+    ]);
+    expect(archive.length % 4).toBe(0);
+    expect(parseNewc(archive)).toEqual([
+      { name: 'dev', mode: 0o040755, rdev: [0, 0], data: '' },
+      { name: 'dev/console', mode: 0o020600, rdev: [5, 1], data: '' },
+      { name: 'init', mode: 0o100755, rdev: [0, 0], data: '#!/bin/sh\n' },
+      { name: 'sh', mode: 0o120777, rdev: [0, 0], data: 'busybox' },
+    ]);
+  });
+});
+
+describe('job script', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rvt-job-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('passes every argument through unchanged, in a clean environment, in the work directory', () => {
+    const script = jobScript({
+      command: ['/bin/sh', '-c', 'printf "%s|" "$@" "$PWD" "$GREETING" "${SECRET-unset}"', 'x', "it's", 'a b', 'k=v', '$HOME'],
+      workDir: dir,
+      env: { GREETING: "hello 'world'", HOME: join(dir, 'home') },
+    });
+    const path = join(dir, 'job.sh');
+    writeFileSync(path, script);
+    const out = execFileSync('/bin/sh', [path], { encoding: 'utf8', env: { ...process.env, SECRET: 'leak' } });
+    expect(out).toBe(`it's|a b|k=v|$HOME|${dir}|hello 'world'|unset|`);
+  });
+
+  it('rejects an empty command and invalid variable names', () => {
+    expect(() => jobScript({ command: [], workDir: dir, env: {} })).toThrow(TypeError);
+    expect(() => jobScript({ command: ['true'], workDir: dir, env: { 'A-B': '1' } })).toThrow(TypeError);
+  });
+});
+
+describe('guest init scripts', () => {
+  it.each([
+    ['stage 1', STAGE1_INIT],
+    ['stage 2', STAGE2_SETUP],
+  ])('%s is valid POSIX shell', (_name, script) => {
+    expect(() => execFileSync('/bin/sh', ['-n'], { input: script })).not.toThrow();
+  });
+});
+
+describe('QEMU command line', () => {
+  const args = qemuArgs({
+    kernel: '/cache/vmlinux',
+    initrd: '/cache/initramfs.cpio',
+    consoleLog: '/cache/console.log',
+    controlDir: '/tmp/ctl',
+    workDir: '/work/a,b',
+    stdoutSocket: '/tmp/ctl/stdout.sock',
+    stderrSocket: '/tmp/ctl/stderr.sock',
+    forwardPorts: [{ host: 50051, guest: 50051 }],
+  });
+  const after = (flag: string) => args.filter((_, i) => args[i - 1] === flag);
+
+  it('uses TCG, the default machine and no devices but the ones it asks for', () => {
+    expect(after('-accel')).toEqual(['tcg']);
+    expect(after('-cpu')).toEqual(['max']);
+    expect(args).not.toContain('-machine');
+    expect(args).toEqual(expect.arrayContaining(['-no-reboot', '-nodefaults', '-display']));
+  });
+
+  it('shares the host root read-only and the work directory read-write, escaping commas', () => {
+    const shares = after('-virtfs');
+    expect(shares[0]).toMatch(/^local,path=\/,mount_tag=root,.*readonly=on/);
+    expect(shares[2]).toMatch(/^local,path=\/work\/a,,b,mount_tag=work,/);
+    expect(shares[2]).not.toContain('readonly');
+  });
+
+  it('forwards ports on the host loopback only', () => {
+    expect(after('-nic')).toEqual(['user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:50051-:50051']);
+  });
+});
+
+describe('vm command', () => {
+  it('rejects a timeout that is not a positive number before booting anything', async () => {
+    const program = new Command().exitOverride().configureOutput({ writeErr: () => {} });
+    registerVmCommand(program);
+    await expect(program.parseAsync(['vm', '--timeout', '0', '--', 'true'], { from: 'user' })).rejects.toThrow(
+      /positive number of seconds/,
+    );
+  });
+});

@@ -1,0 +1,82 @@
+// Boots the rxe VM once (about 10-15 s). Run alone with: npx vitest run test/adapters/rxe/vm-runner.vm.test.ts
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInVm } from '../../../adapters/rxe/vm/run.js';
+import { VM_TEST_TIMEOUT_MS, collector, vmSkipReason } from './vm-helpers.js';
+
+const GUEST_PORT = 8080;
+
+/** A TCP port that is free on the host right now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Asks the guest's server until it answers or the VM has finished. */
+async function fetchFromGuest(url: string, vm: Promise<unknown>): Promise<string | undefined> {
+  let finished = false;
+  void vm.finally(() => (finished = true)).catch(() => {});
+  while (!finished) {
+    try {
+      return await (await fetch(url, { signal: AbortSignal.timeout(2000) })).text();
+    } catch {
+      await sleep(250);
+    }
+  }
+  return undefined;
+}
+
+// Node in the guest: prove it runs there, then answer one request through the forwarded port.
+const GUEST_NODE = `
+console.log('node', process.version, process.cwd());
+const server = require('node:http').createServer((_req, res) => { res.end('hello through hostfwd'); server.close(); });
+server.listen(${GUEST_PORT});
+setTimeout(() => process.exit(9), 120000).unref();
+`;
+
+describe.skipIf(vmSkipReason !== undefined)(`rxe VM runner${vmSkipReason ? ` (skipped: ${vmSkipReason})` : ''}`, () => {
+  let workDir = '';
+  beforeAll(() => {
+    workDir = mkdtempSync(join(tmpdir(), 'rvt-vm-test-'));
+  });
+  afterAll(() => {
+    if (workDir !== '') rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it(
+    'runs a command next to rxe0 and returns its status, output, files and forwarded ports',
+    async () => {
+      const stdout = collector();
+      const stderr = collector();
+      const hostPort = await freePort();
+      const script = ['ibv_devices', 'echo "$GREETING" >&2', 'ulimit -l > memlock.txt', 'node -e "$GUEST_NODE"', 'exit 3'];
+      const vm = runInVm({
+        command: ['sh', '-c', script.join(' && ')],
+        workDir,
+        timeoutMs: VM_TEST_TIMEOUT_MS - 10_000,
+        env: { GREETING: 'hello from the guest', GUEST_NODE },
+        forwardPorts: [{ host: hostPort, guest: GUEST_PORT }],
+        stdout: stdout.stream,
+        stderr: stderr.stream,
+      });
+      const answer = await fetchFromGuest(`http://127.0.0.1:${hostPort}/`, vm);
+      const result = await vm;
+
+      expect(result.exitCode).toBe(3);
+      expect(answer).toBe('hello through hostfwd');
+      expect(stdout.text()).toMatch(/^\s+rxe0\s+[0-9a-f]{16}$/m);
+      expect(stdout.text()).toContain(`node ${process.version} ${workDir}`);
+      expect(stderr.text()).toBe('hello from the guest\n');
+      expect(readFileSync(join(workDir, 'memlock.txt'), 'utf8')).toBe('unlimited\n');
+      expect(readFileSync(result.consoleLogPath, 'utf8')).toContain('rxe0 up on');
+    },
+    VM_TEST_TIMEOUT_MS,
+  );
+});
