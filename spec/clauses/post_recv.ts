@@ -18,6 +18,14 @@ export const postRecvClauses: Clause[] = [
     covers,
   },
   {
+    id: 'post_recv.bad_wr.untouched-on-success',
+    verb,
+    statement: 'On success, rdmavt does not write bad_wr (rdma-core providers such as rxe set it to NULL on entry).',
+    sources: [code(FN, '*bad_wr is assigned only on the failure paths')],
+    level: 'reference',
+    covers,
+  },
+  {
     id: 'post_recv.state.reset-rejects',
     verb,
     statement: 'Posting a receive to a QP in RESET fails, with bad_wr at the first WR.',

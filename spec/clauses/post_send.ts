@@ -37,9 +37,17 @@ export const postSendClauses: Clause[] = [
   {
     id: 'post_send.return.zero-on-success',
     verb,
-    statement: 'A list of valid send WRs on an RTS QP returns 0 and leaves bad_wr alone.',
+    statement: 'A list of valid send WRs on an RTS QP returns 0.',
     sources: [kdoc(FN, 'Return'), man('ibv_post_send(3)', 'RETURN VALUE', 'returns 0 on success')],
     level: 'documented',
+    covers,
+  },
+  {
+    id: 'post_send.bad_wr.untouched-on-success',
+    verb,
+    statement: 'On success, rdmavt does not write bad_wr (rdma-core providers such as rxe set it to NULL on entry).',
+    sources: [code(FN, '*bad_wr is assigned only when rvt_post_one_wr fails')],
+    level: 'reference',
     covers,
   },
   {

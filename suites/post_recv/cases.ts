@@ -55,13 +55,14 @@ export const postRecvCases = [
     id: 'post_recv/list-consumed-in-order',
     verb: 'post_recv',
     title: 'A list of receives posts with 0 and is consumed in order',
-    clauses: ['post_recv.return.zero-on-success', 'post_recv.consume.fifo'],
+    clauses: ['post_recv.return.zero-on-success', 'post_recv.bad_wr.untouched-on-success', 'post_recv.consume.fifo'],
     requires: ['rc_loopback'],
     async run(ctx) {
       const pair = await ctx.loopback();
       const ids = [21, 22, 23, 24];
       const out = await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: ids.map((id) => recvWr(pair, id)) });
-      ctx.check.equal('post_recv.return.zero-on-success', 'return and bad_wr', { rawReturn: 0, badWr: 'untouched' }, { rawReturn: out.rawReturn, badWr: out.badWr });
+      ctx.check.equal('post_recv.return.zero-on-success', 'return value', 0, out.rawReturn);
+      ctx.check.equal('post_recv.bad_wr.untouched-on-success', 'bad_wr after success', 'untouched', out.badWr);
       const wcs = await sendMessages(ctx, pair, ids.length);
       ctx.check.equal('post_recv.consume.fifo', 'receive completions in posting order', ids.map(BigInt), wrIds(wcs));
     },

@@ -34,14 +34,15 @@ export const postSendCases = [
     id: 'post_send/state-rts-accepts',
     verb: 'post_send',
     title: 'An RTS QP accepts a list of sends with 0',
-    clauses: ['post_send.state.gate', 'post_send.return.zero-on-success'],
+    clauses: ['post_send.state.gate', 'post_send.return.zero-on-success', 'post_send.bad_wr.untouched-on-success'],
     requires: ['rc_loopback'],
     async run(ctx) {
       const pair = await ctx.loopback();
       await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 1), recvWr(pair, 2)] });
       const out = await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(1), send(2)] });
       ctx.check.equal('post_send.state.gate', 'return value in RTS', 0, out.rawReturn);
-      ctx.check.equal('post_send.return.zero-on-success', 'bad_wr after success', 'untouched', out.badWr);
+      ctx.check.equal('post_send.return.zero-on-success', 'return value', 0, out.rawReturn);
+      ctx.check.equal('post_send.bad_wr.untouched-on-success', 'bad_wr after success', 'untouched', out.badWr);
     },
   }),
   defineCase({
