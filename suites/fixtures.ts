@@ -62,6 +62,17 @@ export interface LoopbackPair {
 
 export const DEFAULT_CAP: QpCap = { max_send_wr: 64, max_recv_wr: 64, max_send_sge: 4, max_recv_sge: 4, max_inline_data: 0 };
 
+/** A QP of any type with a CQ of its own, as the verb returns it (the caller checks the outcome). */
+export async function tryCreateQp(
+  v: Verbs,
+  pd: Handle,
+  init: { qp_type: 'RC' | 'UD'; cap: QpCap; srq?: Handle; sq_sig_all?: boolean },
+) {
+  const cq = await createCq(v);
+  const r = await v.createQp({ pd, init: { send_cq: cq, recv_cq: cq, ...init } });
+  return { ...r, cq };
+}
+
 export async function createRcQp(v: Verbs, pd: Handle, srq: Handle | undefined, cap: QpCap = DEFAULT_CAP): Promise<QpEnd> {
   const cq = await createCq(v);
   const r = await v.createQp({

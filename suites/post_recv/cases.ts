@@ -1,5 +1,5 @@
 import { defineCase } from '../case.js';
-import { bringUp } from '../fixtures.js';
+import { bringUp, tryCreateQp } from '../fixtures.js';
 import { qpInState, type ReachableState } from '../qp-in-state.js';
 import { recvWr, sendMessages, wrIds } from '../traffic.js';
 
@@ -102,11 +102,9 @@ export const postRecvCases = [
     clauses: ['post_recv.capacity.at-least-max_recv_wr', 'post_recv.full.rejected', 'post_recv.full.enomem'],
     async run(ctx) {
       const requested = 16;
-      const pd = await ctx.pd();
-      const cq = await ctx.cq();
-      const created = await ctx.verbs.createQp({
-        pd,
-        init: { qp_type: 'RC', send_cq: cq, recv_cq: cq, cap: { max_send_wr: 4, max_recv_wr: requested, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } },
+      const created = await tryCreateQp(ctx.verbs, await ctx.pd(), {
+        qp_type: 'RC',
+        cap: { max_send_wr: 4, max_recv_wr: requested, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
       });
       const granted = created.cap?.max_recv_wr ?? 0;
       ctx.check.that('post_recv.capacity.at-least-max_recv_wr', 'granted max_recv_wr >= requested', granted >= requested, `>= ${requested}`, granted);

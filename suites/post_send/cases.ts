@@ -1,7 +1,7 @@
 import type { SendWrInput } from '../../spec/verbs/wr.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
-import { bringUp, createRcQp, type LoopbackPair } from '../fixtures.js';
+import { bringUp, createRcQp, type LoopbackPair, tryCreateQp } from '../fixtures.js';
 import { qpInState } from '../qp-in-state.js';
 import { recvWr, sendMessages, wrIds } from '../traffic.js';
 
@@ -165,11 +165,12 @@ export const postSendCases = [
     requires: ['rc_loopback'],
     async run(ctx) {
       const pd = await ctx.pd();
-      const cq = await ctx.cq();
-      const created = await ctx.verbs.createQp({
-        pd,
-        init: { qp_type: 'RC', send_cq: cq, recv_cq: cq, sq_sig_all: true, cap: { max_send_wr: 8, max_recv_wr: 8, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } },
+      const created = await tryCreateQp(ctx.verbs, pd, {
+        qp_type: 'RC',
+        sq_sig_all: true,
+        cap: { max_send_wr: 8, max_recv_wr: 8, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
       });
+      const { cq } = created;
       const receiver = await createRcQp(ctx.verbs, pd, undefined);
       const qp = created.qp ?? 0;
       await bringUp(ctx.verbs, qp, receiver.qp_num, 'RTS');
@@ -206,11 +207,9 @@ export const postSendCases = [
     clauses: ['post_send.opcode.invalid-for-type'],
     requires: ['ud'],
     async run(ctx) {
-      const pd = await ctx.pd();
-      const cq = await ctx.cq();
-      const created = await ctx.verbs.createQp({
-        pd,
-        init: { qp_type: 'UD', send_cq: cq, recv_cq: cq, cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } },
+      const created = await tryCreateQp(ctx.verbs, await ctx.pd(), {
+        qp_type: 'UD',
+        cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
       });
       const qp = created.qp ?? 0;
       for (const [attr, mask] of [

@@ -1,14 +1,13 @@
 import type { QpCap } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
+import { tryCreateQp } from '../fixtures.js';
 import { recvWr } from '../traffic.js';
 
 const CAP: QpCap = { max_send_wr: 10, max_recv_wr: 12, max_send_sge: 2, max_recv_sge: 3, max_inline_data: 0 };
 
 async function create(ctx: CaseContext, cap: QpCap, srq?: number) {
-  const pd = await ctx.pd();
-  const cq = await ctx.cq();
-  return ctx.verbs.createQp({ pd, init: { qp_type: 'RC', send_cq: cq, recv_cq: cq, cap, ...(srq === undefined ? {} : { srq }) } });
+  return tryCreateQp(ctx.verbs, await ctx.pd(), { qp_type: 'RC', cap, ...(srq === undefined ? {} : { srq }) });
 }
 
 const atLeast = (granted: QpCap | null, asked: QpCap, keys: (keyof QpCap)[]) =>

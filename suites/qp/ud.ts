@@ -1,6 +1,7 @@
 import type { QpAttr, QpAttrMask } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
+import { SetupError, tryCreateQp } from '../fixtures.js';
 
 const UD_STEPS: { to: 'INIT' | 'RTR' | 'RTS'; attr: QpAttr; mask: QpAttrMask[] }[] = [
   { to: 'INIT', attr: { qp_state: 'INIT', pkey_index: 0, port_num: 1, qkey: 0x11111111 }, mask: ['STATE', 'PKEY_INDEX', 'PORT', 'QKEY'] },
@@ -9,13 +10,11 @@ const UD_STEPS: { to: 'INIT' | 'RTR' | 'RTS'; attr: QpAttr; mask: QpAttrMask[] }
 ];
 
 async function udQp(ctx: CaseContext) {
-  const pd = await ctx.pd();
-  const cq = await ctx.cq();
-  const r = await ctx.verbs.createQp({
-    pd,
-    init: { qp_type: 'UD', send_cq: cq, recv_cq: cq, cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } },
+  const r = await tryCreateQp(ctx.verbs, await ctx.pd(), {
+    qp_type: 'UD',
+    cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
   });
-  if (r.qp === null) throw new Error(`createQp(UD) failed: ${r.errno}`);
+  if (r.qp === null) throw new SetupError(`createQp(UD) failed: ${r.errno}`);
   return r.qp;
 }
 
