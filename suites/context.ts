@@ -27,14 +27,6 @@ export class CaseContext {
     return fixtures.allocPd(this.verbs);
   }
 
-  cq(cqe?: number): Promise<Handle> {
-    return fixtures.createCq(this.verbs, cqe);
-  }
-
-  buffer(pd: Handle, length?: number): Promise<fixtures.Buffer> {
-    return fixtures.registerBuffer(this.verbs, pd, length);
-  }
-
   srq(pd: Handle, attr: Parameters<typeof fixtures.createSrq>[2]) {
     return fixtures.createSrq(this.verbs, pd, attr);
   }
