@@ -101,8 +101,8 @@ export const postSendClauses: Clause[] = [
   {
     id: 'post_send.send.delivered',
     verb,
-    statement: 'A SEND on a connected RC QP delivers its bytes into the peer\'s next receive; both sides complete (SEND / RECV, byte_len, qp_num, src_qp).',
-    sources: [man('ibv_poll_cq(3)', 'DESCRIPTION', 'struct ibv_wc: wr_id, status, opcode, byte_len, qp_num, src_qp'), code('rvt_ruc_loopback', 'IB_WR_SEND: rvt_get_rwqe, copy, completions on both CQs')],
+    statement: 'A SEND on a connected RC QP delivers its bytes into the peer\'s next receive; both sides complete (SEND / RECV, byte_len, qp_num; src_qp is valid only for UD).',
+    sources: [man('ibv_poll_cq(3)', 'DESCRIPTION', 'struct ibv_wc: wr_id, status, opcode, byte_len, qp_num; src_qp valid only for UD QPs'), code('rvt_ruc_loopback', 'IB_WR_SEND: rvt_get_rwqe, copy, completions on both CQs')],
     level: 'documented',
     covers: ['rvt_ruc_loopback', 'rvt_copy_sge', FN],
   },

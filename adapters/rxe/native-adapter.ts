@@ -1,0 +1,73 @@
+import { release } from 'node:os';
+import { execaSync } from 'execa';
+import type { Adapter, AdapterInfo, Capability } from '../adapter.js';
+import type { VerbsBinding } from './native/index.js';
+import { openNativeSession } from './native-session.js';
+
+/**
+ * Software devices have no bus device, so the addon finds no kernel driver for them; their
+ * user-space provider names the kernel module that implements them.
+ */
+const SOFTWARE_DRIVERS: Record<string, string> = { rxe: 'rdma_rxe', siw: 'siw' };
+
+/** The rdma-core release of the installed libibverbs (Debian's package version), if dpkg knows it. */
+function rdmaCoreVersion(): string | undefined {
+  try {
+    const { stdout } = execaSync('dpkg-query', ['-W', '-f=${Version}', 'libibverbs1']);
+    return stdout.trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the device can do, read from it; what the verbs layer always offers is listed as such. */
+function capabilitiesOf(binding: VerbsBinding, ctx: number): Capability[] {
+  const { IBV_DEVICE_SRQ_RESIZE, IBV_PORT_ACTIVE } = binding.constants;
+  const device = binding.queryDevice(ctx).attr;
+  const port = binding.queryPort(ctx, 1).attr;
+  if (device === null) return [];
+  const caps: Capability[] = ['async_events', 'mr_data'];
+  // Arming the SRQ limit (ibv_modify_srq with IBV_SRQ_LIMIT) is part of the SRQ verbs; no flag announces it.
+  if (device.max_srq > 0) caps.push('srq', 'srq_limit_event');
+  if ((device.device_cap_flags & IBV_DEVICE_SRQ_RESIZE) !== 0) caps.push('srq_resize');
+  // Loopback connects two QPs through port 1, so it needs that port up.
+  if (port?.state === IBV_PORT_ACTIVE) caps.push('rc_loopback', 'ud');
+  return caps;
+}
+
+/** The native binding on one device, in process: what the worker serves over its pipe. */
+export function nativeAdapter(binding: VerbsBinding, device: string): Adapter {
+  return {
+    info: async (): Promise<AdapterInfo> => {
+      const ctx = binding.open(device);
+      try {
+        const info = binding.info(ctx).info;
+        const provider = info?.provider ?? undefined;
+        const rdmaCore = rdmaCoreVersion();
+        const driver = info?.driver ?? (provider === undefined ? undefined : SOFTWARE_DRIVERS[provider]);
+        return {
+          adapter: 'rxe',
+          implementation: `rdma-core ${provider ?? 'unknown'} provider through libibverbs`,
+          version: rdmaCore ?? 'unknown',
+          layer: 'libibverbs',
+          device: {
+            name: device,
+            ...(driver === undefined ? {} : { driver }),
+            ...(provider === undefined ? {} : { provider }),
+            ...(info?.fw_ver ? { fw_ver: info.fw_ver } : {}),
+            kernel: release(),
+            ...(rdmaCore === undefined ? {} : { rdma_core: rdmaCore }),
+          },
+          capabilities: capabilitiesOf(binding, ctx),
+          defaultProfile: 'documented',
+          // Completions and events go through the kernel's rxe tasklets; under QEMU's TCG they can take seconds.
+          completionWaitMs: 3000,
+        };
+      } finally {
+        binding.close(ctx);
+      }
+    },
+    open: async () => openNativeSession(binding, device),
+    dispose: async () => undefined,
+  };
+}

@@ -1,0 +1,124 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { type ResultPromise, execa } from 'execa';
+import { UserError } from '../../cli/errors.js';
+import { ImplementationCrash } from '../../suites/runner.js';
+import { projectRoot } from './vm/project-root.js';
+import { type RequestBody, type WorkerError, decodeResponse, encodeLine } from './protocol.js';
+
+/** The worker runs compiled: sources are not executable by plain Node. */
+function workerPath(): string {
+  const path = join(projectRoot(), 'dist/adapters/rxe/worker.js');
+  if (!existsSync(path)) throw new UserError(`the rxe worker ${path} is not built`, { hint: 'build it with `npm run build`' });
+  return path;
+}
+
+/** An error the worker answered with (the call failed; the worker lives on). */
+export class WorkerCallError extends Error {
+  constructor(readonly error: WorkerError) {
+    super(error.message);
+    this.name = error.name;
+  }
+}
+
+/** How much of the worker's stderr is kept to explain its death (abort() messages, etc.). */
+const STDERR_TAIL = 2000;
+/** How long a stopping worker gets to release its device resources before it is killed. */
+const STOP_GRACE_MS = 10_000;
+
+export interface WorkerOptions {
+  device?: string | undefined;
+  /** Extra environment for the worker (tests: RVT_RXE_CRASH_BEFORE). */
+  env?: Record<string, string>;
+}
+
+/**
+ * One worker process and the requests in flight to it. When it dies, every pending and later
+ * request rejects with ImplementationCrash naming how it died and the last request sent.
+ */
+export class WorkerClient {
+  private readonly child: ResultPromise<{ stdin: 'pipe'; stdout: 'pipe'; stderr: 'pipe'; buffer: false; reject: false }>;
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+  private lastRequest = 'nothing yet';
+  private stderrTail = '';
+  private stopping = false;
+  private death: Error | undefined;
+  readonly exited: Promise<void>;
+
+  constructor(options: WorkerOptions = {}) {
+    const args = [workerPath(), ...(options.device === undefined ? [] : [options.device])];
+    this.child = execa(process.execPath, args, {
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      buffer: false,
+      reject: false,
+      env: options.env ?? {},
+    });
+    createInterface({ input: this.child.stdout, crlfDelay: Infinity }).on('line', (line) => this.onLine(line));
+    this.child.stderr.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    });
+    this.exited = this.child.then((result) =>
+      this.die(this.stopping ? new Error('the rxe worker was stopped') : this.crash(result.signal, result.exitCode)),
+    );
+  }
+
+  get alive(): boolean {
+    return this.death === undefined;
+  }
+
+  /** Sends one request; resolves with the worker's (decoded, unvalidated) result. */
+  request(body: RequestBody): Promise<unknown> {
+    if (this.death !== undefined) return Promise.reject(this.death);
+    const id = this.nextId++;
+    this.lastRequest = body.kind === 'call' ? body.call : body.kind;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.child.stdin.write(encodeLine({ id, ...body } as Parameters<typeof encodeLine>[0]));
+    });
+  }
+
+  /** Ends the worker's stdin so it closes its sessions and exits; kills it if it does not. */
+  async stop(): Promise<void> {
+    if (this.death !== undefined) return;
+    this.stopping = true;
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
+    await this.exited.finally(() => clearTimeout(timer));
+  }
+
+  private crash(signal: string | undefined, exitCode: number | undefined): ImplementationCrash {
+    const how = signal === undefined ? `exited with status ${exitCode ?? 'unknown'}` : `was killed by ${signal}`;
+    const said = this.stderrTail.trim();
+    return new ImplementationCrash(
+      `the rxe worker (pid ${this.child.pid ?? '?'}) ${how} during ${this.lastRequest}${said === '' ? '' : `; its last words: ${said}`}`,
+    );
+  }
+
+  private die(error: Error): void {
+    if (this.death !== undefined) return;
+    this.death = error;
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
+  }
+
+  private onLine(line: string): void {
+    let response;
+    try {
+      response = decodeResponse(line);
+    } catch (error) {
+      // The worker broke the protocol: treat it as dead, since nothing it says can be trusted.
+      this.child.kill('SIGKILL');
+      this.die(new ImplementationCrash(`the rxe worker sent a malformed message during ${this.lastRequest}: ${String(error)}`));
+      return;
+    }
+    const waiting = this.pending.get(response.id);
+    if (waiting === undefined) return;
+    this.pending.delete(response.id);
+    if (response.ok) waiting.resolve(response.result);
+    else waiting.reject(new WorkerCallError(response.error));
+  }
+}

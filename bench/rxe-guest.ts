@@ -1,0 +1,73 @@
+/**
+ * The in-VM half of bench/rxe.ts: posts receive WRs to SRQs on rxe0 three ways - a JS loop over
+ * the binding's postSrqRecv (what the adapter does), the same loop in C inside the addon
+ * (postSrqRecvLoop), and the plain C program bench/post_loop.c - and prints one JSON line of WRs/s.
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { loadBinding } from '../adapters/rxe/native/index.js';
+import { projectRoot } from '../adapters/rxe/vm/project-root.js';
+
+const TOTAL_WRS = 1_000_000;
+const LIST_LENGTHS = [1, 64] as const;
+const DEVICE = 'rxe0';
+
+export interface GuestRates {
+  /** WRs per second, by list length. */
+  binding: Record<string, number>;
+  addonLoop: Record<string, number>;
+  c: Record<string, number>;
+}
+
+const binding = loadBinding();
+const ctx = binding.open(DEVICE);
+const pd = binding.allocPd(ctx).pd as number;
+const mr = binding.regMr(pd, 4096, binding.constants.IBV_ACCESS_LOCAL_WRITE);
+const sge = { addr: mr.addr as bigint, length: 64, lkey: mr.lkey as number };
+
+/** A fresh SRQ that holds every WR of one measurement, so no post ever finds it full. */
+function withSrq<T>(measure: (srq: number) => T): T {
+  const srq = binding.createSrq(pd, { max_wr: TOTAL_WRS, max_sge: 1 }).srq;
+  if (srq === null) throw new Error(`createSrq(max_wr ${TOTAL_WRS}) failed on ${DEVICE}`);
+  try {
+    return measure(srq);
+  } finally {
+    binding.destroySrq(srq);
+  }
+}
+
+function bindingRate(listLen: number): number {
+  const list = Array.from({ length: listLen }, (_, i) => ({ wr_id: BigInt(i), sg_list: [sge] }));
+  return withSrq((srq) => {
+    const started = process.hrtime.bigint();
+    for (let posted = 0; posted < TOTAL_WRS; posted += listLen) {
+      const { ret } = binding.postSrqRecv(srq, list);
+      if (ret !== 0) throw new Error(`postSrqRecv returned ${ret} after ${posted} WRs`);
+    }
+    return TOTAL_WRS / (Number(process.hrtime.bigint() - started) / 1e9);
+  });
+}
+
+function addonLoopRate(listLen: number): number {
+  return withSrq((srq) => {
+    const { ret, posted, ns } = binding.postSrqRecvLoop(srq, TOTAL_WRS, listLen, sge.lkey, sge.addr);
+    if (ret !== 0) throw new Error(`postSrqRecvLoop returned ${ret} after ${posted} WRs`);
+    return posted / (ns / 1e9);
+  });
+}
+
+function cRate(listLen: number): number {
+  const program = join(projectRoot(), 'adapters/rxe/native/build/post_loop');
+  const out = JSON.parse(execFileSync(program, [DEVICE, String(TOTAL_WRS), String(listLen)], { encoding: 'utf8' })) as { ret: number; posted: number; ns: number };
+  if (out.ret !== 0) throw new Error(`post_loop returned ${out.ret} after ${out.posted} WRs`);
+  return out.posted / (out.ns / 1e9);
+}
+
+const rates: GuestRates = { binding: {}, addonLoop: {}, c: {} };
+for (const listLen of LIST_LENGTHS) {
+  rates.c[listLen] = cRate(listLen);
+  rates.addonLoop[listLen] = addonLoopRate(listLen);
+  rates.binding[listLen] = bindingRate(listLen);
+}
+binding.close(ctx);
+process.stdout.write(`${JSON.stringify(rates)}\n`);
