@@ -1,0 +1,148 @@
+import * as grpc from '@grpc/grpc-js';
+import type { MethodDefinition } from '@grpc/proto-loader';
+import { UserError } from '../../cli/errors.js';
+import { type Adapter, AdapterInfo, type Session } from '../adapter.js';
+import { type CallName, calls } from '../calls.js';
+import { remoteSession } from '../remote/remote-session.js';
+import { parseEndpoint } from './endpoint.js';
+import { callMethods, closeSessionMethod, infoMethod, openSessionMethod } from './methods.js';
+import { withSession, withToken } from './metadata.js';
+import { StatusError, isServiceError, serviceError, statusName } from './status.js';
+
+export interface GrpcClientOptions {
+  /** The agent's HOST:PORT. */
+  target: string;
+  /** TLS to the agent: the CA that signed its certificate, and this client's pair for mutual TLS. */
+  tls?: { ca?: Buffer | undefined; cert?: Buffer | undefined; key?: Buffer | undefined } | undefined;
+  token?: string | undefined;
+  /** Each call's deadline. */
+  callTimeoutMs?: number;
+}
+
+type Definition = MethodDefinition<object, object>;
+
+const nameOf = (definition: Definition) => definition.originalName ?? definition.path;
+
+const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
+function channelCredentials(tls: GrpcClientOptions['tls']): grpc.ChannelCredentials {
+  if (tls === undefined) return grpc.credentials.createInsecure();
+  return grpc.credentials.createSsl(tls.ca ?? null, tls.key ?? null, tls.cert ?? null);
+}
+
+/**
+ * What a failed call means for the user: an agent that cannot be reached, refuses the
+ * credentials or does not answer stops the run (a UserError: what, where, what to do); any other
+ * status fails the call, and the case with it.
+ */
+function failure(error: unknown, target: string, call: string): Error {
+  if (!isServiceError(error)) return error instanceof Error ? error : new Error(String(error));
+  // grpc-js ends connection errors with a resolver note, empty for a plain HOST:PORT
+  const details = error.details.replace(/\s*Resolution note:\s*$/, '');
+  if (error.code === grpc.status.UNAVAILABLE) {
+    return new UserError(`cannot reach the rvt-conform agent at ${target}: ${details}`, {
+      hint: `start one there (rvt-conform agent --adapter NAME --listen ${target}), check --target, and that the TLS flags match the agent's`,
+    });
+  }
+  if (error.code === grpc.status.UNAUTHENTICATED) {
+    return new UserError(`the agent at ${target} refused this client: ${details}`, {
+      hint: 'pass --token-file with the token the agent was started with',
+    });
+  }
+  if (error.code === grpc.status.DEADLINE_EXCEEDED) {
+    return new UserError(`${call}: no answer from the agent at ${target} in time: ${details}`, {
+      hint: 'check that the agent is not stuck: its log has a line for each call it finished',
+    });
+  }
+  return new StatusError(error.code, `${call} on the agent at ${target}: ${statusName(error.code)}: ${details}`);
+}
+
+/**
+ * The adapter that runs the suites against an rvt-conform agent on another machine: info() names
+ * the agent's adapter and device (and how it was reached), each session is a lease on the agent,
+ * and every call has a deadline.
+ */
+export function grpcAdapter(options: GrpcClientOptions): Adapter {
+  const target = parseEndpoint('--target', options.target).address;
+  // the agent bounds what it sends (its limits); an MR read is as large as the MR
+  const client = new grpc.Client(target, channelCredentials(options.tls), { 'grpc.max_receive_message_length': -1 });
+  const timeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+
+  const metadata = (session?: string) => {
+    const m = new grpc.Metadata();
+    if (options.token !== undefined) withToken(m, options.token);
+    if (session !== undefined) withSession(m, session);
+    return m;
+  };
+
+  const unary = (definition: Definition, request: object, session?: string) =>
+    new Promise<object>((resolve, reject) => {
+      const callOptions = { deadline: Date.now() + timeoutMs };
+      client.makeUnaryRequest(definition.path, definition.requestSerialize, definition.responseDeserialize, request, metadata(session), callOptions, (error, response) => {
+        if (error) reject(failure(error, target, nameOf(definition)));
+        else resolve(response ?? {});
+      });
+    });
+
+  const streamed = (definition: Definition, request: object, session: string) =>
+    new Promise<object[]>((resolve, reject) => {
+      const items: object[] = [];
+      const call = client.makeServerStreamRequest(definition.path, definition.requestSerialize, definition.responseDeserialize, request, metadata(session), {
+        deadline: Date.now() + timeoutMs,
+      });
+      call.on('data', (item: object) => items.push(item));
+      call.on('error', (error) => reject(failure(error, target, nameOf(definition))));
+      call.on('end', () => resolve(items));
+    });
+
+  /** Opens a lease and waits (within the deadline) for the session it names. */
+  const lease = () =>
+    new Promise<{ session: string; end: () => void }>((resolve, reject) => {
+      const call = client.makeServerStreamRequest(openSessionMethod.path, openSessionMethod.requestSerialize, openSessionMethod.responseDeserialize, {}, metadata());
+      const timer = setTimeout(() => {
+        call.cancel();
+        reject(failure(serviceError({ code: grpc.status.DEADLINE_EXCEEDED, details: `no session within ${timeoutMs} ms` }), target, 'openSession'));
+      }, timeoutMs);
+      // after the lease is granted its stream only ends: by CloseSession, or by our cancel
+      call.on('error', (error) => {
+        clearTimeout(timer);
+        reject(failure(error, target, 'openSession'));
+      });
+      call.once('data', (message: { session?: string }) => {
+        clearTimeout(timer);
+        if (typeof message.session === 'string') resolve({ session: message.session, end: () => call.cancel() });
+        else reject(new Error(`openSession on the agent at ${target}: the agent named no session`));
+      });
+    });
+
+  return {
+    async info() {
+      const wire = await unary(infoMethod.definition, {});
+      return AdapterInfo.parse({ ...(infoMethod.response.decode(wire) as object), via: `grpc://${target}` });
+    },
+
+    async open(): Promise<Session> {
+      const { session, end } = await lease();
+      const invoke = async (name: CallName, args: unknown) => {
+        const method = callMethods[name];
+        // the request is checked before it leaves, by the same schema the agent checks it with
+        const request = method.request.encode(calls[name].args.parse(args));
+        if (method.streamed === undefined) return method.response.decode(await unary(method.definition, request, session));
+        const items = await streamed(method.definition, request, session);
+        return { [method.streamed]: items.map((item) => method.response.decode(item)) };
+      };
+      const close = async () => {
+        try {
+          await unary(closeSessionMethod, {}, session);
+        } finally {
+          end();
+        }
+      };
+      return remoteSession(invoke, close);
+    },
+
+    async dispose() {
+      client.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { UserError } from '../../cli/errors.js';
+import type { Adapter } from '../adapter.js';
+import { grpcAdapter } from './client.js';
+import { readCredential, readKeyPair, readToken } from './credential-files.js';
+
+/** The flags of `rvt-conform run` that say where the agent is and how to prove who we are. */
+export interface GrpcFlags {
+  target?: string | undefined;
+  tlsCa?: string | undefined;
+  tlsCert?: string | undefined;
+  tlsKey?: string | undefined;
+  tokenFile?: string | undefined;
+}
+
+const FLAG_NAMES: Record<keyof GrpcFlags, string> = {
+  target: '--target',
+  tlsCa: '--tls-ca',
+  tlsCert: '--tls-cert',
+  tlsKey: '--tls-key',
+  tokenFile: '--token-file',
+};
+
+/** A gRPC flag given with another adapter: it would be ignored, and the run would not be what the user meant. */
+export function strayGrpcFlag(flags: GrpcFlags): string | undefined {
+  const given = (Object.keys(FLAG_NAMES) as (keyof GrpcFlags)[]).find((key) => flags[key] !== undefined);
+  return given === undefined ? undefined : FLAG_NAMES[given];
+}
+
+export function grpcAdapterFromFlags(flags: GrpcFlags): Adapter {
+  if (flags.target === undefined) {
+    throw new UserError('--adapter grpc needs --target HOST:PORT: where the agent listens', {
+      hint: 'start one on the machine with the device (rvt-conform agent --adapter NAME --listen HOST:PORT) and pass its address',
+    });
+  }
+  const pair = readKeyPair(flags.tlsCert, flags.tlsKey);
+  const ca = flags.tlsCa === undefined ? undefined : readCredential('--tls-ca', flags.tlsCa);
+  return grpcAdapter({
+    target: flags.target,
+    tls: ca === undefined && pair === undefined ? undefined : { ca, ...pair },
+    token: flags.tokenFile === undefined ? undefined : readToken('--token-file', flags.tokenFile),
+  });
+}

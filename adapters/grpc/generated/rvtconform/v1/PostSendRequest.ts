@@ -1,0 +1,15 @@
+// Original file: rvtconform/v1/rvtconform.proto
+
+import type { SendWr as _rvtconform_v1_SendWr, SendWr__Output as _rvtconform_v1_SendWr__Output } from '../../rvtconform/v1/SendWr.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface PostSendRequest {
+  'qp'?: (number | string | Long);
+  'wrs'?: (_rvtconform_v1_SendWr)[];
+  '_qp'?: "qp";
+}
+
+export interface PostSendRequest__Output {
+  'qp'?: (string);
+  'wrs': (_rvtconform_v1_SendWr__Output)[];
+}

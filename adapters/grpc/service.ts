@@ -1,0 +1,160 @@
+import * as grpc from '@grpc/grpc-js';
+import { AdapterInfo } from '../adapter.js';
+import type { CallName } from '../calls.js';
+import type { SessionHost } from '../remote/session-host.js';
+import { sessionOf, tokenMatches } from './metadata.js';
+import { type Lease, Leases } from './leases.js';
+import { type CallMethod, callMethods, infoMethod } from './methods.js';
+import { StatusError, serviceError, statusName, statusOf } from './status.js';
+
+export interface ServiceOptions {
+  host: SessionHost;
+  /** When set, every call must carry it as a bearer token; nothing runs before it is checked. */
+  token: string | undefined;
+  /** Receives one line per call: session, call, status, milliseconds. */
+  log: (line: string) => void;
+}
+
+/** One call in progress, for its log line. */
+interface Record {
+  session: number | undefined;
+  end(code: grpc.status): void;
+}
+
+type Unary = grpc.handleUnaryCall<object, object>;
+type Streaming = grpc.handleServerStreamingCall<object, object>;
+
+/**
+ * The Agent service over a SessionHost: each client's sessions are its own (held by a lease
+ * stream, named by a secret), every request and response goes through the call table's
+ * schemas (the host validates; the codecs convert), and a bad request fails only that call.
+ */
+export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
+  const { host, token, log } = options;
+  const leases = new Leases(host);
+
+  const record = (call: string): Record => {
+    const started = performance.now();
+    const rec: Record = {
+      session: undefined,
+      end: (code) => log(`session=${rec.session ?? '-'} call=${call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`),
+    };
+    return rec;
+  };
+
+  const authorise = (metadata: grpc.Metadata) => {
+    if (token !== undefined && !tokenMatches(token, metadata)) {
+      throw new StatusError(grpc.status.UNAUTHENTICATED, 'this agent needs its token: pass it as "authorization: Bearer <token>"');
+    }
+  };
+
+  const leaseOf = (metadata: grpc.Metadata, rec: Record): Lease => {
+    const session = sessionOf(metadata);
+    const lease = session === undefined ? undefined : leases.get(session);
+    if (lease === undefined) throw new StatusError(grpc.status.NOT_FOUND, 'no open session by that name: it was closed or its lease ended; open one with OpenSession');
+    rec.session = lease.id;
+    return lease;
+  };
+
+  /**
+   * Runs a call: credentials first, nothing else before them; then the work. Its end goes to the
+   * log and to the client: `ok` answers and says with which status, `fail` sends the error status.
+   */
+  const serve = <T>(
+    call: string,
+    metadata: grpc.Metadata,
+    work: (rec: Record) => Promise<T>,
+    end: { ok(value: T): grpc.status; fail(status: { code: grpc.status; details: string }): void },
+  ) => {
+    const rec = record(call);
+    Promise.resolve()
+      .then(() => {
+        authorise(metadata);
+        return work(rec);
+      })
+      .then(
+        (value) => rec.end(end.ok(value)),
+        (error: unknown) => {
+          const status = statusOf(error);
+          rec.end(status.code);
+          end.fail(status);
+        },
+      );
+  };
+
+  const unary =
+    (call: string, work: (request: object, metadata: grpc.Metadata, rec: Record) => Promise<object>): Unary =>
+    (serverCall, callback) =>
+      serve(call, serverCall.metadata, (rec) => work(serverCall.request, serverCall.metadata, rec), {
+        ok: (response) => {
+          callback(null, response);
+          return grpc.status.OK;
+        },
+        fail: (status) => callback(status),
+      });
+
+  /** A server stream ends normally (OK), is cancelled by its client, or ends with an error status. */
+  const streamEnd = (serverCall: grpc.ServerWritableStream<object, object>) => ({
+    ok: (code: grpc.status) => {
+      if (code === grpc.status.OK) serverCall.end();
+      return code;
+    },
+    fail: (status: { code: grpc.status; details: string }) => serverCall.emit('error', serviceError(status)),
+  });
+
+  const verb = (call: CallName, method: CallMethod): Unary =>
+    unary(call, async (request, metadata, rec) => {
+      const result = await host.call(leaseOf(metadata, rec).id, call, method.request.decode(request));
+      return method.response.encode(result);
+    });
+
+  /** A call whose result list is streamed: one message per element, then the end. */
+  const streamedVerb =
+    (call: CallName, method: CallMethod, key: string): Streaming =>
+    (serverCall) =>
+      serve(
+        call,
+        serverCall.metadata,
+        async (rec) => {
+          const result = await host.call(leaseOf(serverCall.metadata, rec).id, call, method.request.decode(serverCall.request));
+          for (const item of (result as { [key: string]: unknown[] })[key] ?? []) serverCall.write(method.response.encode(item));
+          return grpc.status.OK;
+        },
+        streamEnd(serverCall),
+      );
+
+  /**
+   * The lease: the session lives while this stream is open. It ends with CloseSession (OK), or
+   * when the client cancels or disappears (CANCELLED), and either way the session is destroyed.
+   */
+  const openSession: Streaming = (serverCall) =>
+    serve(
+      'openSession',
+      serverCall.metadata,
+      async (rec) => {
+        const lease = await leases.grant();
+        rec.session = lease.id;
+        serverCall.on('cancelled', () => void leases.release(lease.name));
+        // the client may have left while the session was being opened
+        if (serverCall.cancelled) await leases.release(lease.name);
+        else serverCall.write({ session: lease.name });
+        await lease.released;
+        return serverCall.cancelled ? grpc.status.CANCELLED : grpc.status.OK;
+      },
+      streamEnd(serverCall),
+    );
+
+  // keyed by the rpcs' lower-camel names, which grpc-js accepts as well as the proto names
+  const implementation: grpc.UntypedServiceImplementation = {
+    info: unary('info', async () => infoMethod.response.encode(AdapterInfo.parse(await host.info()))),
+    openSession,
+    closeSession: unary('closeSession', async (_request, metadata, rec) => {
+      await leases.release(leaseOf(metadata, rec).name);
+      return {};
+    }),
+  };
+  for (const [call, method] of Object.entries(callMethods) as [CallName, CallMethod][]) {
+    implementation[call] = method.streamed === undefined ? verb(call, method) : streamedVerb(call, method, method.streamed);
+  }
+  return implementation;
+}

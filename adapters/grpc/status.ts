@@ -1,0 +1,36 @@
+import { Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import { ZodError } from 'zod';
+import { InvalidRequest } from '../remote/session-host.js';
+
+/** An error that is a gRPC status: the agent refusing a call, or a call the agent answered with an error. */
+export class StatusError extends Error {
+  override name = 'StatusError';
+  constructor(
+    readonly code: status,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The status a failed call ends with: what the client sent was wrong (INVALID_ARGUMENT, and the
+ * agent carries on), a refusal's own code, or the implementation itself failed (INTERNAL).
+ */
+export function statusOf(error: unknown): { code: status; details: string } {
+  if (error instanceof StatusError) return { code: error.code, details: error.message };
+  if (error instanceof InvalidRequest) return { code: status.INVALID_ARGUMENT, details: error.message };
+  if (error instanceof ZodError) return { code: status.INTERNAL, details: `the adapter on the agent broke its contract: ${error.message}` };
+  return { code: status.INTERNAL, details: `the implementation failed: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+/** A status as the error a server stream ends with. */
+export function serviceError(s: { code: status; details: string }): ServiceError {
+  return Object.assign(new Error(s.details), { ...s, metadata: new Metadata() });
+}
+
+export const statusName = (code: status) => status[code] ?? String(code);
+
+export function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof Error && typeof (error as Partial<ServiceError>).code === 'number';
+}

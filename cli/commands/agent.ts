@@ -1,0 +1,93 @@
+import type { Command } from 'commander';
+import { readCredential, readKeyPair, readToken } from '../../adapters/grpc/credential-files.js';
+import { type Agent, startAgent, type TlsFiles } from '../../adapters/grpc/server.js';
+import { DEFAULT_LIMITS, type HostLimits } from '../../adapters/remote/session-host.js';
+import { createAdapter } from '../adapters.js';
+import { UserError } from '../errors.js';
+import { parsePositiveInt } from '../options.js';
+
+interface AgentFlags {
+  adapter: string;
+  device?: string;
+  listen: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  clientCa?: string;
+  tokenFile?: string;
+  insecure: boolean;
+  maxSessions: number;
+  maxResources: number;
+  maxQueueDepth: number;
+  maxMrBytes: number;
+  quiet: boolean;
+}
+
+const say = (line: string) => process.stderr.write(`rvt-conform agent: ${line}\n`);
+
+function tlsOf(flags: AgentFlags): TlsFiles | undefined {
+  const pair = readKeyPair(flags.tlsCert, flags.tlsKey);
+  if (flags.clientCa === undefined) return pair;
+  if (pair === undefined) throw new UserError('--client-ca checks client certificates over TLS, which needs --tls-cert and --tls-key', { hint: 'add the agent\'s own --tls-cert FILE --tls-key FILE' });
+  return { ...pair, clientCa: readCredential('--client-ca', flags.clientCa) };
+}
+
+const limitsOf = (flags: AgentFlags): HostLimits => ({
+  maxSessions: flags.maxSessions,
+  maxResourcesPerSession: flags.maxResources,
+  maxQueueDepth: flags.maxQueueDepth,
+  maxMrBytes: flags.maxMrBytes,
+});
+
+function guards(flags: AgentFlags): string {
+  const tls = flags.clientCa !== undefined ? 'mutual TLS' : flags.tlsCert !== undefined ? 'TLS' : 'no TLS';
+  return `${tls}, ${flags.tokenFile !== undefined ? 'token required' : 'no token'}`;
+}
+
+/** Until Ctrl-C or a service manager's SIGTERM: both are the normal way to stop an agent. */
+function stopRequested(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+/** Serves a local adapter to remote `rvt-conform run --adapter grpc` clients until stopped. */
+export async function agentCommand(flags: AgentFlags): Promise<void> {
+  const tls = tlsOf(flags);
+  const token = flags.tokenFile === undefined ? undefined : readToken('--token-file', flags.tokenFile);
+  const adapter = createAdapter(flags.adapter, flags.device === undefined ? {} : { device: flags.device });
+  let agent: Agent;
+  try {
+    const info = await adapter.info();
+    agent = await startAgent({ adapter, listen: flags.listen, limits: limitsOf(flags), tls, token, insecure: flags.insecure, log: flags.quiet ? undefined : say });
+    say(`serving ${info.adapter} (${info.implementation}; device ${info.device.name}) on ${agent.address}, ${guards(flags)}`);
+  } catch (error) {
+    await adapter.dispose();
+    throw error;
+  }
+  await stopRequested();
+  say('stopping: closing every session');
+  await agent.close();
+}
+
+export function registerAgentCommand(program: Command): void {
+  program
+    .command('agent')
+    .description('serve a local adapter over gRPC, for `run --adapter grpc --target HOST:PORT` on another machine')
+    .option('-a, --adapter <name>', 'the implementation to serve', 'model')
+    .option('--device <name>', 'the device, for adapters that drive one (e.g. rxe0)')
+    .option('--listen <host:port>', 'where to listen; anything but loopback needs TLS or a token (or --insecure)', '127.0.0.1:7471')
+    .option('--tls-cert <file>', "the agent's certificate (PEM); with --tls-key, serve over TLS")
+    .option('--tls-key <file>', "the agent's private key (PEM)")
+    .option('--client-ca <file>', 'require client certificates signed by this CA (mutual TLS)')
+    .option('--token-file <file>', 'require this bearer token (the file holds it on one line)')
+    .option('--insecure', 'allow a non-loopback --listen without TLS or token (a trusted network only)', false)
+    .option('--max-sessions <n>', 'sessions open at once, all clients together', parsePositiveInt, DEFAULT_LIMITS.maxSessions)
+    .option('--max-resources <n>', 'resources (PD, MR, CQ, SRQ, QP) one session may hold', parsePositiveInt, DEFAULT_LIMITS.maxResourcesPerSession)
+    .option('--max-queue-depth <n>', 'deepest CQ, SRQ or QP queue a client may ask for', parsePositiveInt, DEFAULT_LIMITS.maxQueueDepth)
+    .option('--max-mr-bytes <n>', 'largest MR a client may register (bytes)', parsePositiveInt, DEFAULT_LIMITS.maxMrBytes)
+    .option('-q, --quiet', 'no log line per call', false)
+    .action(async (flags: AgentFlags) => {
+      await agentCommand(flags);
+    });
+}

@@ -1,0 +1,83 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI } from '../../helpers.js';
+import { makeCertificates } from './certificates.js';
+
+const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
+const noStack = /\n\s+at /;
+
+let agents: ResultPromise[] = [];
+afterEach(() => {
+  for (const agent of agents) agent.kill('SIGKILL');
+  agents = [];
+});
+
+/** Starts `rvt-conform agent` and waits for the line that says where it listens. */
+async function startAgentProcess(args: string[]): Promise<{ agent: ResultPromise; address: string }> {
+  const agent = execa(process.execPath, [CLI, 'agent', '--listen', '127.0.0.1:0', ...args], { reject: false });
+  agents.push(agent);
+  const address = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    agent.stderr.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = / on (127\.0\.0\.1:\d+),/.exec(seen);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    agent.once('exit', () => reject(new Error(`the agent exited: ${seen}`)));
+  });
+  return { agent, address };
+}
+
+describe('rvt-conform agent', () => {
+  it.each([
+    [['--listen', '0.0.0.0:7471'], /refusing to listen on 0\.0\.0\.0:7471 without TLS or a token/],
+    [['--listen', 'nowhere'], /--listen 'nowhere' is not HOST:PORT/],
+    [['--tls-cert', '/nonexistent.pem'], /--tls-cert and --tls-key go together; --tls-key is missing/],
+    [['--token-file', '/nonexistent-token'], /--token-file \/nonexistent-token: no such file/],
+  ])('exits 2 with a clear message for %j', async (args, message) => {
+    const r = await cli(['agent', ...args]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(noStack);
+  });
+
+  it('serves `run --adapter grpc` over mutual TLS with a token, and stops cleanly on SIGINT', async () => {
+    const certs = makeCertificates();
+    const tokenFile = join(certs.dir, 'token');
+    await writeFile(tokenFile, 'a-shared-secret\n');
+    const { files } = certs;
+    const { agent, address } = await startAgentProcess(['--tls-cert', files.agentCert, '--tls-key', files.agentKey, '--client-ca', files.ca, '--token-file', tokenFile]);
+    const out = await mkdtemp(join(tmpdir(), 'rvt-grpc-cli-'));
+    const credentials = ['--tls-ca', files.ca, '--tls-cert', files.clientCert, '--tls-key', files.clientKey, '--token-file', tokenFile];
+    // by name, as the certificate says (Node frowns on TLS server names that are IP addresses)
+    const target = address.replace('127.0.0.1', 'localhost');
+    const r = await cli(['run', '--adapter', 'grpc', '--target', target, ...credentials, '--case', 'post_srq_recv/*', '--out', out, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as { adapter: { adapter: string; via: string } };
+    expect(results.adapter).toMatchObject({ adapter: 'model', via: `grpc://${target}` });
+
+    agent.kill('SIGINT');
+    const stopped = await agent;
+    expect(stopped.exitCode).toBe(0);
+    expect(stopped.stderr).toMatch(/mutual TLS, token required/);
+    expect(stopped.stderr).toMatch(/session=\d+ call=postSrqRecv status=OK ms=/);
+  });
+
+  it('makes `run --adapter grpc` exit 2, saying what to do, when no agent answers', async () => {
+    const r = await cli(['run', '--adapter', 'grpc', '--target', '127.0.0.1:1']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/cannot reach the rvt-conform agent at 127\.0\.0\.1:1/);
+    expect(r.stderr).toMatch(/rvt-conform agent --adapter NAME --listen 127\.0\.0\.1:1/);
+    expect(r.stderr).not.toMatch(noStack);
+  });
+
+  it('makes run refuse agent flags without --adapter grpc', async () => {
+    const r = await cli(['run', '--target', '127.0.0.1:7471']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--target is for --adapter grpc, not model/);
+  });
+});

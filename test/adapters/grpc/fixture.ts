@@ -1,0 +1,111 @@
+import * as grpc from '@grpc/grpc-js';
+import type { MethodDefinition } from '@grpc/proto-loader';
+import { afterEach } from 'vitest';
+import type { Adapter } from '../../../adapters/adapter.js';
+import { grpcAdapter, type GrpcClientOptions } from '../../../adapters/grpc/client.js';
+import { withSession, withToken } from '../../../adapters/grpc/metadata.js';
+import { agentService } from '../../../adapters/grpc/protocol.js';
+import { type Agent, type AgentOptions, startAgent } from '../../../adapters/grpc/server.js';
+import { modelAdapter } from '../../../adapters/model/index.js';
+import type { CaseRun } from '../../../suites/runner.js';
+
+/** A real agent on loopback (port 0), serving the model, with its log lines kept; closed after each test. */
+export interface Served {
+  agent: Agent;
+  log: string[];
+  /** A client adapter for this agent; disposed after the test. */
+  client(options?: Omit<GrpcClientOptions, 'target'>): Adapter;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+export async function serveModel(options: Partial<AgentOptions> = {}): Promise<Served> {
+  const log: string[] = [];
+  const agent = await startAgent({ adapter: modelAdapter(), listen: '127.0.0.1:0', log: (line) => log.push(line), ...options });
+  cleanups.push(() => agent.close());
+  return {
+    agent,
+    log,
+    client(clientOptions = {}) {
+      const adapter = grpcAdapter({ target: agent.address, ...clientOptions });
+      cleanups.push(() => adapter.dispose());
+      return adapter;
+    },
+  };
+}
+
+/** A poll that found nothing yet: how many of these a wait loop makes depends on how fast each call came back. */
+function foundNothing(entry: CaseRun['trace'][number]): boolean {
+  const result = entry.result as { completions?: unknown[]; events?: unknown[] } | undefined;
+  return (entry.call === 'pollCq' && result?.completions?.length === 0) || (entry.call === 'getAsyncEvents' && result?.events?.length === 0);
+}
+
+/** The trace without its timings: no durations, and no wait loop's empty polls. */
+const untimed = (trace: CaseRun['trace']) => trace.filter((entry) => !foundNothing(entry)).map(({ call, args, result, error }) => ({ call, args, result, error }));
+
+/** A run as evidence: everything but durations and trace timings (and stacks, which name files). */
+export function evidence(runs: readonly CaseRun[]) {
+  return runs.map((run) => ({
+    id: run.case.id,
+    ran: run.ran,
+    status: run.status,
+    reason: run.reason,
+    error: run.error?.message,
+    checks: run.checks,
+    trace: untimed(run.trace),
+  }));
+}
+
+/** A raw gRPC client of the Agent service, to send what the client adapter never would. */
+export class RawClient {
+  readonly client: grpc.Client;
+
+  constructor(
+    address: string,
+    private readonly token?: string,
+    credentials = grpc.credentials.createInsecure(),
+  ) {
+    this.client = new grpc.Client(address, credentials);
+    cleanups.push(async () => this.client.close());
+  }
+
+  metadata(session?: string): grpc.Metadata {
+    const m = new grpc.Metadata();
+    if (this.token !== undefined) withToken(m, this.token);
+    if (session !== undefined) withSession(m, session);
+    return m;
+  }
+
+  unary<Req, Res, ReqOut, ResOut>(definition: MethodDefinition<Req, Res, ReqOut, ResOut>, request: NoInfer<Req>, session?: string): Promise<ResOut> {
+    return new Promise((resolve, reject) => {
+      this.client.makeUnaryRequest(definition.path, definition.requestSerialize, definition.responseDeserialize, request, this.metadata(session), (error, response) =>
+        error ? reject(error) : resolve(response as ResOut),
+      );
+    });
+  }
+
+  /** Opens a lease and returns its session; the lease is cancelled after the test. */
+  openSession(): Promise<string> {
+    const definition = agentService.OpenSession;
+    return new Promise((resolve, reject) => {
+      const call = this.client.makeServerStreamRequest(definition.path, definition.requestSerialize, definition.responseDeserialize, {}, this.metadata());
+      cleanups.push(async () => call.cancel());
+      call.on('error', reject);
+      call.once('data', (message: { session?: string }) => resolve(message.session ?? ''));
+    });
+  }
+}
+
+/** The status a rejected raw call ended with. */
+export async function statusOfCall(call: Promise<unknown>): Promise<grpc.status> {
+  try {
+    await call;
+    return grpc.status.OK;
+  } catch (error) {
+    return (error as grpc.ServiceError).code;
+  }
+}
