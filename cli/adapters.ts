@@ -1,22 +1,35 @@
 import type { Adapter } from '../adapters/adapter.js';
+import { type GrpcFlags, grpcAdapterFromFlags, strayGrpcFlag } from '../adapters/grpc/flags.js';
 import { implementations } from '../adapters/model/implementations.js';
 import { modelAdapter } from '../adapters/model/index.js';
 import { mutantAdapter, mutants } from '../adapters/mutants/index.js';
+import { rxeAdapter } from '../adapters/rxe/adapter.js';
 import { UserError } from './errors.js';
 
+/** What an adapter may need besides its name: the device it drives; for grpc, the agent and credentials. */
+export interface AdapterOptions extends GrpcFlags {
+  device?: string | undefined;
+}
+
 /** The adapters the CLI can build, by the name given to --adapter. */
-const FACTORIES: Record<string, () => Adapter> = {
+const FACTORIES: Record<string, (options: AdapterOptions) => Adapter> = {
   model: () => modelAdapter(),
+  grpc: (options) => grpcAdapterFromFlags(options),
+  rxe: (options) => rxeAdapter({ device: options.device }),
   ...Object.fromEntries(Object.entries(implementations).map(([name, b]) => [`model:${name}`, () => modelAdapter(b, `model:${name}`)])),
   ...Object.fromEntries(mutants.map((m) => [`mutant:${m.name}`, () => mutantAdapter(m)])),
 };
 
 export const adapterNames = () => Object.keys(FACTORIES);
 
-export function createAdapter(name: string): Adapter {
+export function createAdapter(name: string, options: AdapterOptions = {}): Adapter {
   const factory = FACTORIES[name];
   if (factory === undefined) {
     throw new UserError(`unknown adapter '${name}'`, { hint: `choose one of: ${adapterNames().join(', ')}` });
   }
-  return factory();
+  const stray = name === 'grpc' ? undefined : strayGrpcFlag(options);
+  if (stray !== undefined) {
+    throw new UserError(`${stray} is for --adapter grpc, not ${name}`, { hint: 'add --adapter grpc to run against an agent, or drop the flag' });
+  }
+  return factory(options);
 }

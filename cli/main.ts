@@ -9,6 +9,7 @@ import { registerMutantsCommand } from './commands/mutants.js';
 import { registerReproCommand } from './commands/repro.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerSpecCommands } from './commands/spec.js';
+import { registerVmCommand } from '../adapters/rxe/vm/cli.js';
 import { isUserError } from './errors.js';
 
 function program(): Command {
@@ -25,6 +26,7 @@ function program(): Command {
   registerFuzzCommand(root);
   registerSpecCommands(root);
   registerAgentCommand(root);
+  registerVmCommand(root);
   for (const command of root.commands) command.exitOverride();
   return root;
 }

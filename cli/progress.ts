@@ -1,24 +1,52 @@
 import type { RunEvent } from '../suites/runner.js';
 
+export type ProgressMode = 'live' | 'plain' | 'quiet';
+
+/** The part of a stream progress needs, so tests can pass a plain recorder. */
+export interface ProgressStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface Progress {
+  onEvent(event: RunEvent): void;
+  /** After the last case, or when the run stopped early: clears the live line, says what was kept. */
+  end(outcome: { interrupted: boolean; ran: number; total: number }): void;
+}
+
+const failed = (event: Extract<RunEvent, { type: 'case-end' }>) =>
+  event.run.status === 'fail' || event.run.status === 'error';
+
 /**
- * Progress while a run goes: on a terminal one live line (done / total, current case, failures
- * so far); without a terminal, or in CI, one plain line per finished case; nothing when quiet.
+ * Progress while a run goes: on a terminal one live line (done / total, failures so far, the
+ * current case); without a terminal, or in CI, one plain line per finished case, which a CI log
+ * keeps readable; nothing when quiet. Always on stderr: stdout is for the summary or --json.
  */
-export function progressPrinter(stream: NodeJS.WriteStream, mode: 'live' | 'plain' | 'quiet'): (event: RunEvent) => void {
+export function progressPrinter(stream: ProgressStream, mode: ProgressMode): Progress {
   let failures = 0;
-  return (event) => {
-    if (mode === 'quiet') return;
-    if (event.type === 'case-start') {
-      if (mode === 'live') stream.write(`\r\x1b[K[${event.index}/${event.total}] ${failures} failing  ${event.case.id}`);
-      return;
-    }
-    if (event.run.status === 'fail' || event.run.status === 'error') failures++;
-    if (mode === 'plain') stream.write(`[${event.index + 1}/${event.total}] ${event.run.status.padEnd(14)} ${event.run.case.id}\n`);
-    if (mode === 'live' && event.index + 1 === event.total) stream.write('\r\x1b[K');
+  // A live line longer than the terminal wraps, and \r then redraws only its last part.
+  const fit = (line: string) => (stream.columns ? line.slice(0, stream.columns - 1) : line);
+  return {
+    onEvent(event) {
+      if (mode === 'quiet') return;
+      if (event.type === 'case-start') {
+        if (mode === 'live') stream.write(`\r\x1b[K${fit(`[${event.index}/${event.total}] ${failures} failing  ${event.case.id}`)}`);
+        return;
+      }
+      if (failed(event)) failures++;
+      if (mode === 'plain') stream.write(`[${event.index + 1}/${event.total}] ${event.run.status.padEnd(14)} ${event.run.case.id}\n`);
+    },
+    end({ interrupted, ran, total }) {
+      if (mode === 'quiet') return;
+      if (mode === 'live') stream.write('\r\x1b[K');
+      if (interrupted) stream.write(`interrupted after ${ran} of ${total} cases: the results so far are written, marked interrupted\n`);
+    },
   };
 }
 
-export function progressMode(quiet: boolean): 'live' | 'plain' | 'quiet' {
+/** Live only on a terminal outside CI; CI logs and pipes get plain lines. */
+export function progressMode(quiet: boolean, stream: ProgressStream = process.stderr, env: NodeJS.ProcessEnv = process.env): ProgressMode {
   if (quiet) return 'quiet';
-  return process.stderr.isTTY && !process.env.CI ? 'live' : 'plain';
+  return stream.isTTY && !env.CI ? 'live' : 'plain';
 }

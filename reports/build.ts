@@ -3,9 +3,12 @@ import type { AdapterInfo, Profile } from '../adapters/adapter.js';
 import type { Clause } from '../spec/clauses/schema.js';
 import type { CaseRun } from '../suites/runner.js';
 import { clauseResults } from './clause-status.js';
+import { coveredByClauses, withExpectation } from './expectations/apply.js';
+import type { Expectation } from './expectations/load.js';
+import { expectationsFor, runInfoOf } from './expectations/match.js';
 import { evaluateGate } from './gate.js';
 import { toJsonValue } from './json-value.js';
-import { type CaseResult, CaseStatus, RESULTS_SCHEMA_VERSION, RunResults } from './results-schema.js';
+import { type CaseResult, CaseStatus, type Citation, type Coverage, RESULTS_SCHEMA_VERSION, RunResults } from './results-schema.js';
 import { TOOL_VERSION } from './version.js';
 
 export interface BuildInput {
@@ -19,6 +22,12 @@ export interface BuildInput {
   finishedAt: Date;
   interrupted: boolean;
   snapshot: string | null;
+  /** The entries of the --expectations file, and the file as given. */
+  expectations?: { file: string; entries: readonly Expectation[] };
+  /** From the kernel-doc snapshot: how far the clauses reach the documented functions. */
+  coverage?: readonly Coverage[];
+  /** From the kernel-doc snapshot: the cited text of each clause's sources, by clause id. */
+  citations?: ReadonlyMap<string, readonly Citation[]>;
 }
 
 export function caseResult(run: CaseRun): CaseResult {
@@ -54,8 +63,15 @@ export function caseResult(run: CaseRun): CaseResult {
 
 /** results.json: the one record every report and the gate are derived from. Validated on the way out. */
 export function buildResults(input: BuildInput): RunResults {
-  const cases = input.runs.map(caseResult);
-  const clauses = clauseResults(input.clauses, cases, input.profile);
+  const expected = expectationsFor(input.expectations?.entries ?? [], runInfoOf(input.info, input.profile));
+  // Case expectations first: a clause failed only by expected cases is an xfail, not a failure.
+  const ownCases = input.runs.map((run) => withExpectation(caseResult(run), expected.get(run.case.id)));
+  const clauses = clauseResults(input.clauses, ownCases, input.profile).map((clause) => {
+    const cited = input.citations?.get(clause.id);
+    return withExpectation(cited === undefined ? clause : { ...clause, citations: [...cited] }, expected.get(clause.id));
+  });
+  const byId = new Map(clauses.map((c) => [c.id, c]));
+  const cases = ownCases.map((c) => coveredByClauses(c, byId));
   const totals = Object.fromEntries(CaseStatus.options.map((s) => [s, cases.filter((c) => c.status === s).length])) as Record<CaseStatus, number>;
   return RunResults.parse({
     schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -68,6 +84,7 @@ export function buildResults(input: BuildInput): RunResults {
       seed: input.seed,
       filter: input.filter,
       interrupted: input.interrupted,
+      expectations: input.expectations?.file ?? null,
     },
     adapter: input.info,
     environment: {
@@ -77,10 +94,14 @@ export function buildResults(input: BuildInput): RunResults {
       kernel: release(),
       ci: Boolean(process.env.CI),
     },
-    spec: { snapshot: input.snapshot, clauses: input.clauses.length },
+    spec: {
+      snapshot: input.snapshot,
+      clauses: input.clauses.length,
+      ...(input.coverage === undefined ? {} : { coverage: [...input.coverage] }),
+    },
     totals,
     cases,
     clauses,
-    gate: evaluateGate(clauses, input.interrupted),
+    gate: evaluateGate(clauses, cases, input.interrupted),
   });
 }

@@ -9,15 +9,20 @@ export function isBinding(level: Level, profile: Profile): boolean {
 
 /**
  * A clause's status over every case that names it: one failed check fails it; an error in a
- * case that names it (with no failure) is an error; it passes only on an observed pass.
+ * case that names it (with no failure) is an error; a failure or error only in cases expected
+ * to end so (xfail) is an xfail; it passes only on an observed pass.
  */
 export function clauseStatus(clause: Clause, cases: readonly CaseResult[]): { status: ClauseStatus; reason?: string } {
   const naming = cases.filter((c) => c.clauses.includes(clause.id));
   if (naming.length === 0) return { status: 'not-run', reason: 'no case that checks it was run' };
-  const checks = naming.flatMap((c) => c.checks.filter((k) => k.clause === clause.id));
-  if (checks.some((k) => k.status === 'fail')) return { status: 'fail' };
-  const errored = naming.find((c) => c.status === 'error');
+  const failedHere = (c: CaseResult) => c.checks.some((k) => k.clause === clause.id && k.status === 'fail');
+  const live = naming.filter((c) => c.status !== 'xfail');
+  if (live.some(failedHere)) return { status: 'fail' };
+  const errored = live.find((c) => c.status === 'error');
   if (errored) return { status: 'error', reason: `${errored.id}: ${errored.reason ?? 'error'}` };
+  const known = naming.find((c) => c.status === 'xfail' && (failedHere(c) || c.expectation?.status === 'error'));
+  if (known) return { status: 'xfail', reason: `expected in ${known.id}: ${known.expectation?.reason ?? ''}` };
+  const checks = naming.flatMap((c) => c.checks.filter((k) => k.clause === clause.id));
   if (checks.some((k) => k.status === 'pass')) return { status: 'pass' };
   const notObservable = checks.find((k) => k.status === 'not-observable');
   if (notObservable) return { status: 'not-observable', reason: notObservable.reason ?? clause.notObservable ?? 'not observable' };

@@ -22,3 +22,15 @@ export function toJsonValue(value: unknown): z.infer<ReturnType<typeof z.json>> 
 
 export const JsonValue = z.json();
 export type JsonValue = z.infer<typeof JsonValue>;
+
+/**
+ * The inverse of toJsonValue for u64 values: `0x…` strings become bigints again, so a trace read
+ * back from results.json parses with the call schemas it was recorded with. Only u64 values are
+ * written that way (hex data and GIDs carry no `0x`).
+ */
+export function reviveBigints(value: JsonValue): unknown {
+  if (typeof value === 'string') return /^0x[0-9a-f]+$/.test(value) ? BigInt(value) : value;
+  if (Array.isArray(value)) return value.map(reviveBigints);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reviveBigints(v)]));
+  return value;
+}

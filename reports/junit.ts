@@ -9,6 +9,7 @@ const junit = junitModule as unknown as Builder;
 /**
  * junit.xml: one testsuite per adapter, a testcase per case named with the adapter, clause ids
  * as properties. A harness error is a JUnit <error>, never a <failure>: it is not a verdict.
+ * An expected failure is <skipped> and an unexpected pass a <failure>, as pytest writes them.
  */
 export function renderJunit(results: RunResults): string {
   const builder = junit.newBuilder();
@@ -35,6 +36,12 @@ export function renderJunit(results: RunResults): string {
     if (c.status === 'error') test.error(c.reason ?? 'error', c.ran, c.error?.stack);
     if (c.status === 'skip') test.skipped().standardOutput(c.reason ?? 'skipped');
     if (c.status === 'not-observable') test.standardOutput(c.checks.map(describeCheck).join('\n'));
+    const expectation = c.expectation;
+    if (expectation !== undefined) test.property('expectation', `${expectation.status} (${expectation.source})`);
+    if (c.status === 'xfail' && expectation) test.skipped().standardOutput(`expected ${expectation.status}: ${expectation.reason} (${expectation.link})`);
+    if (c.status === 'xpass' && expectation) {
+      test.failure(`expected ${expectation.status} (${expectation.reason}) but it passed: remove the entry at ${expectation.source}`, 'UnexpectedPass');
+    }
   }
   return builder.build();
 }

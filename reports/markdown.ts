@@ -1,69 +1,127 @@
 import { describeCheck } from './evidence.js';
-import type { ClauseResult, RunResults } from './results-schema.js';
-
-const ICON: Record<ClauseResult['status'], string> = {
-  pass: 'pass',
-  fail: '**FAIL**',
-  error: '**ERROR**',
-  skip: 'skip',
-  'not-observable': 'not observable',
-  'not-run': 'not run',
-};
+import { describeSource, needsAttention, STATUS_LABEL } from './labels.js';
+import type { CaseResult, ClauseResult, ClauseStatus, RunResults } from './results-schema.js';
+import type { AppliedExpectation } from './expectations/schema.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const label = (status: ClauseStatus) => (needsAttention(status) ? `**${STATUS_LABEL[status]}**` : STATUS_LABEL[status]);
+const sources = (clause: ClauseResult) => clause.sources.map(describeSource).join('; ');
+const quote = (text: string) => text.split('\n').map((line) => `> ${line}`);
+const expectationLine = (e: AppliedExpectation) => `${e.reason} ([link](${e.link}); \`${e.source}\`${e.expires ? `, expires ${e.expires}` : ''})`;
 
-function source(clause: ClauseResult): string {
-  return clause.sources
-    .map((s) => {
-      switch (s.kind) {
-        case 'kernel-doc':
-          return `kernel-doc ${s.function}() ${s.section}`;
-        case 'kernel-code':
-          return `${s.function}() code`;
-        case 'man-page':
-          return `${s.page} ${s.section}`;
-        case 'ib-spec':
-          return `IBA ${s.ref}`;
-      }
-    })
-    .join('; ');
+function headline(results: RunResults): string[] {
+  const { adapter, gate, run } = results;
+  const t = results.totals;
+  return [
+    `# rvt-conform: ${gate.passed ? 'PASS' : 'FAIL'}`,
+    '',
+    `${gate.summary}.`,
+    '',
+    `Adapter \`${adapter.adapter}\`: ${adapter.implementation}, device \`${adapter.device.name}\`, layer ${adapter.layer}; ` +
+      `profile \`${run.profile}\`${run.filter ? `, cases matching \`${run.filter}\`` : ''}` +
+      `${run.expectations ? `, expectations \`${run.expectations}\`` : ''}${run.interrupted ? ', **interrupted**' : ''}.`,
+    '',
+    `Cases: ${t.pass} pass, ${t.fail} fail, ${t.error} error, ${t.skip} skip, ${t['not-observable']} not observable` +
+      `${t.xfail + t.xpass > 0 ? `, ${t.xfail} expected fail, ${t.xpass} unexpected pass` : ''}.`,
+    '',
+  ];
 }
 
-/** report.md: fits a CI step summary. Headline verdict, failures with evidence, then every clause. */
-export function renderMarkdown(results: RunResults): string {
-  const { adapter, gate } = results;
-  const out: string[] = [];
-  out.push(`# rvt-conform: ${gate.passed ? 'PASS' : 'FAIL'}`, '');
-  out.push(`${gate.summary}.`, '');
-  out.push(
-    `Adapter \`${adapter.adapter}\`: ${adapter.implementation}, device \`${adapter.device.name}\`, layer ${adapter.layer}; ` +
-      `profile \`${results.run.profile}\`${results.run.filter ? `, cases matching \`${results.run.filter}\`` : ''}` +
-      `${results.run.interrupted ? ', **interrupted**' : ''}.`,
-    '',
-  );
-  const t = results.totals;
-  out.push(`Cases: ${t.pass} pass, ${t.fail} fail, ${t.error} error, ${t.skip} skip, ${t['not-observable']} not observable.`, '');
+function evidenceOf(clause: ClauseResult, cases: readonly CaseResult[]): string[] {
+  return cases
+    .filter((k) => clause.cases.includes(k.id))
+    .flatMap((c) => [
+      ...c.checks.filter((k) => k.clause === clause.id && k.status === 'fail').map((check) => `- \`${c.id}\`: ${describeCheck(check)}`),
+      ...(c.status === 'error' ? [`- \`${c.id}\`: ${c.reason ?? 'error'}`] : []),
+    ]);
+}
 
+function failing(results: RunResults): string[] {
   const bad = results.clauses.filter((c) => c.status === 'fail' || c.status === 'error');
-  if (bad.length > 0) {
-    out.push('## Failing clauses', '');
-    for (const clause of bad) {
-      out.push(`### ${clause.id} (${clause.level}${clause.binding ? ', binding' : ', not binding'}): ${ICON[clause.status]}`, '');
-      out.push(`${clause.statement} Source: ${source(clause)}.`, '');
-      for (const c of results.cases.filter((k) => clause.cases.includes(k.id))) {
-        const failed = c.checks.filter((k) => k.clause === clause.id && k.status === 'fail');
-        for (const check of failed) out.push(`- \`${c.id}\`: ${describeCheck(check)}`);
-        if (c.status === 'error') out.push(`- \`${c.id}\`: ${c.reason ?? 'error'}`);
-      }
-      out.push('');
-    }
-  }
+  if (bad.length === 0) return [];
+  return [
+    '## Failing clauses',
+    '',
+    ...bad.flatMap((clause) => [
+      `### ${clause.id} (${clause.level}${clause.binding ? ', binding' : ', not binding'}): ${label(clause.status)}`,
+      '',
+      `${clause.statement} Source: ${sources(clause)}.`,
+      '',
+      ...(clause.citations ?? []).flatMap((c) => [...quote(c.text), '']),
+      ...evidenceOf(clause, results.cases),
+      '',
+    ]),
+  ];
+}
 
-  out.push('## Clauses', '', '| clause | level | binding | status | cases | source |', '|---|---|---|---|---|---|');
-  for (const clause of results.clauses) {
-    const status = clause.reason && clause.status !== 'pass' ? `${ICON[clause.status]} (${clause.reason})` : ICON[clause.status];
-    out.push(`| \`${clause.id}\` | ${clause.level} | ${clause.binding ? 'yes' : 'no'} | ${cell(status)} | ${clause.cases.length} | ${cell(source(clause))} |`);
-  }
-  out.push('');
-  return out.join('\n');
+function expectationSections(results: RunResults): string[] {
+  const all = [...results.clauses, ...results.cases];
+  const stale = all.filter((r) => r.status === 'xpass');
+  const known = all.filter((r) => r.status === 'xfail');
+  const section = (title: string, intro: string, rows: typeof all) =>
+    rows.length === 0
+      ? []
+      : [`## ${title}`, '', intro, '', ...rows.map((r) => `- \`${r.id}\`: ${r.expectation ? expectationLine(r.expectation) : ''}`), ''];
+  return [
+    ...section('Unexpected passes', 'These were expected not to pass and passed: remove their entries from the expectations file.', stale),
+    ...section('Expected failures', 'Known deviations of this implementation, accounted for by the expectations file.', known),
+  ];
+}
+
+function clauseTable(results: RunResults): string[] {
+  return [
+    '## Clauses',
+    '',
+    '| clause | level | binding | status | cases | source |',
+    '|---|---|---|---|---|---|',
+    ...results.clauses.map((clause) => {
+      const status = clause.reason && clause.status !== 'pass' ? `${label(clause.status)} (${clause.reason})` : label(clause.status);
+      return `| \`${clause.id}\` | ${clause.level} | ${clause.binding ? 'yes' : 'no'} | ${cell(status)} | ${clause.cases.length} | ${cell(sources(clause))} |`;
+    }),
+    '',
+  ];
+}
+
+/** Optional: present only when the run was given the kernel-doc snapshot's coverage. */
+function coverageSection(results: RunResults): string[] {
+  const coverage = results.spec.coverage;
+  if (coverage === undefined) return [];
+  return [
+    '## Coverage of documented functions',
+    '',
+    '| function | file | status | clauses | cases | note |',
+    '|---|---|---|---|---|---|',
+    ...coverage.map((f) => `| \`${f.function}()\` | ${f.file} | ${f.status} | ${f.clauses.length} | ${f.cases.length} | ${cell(f.reason ?? '')} |`),
+    '',
+  ];
+}
+
+/** Optional: present only when clauses carry the text they cite from the kernel-doc snapshot. */
+function citationSection(results: RunResults): string[] {
+  const cited = results.clauses.filter((c) => (c.citations ?? []).length > 0);
+  if (cited.length === 0) return [];
+  return [
+    '## Cited kernel-doc text',
+    '',
+    ...cited.flatMap((clause) => [
+      `### ${clause.id}`,
+      '',
+      ...(clause.citations ?? []).flatMap((c) => {
+        const source = clause.sources[c.source];
+        return [`${source ? describeSource(source) : `source ${c.source}`}:`, '', ...quote(c.text), ''];
+      }),
+    ]),
+  ];
+}
+
+/** report.md: fits a CI step summary. Headline verdict, what to act on with evidence, then every clause. */
+export function renderMarkdown(results: RunResults): string {
+  return [
+    ...headline(results),
+    ...failing(results),
+    ...expectationSections(results),
+    ...clauseTable(results),
+    ...coverageSection(results),
+    ...citationSection(results),
+  ].join('\n');
 }

@@ -1,17 +1,20 @@
 import { z } from 'zod';
 import { AdapterInfo, Profile } from '../adapters/adapter.js';
 import { Clause } from '../spec/clauses/schema.js';
+import { AppliedExpectation } from './expectations/schema.js';
 import { JsonValue } from './json-value.js';
 
-export const RESULTS_SCHEMA_VERSION = 1;
+/** 2: xfail/xpass and the applied expectations, run.expectations, gate.unexpectedPasses, citations and coverage. */
+export const RESULTS_SCHEMA_VERSION = 2;
 
-export const CaseStatus = z.enum(['pass', 'fail', 'error', 'skip', 'not-observable']);
+/** `xfail` (an expected failure happened) and `xpass` (an expected failure passed) exist only where an expectation applied. */
+export const CaseStatus = z.enum(['pass', 'fail', 'error', 'skip', 'not-observable', 'xfail', 'xpass']);
 export type CaseStatus = z.infer<typeof CaseStatus>;
 
 /** "Did the case run", separate from what its checks found. */
 export const Ran = z.enum(['ok', 'error', 'timeout', 'crash', 'precondition-failed']);
 
-export const ClauseStatus = z.enum(['pass', 'fail', 'error', 'skip', 'not-observable', 'not-run']);
+export const ClauseStatus = z.enum([...CaseStatus.options, 'not-run']);
 export type ClauseStatus = z.infer<typeof ClauseStatus>;
 
 export const CheckResult = z.object({
@@ -47,8 +50,25 @@ export const CaseResult = z.object({
   durationMs: z.number(),
   checks: z.array(CheckResult),
   trace: z.array(TraceEntry),
+  /** The expectation that applied to this case (keyed by its id, or by the clause it failed). */
+  expectation: AppliedExpectation.optional(),
 });
 export type CaseResult = z.infer<typeof CaseResult>;
+
+export const Citation = z.object({ source: z.number().int().min(0), text: z.string() });
+export type Citation = z.infer<typeof Citation>;
+
+/** How far the clauses reach a documented kernel function (filled from the kernel-doc snapshot). */
+export const Coverage = z.object({
+  function: z.string(),
+  file: z.string(),
+  /** covered: a clause pins it down; reachable: the suites call it but no clause covers it; internal: not reachable through the verbs. */
+  status: z.enum(['covered', 'reachable', 'internal']),
+  clauses: z.array(z.string()),
+  cases: z.array(z.string()),
+  reason: z.string().optional(),
+});
+export type Coverage = z.infer<typeof Coverage>;
 
 export const ClauseResult = Clause.extend({
   /** Whether this clause decides the gate under the run's profile. */
@@ -57,6 +77,9 @@ export const ClauseResult = Clause.extend({
   cases: z.array(z.string()),
   /** The not-observable reason, or why no case ran it. */
   reason: z.string().optional(),
+  expectation: AppliedExpectation.optional(),
+  /** The text of the clause's sources, quoted from the kernel-doc snapshot; `source` indexes `sources`. */
+  citations: z.array(Citation).optional(),
 });
 export type ClauseResult = z.infer<typeof ClauseResult>;
 
@@ -64,34 +87,40 @@ export const Gate = z.object({
   passed: z.boolean(),
   /** Binding clauses that failed or errored. */
   failures: z.array(z.string()),
+  /** Clauses and cases that passed against an expectation: the expectation is stale. */
+  unexpectedPasses: z.array(z.string()),
   summary: z.string(),
 });
 export type Gate = z.infer<typeof Gate>;
 
-export const RunResults = z.object({
-  schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
-  tool: z.object({ name: z.literal('rvt-conform'), version: z.string() }),
-  run: z.object({
-    startedAt: z.iso.datetime(),
-    finishedAt: z.iso.datetime(),
-    durationMs: z.number(),
-    profile: Profile,
-    seed: z.number().int(),
-    filter: z.string().nullable(),
-    interrupted: z.boolean(),
-  }),
-  adapter: AdapterInfo,
-  environment: z.object({
-    node: z.string(),
-    platform: z.string(),
-    arch: z.string(),
-    kernel: z.string(),
-    ci: z.boolean(),
-  }),
-  spec: z.object({ snapshot: z.string().nullable(), clauses: z.number().int() }),
-  totals: z.record(CaseStatus, z.number().int()),
-  cases: z.array(CaseResult),
-  clauses: z.array(ClauseResult),
-  gate: Gate,
-});
+export const RunResults = z
+  .object({
+    schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
+    tool: z.object({ name: z.literal('rvt-conform'), version: z.string() }),
+    run: z.object({
+      startedAt: z.iso.datetime(),
+      finishedAt: z.iso.datetime(),
+      durationMs: z.number(),
+      profile: Profile,
+      seed: z.number().int(),
+      filter: z.string().nullable(),
+      interrupted: z.boolean(),
+      /** The expectations file given with --expectations, as given. */
+      expectations: z.string().nullable(),
+    }),
+    adapter: AdapterInfo,
+    environment: z.object({
+      node: z.string(),
+      platform: z.string(),
+      arch: z.string(),
+      kernel: z.string(),
+      ci: z.boolean(),
+    }),
+    spec: z.object({ snapshot: z.string().nullable(), clauses: z.number().int(), coverage: z.array(Coverage).optional() }),
+    totals: z.record(CaseStatus, z.number().int()),
+    cases: z.array(CaseResult),
+    clauses: z.array(ClauseResult),
+    gate: Gate,
+  })
+  .meta({ title: 'rvt-conform results.json', description: 'One run of the shared suites against one adapter; every report is derived from it.' });
 export type RunResults = z.infer<typeof RunResults>;

@@ -1,22 +1,50 @@
-import type { RunResults } from './results-schema.js';
+import { STATUS_LABEL } from './labels.js';
+import { type CaseStatus, ClauseStatus, type RunResults } from './results-schema.js';
+import { reportFileNames } from './write.js';
+
+/** "3 pass, 1 fail, ..." over the statuses that occur (pass and fail always, so the line keeps its shape). */
+function counts(statuses: readonly ClauseStatus[], present: Record<string, number>): string {
+  return statuses
+    .filter((s) => s === 'pass' || s === 'fail' || (present[s] ?? 0) > 0)
+    .map((s) => `${present[s] ?? 0} ${STATUS_LABEL[s].toLowerCase()}`)
+    .join(', ');
+}
+
+function clauseTotals(results: RunResults): Record<ClauseStatus, number> {
+  return Object.fromEntries(ClauseStatus.options.map((s) => [s, results.clauses.filter((c) => c.status === s).length])) as Record<ClauseStatus, number>;
+}
 
 /** The one-screen summary printed at the end of a run. */
 export function renderSummary(results: RunResults, outDir: string): string {
-  const t = results.totals;
+  const caseStatuses = Object.keys(results.totals) as CaseStatus[];
   const lines = [
-    `rvt-conform ${results.tool.version}: ${results.adapter.adapter} (${results.adapter.implementation}), profile ${results.run.profile}`,
-    `cases: ${results.cases.length} run in ${results.run.durationMs} ms: ${t.pass} pass, ${t.fail} fail, ${t.error} error, ${t.skip} skip, ${t['not-observable']} not observable`,
+    `rvt-conform ${results.tool.version}: ${results.adapter.adapter} (${results.adapter.implementation}), profile ${results.run.profile}` +
+      `${results.run.expectations ? `, expectations ${results.run.expectations}` : ''}`,
+    `cases: ${results.cases.length} run in ${results.run.durationMs} ms: ${counts(caseStatuses, results.totals)}${results.run.interrupted ? ' (interrupted)' : ''}`,
+    `clauses: ${results.clauses.length}: ${counts(ClauseStatus.options, clauseTotals(results))}`,
   ];
-  const byStatus = (s: string) => results.clauses.filter((c) => c.status === s);
-  lines.push(
-    `clauses: ${results.clauses.length}: ${byStatus('pass').length} pass, ${byStatus('fail').length} fail, ${byStatus('error').length} error, ` +
-      `${byStatus('not-observable').length} not observable, ${byStatus('skip').length} skip, ${byStatus('not-run').length} not run`,
-  );
   for (const clause of results.clauses.filter((c) => c.status === 'fail' || c.status === 'error')) {
     lines.push(`  ${clause.binding ? 'FAIL' : 'deviation (not binding)'}  ${clause.id}  [${clause.level}]  ${clause.status}`);
   }
+  for (const r of [...results.clauses, ...results.cases].filter((k) => k.status === 'xpass')) {
+    lines.push(`  UNEXPECTED PASS  ${r.id}: remove the entry at ${r.expectation?.source ?? 'the expectations file'}`);
+  }
   for (const c of results.cases.filter((k) => k.status === 'error')) lines.push(`  ERROR ${c.id}: ${c.reason ?? ''}`);
-  lines.push(`reports: ${outDir}/{results.json,report.md,junit.xml}`);
+  lines.push(`reports: ${outDir}/{${reportFileNames.join(',')}}`);
   lines.push(results.gate.summary);
   return lines.join('\n');
+}
+
+/** What `run --json` prints: enough for a script to decide and to find the reports. */
+export function summaryJson(results: RunResults, outDir: string) {
+  return {
+    gate: results.gate,
+    totals: results.totals,
+    clauses: clauseTotals(results),
+    interrupted: results.run.interrupted,
+    adapter: results.adapter.adapter,
+    profile: results.run.profile,
+    out: outDir,
+    files: reportFileNames,
+  };
 }

@@ -2,38 +2,16 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mutantAdapter, mutants } from '../../adapters/mutants/index.js';
-import { buildResults } from '../../reports/build.js';
+import { validate } from 'ctrf';
+import { renderCtrf } from '../../reports/ctrf.js';
+import { renderHtml } from '../../reports/html/render.js';
 import { renderJunit } from '../../reports/junit.js';
 import { renderMarkdown } from '../../reports/markdown.js';
 import { RunResults } from '../../reports/results-schema.js';
 import { writeReports } from '../../reports/write.js';
-import { clauses } from '../../spec/clauses/index.js';
 import { allCases } from '../../suites/index.js';
 import type { CaseRun } from '../../suites/runner.js';
-import { referenceModel, runAgainst } from '../helpers.js';
-
-async function resultsFor(adapter = referenceModel(), profile: 'documented' | 'rdmavt' = 'rdmavt', extra: CaseRun[] = []) {
-  const runs = [...(await runAgainst(adapter, allCases)), ...extra];
-  return buildResults({
-    info: await adapter.info(),
-    profile,
-    seed: 1,
-    filter: null,
-    clauses,
-    runs,
-    startedAt: new Date(0),
-    finishedAt: new Date(1000),
-    interrupted: false,
-    snapshot: null,
-  });
-}
-
-const capacityPlusOne = () => {
-  const m = mutants.find((x) => x.name === 'capacity-plus-one');
-  if (!m) throw new Error('mutant missing');
-  return mutantAdapter(m);
-};
+import { capacityPlusOne, resultsFor } from './fixture.js';
 
 describe('results.json', () => {
   it('validates, and round-trips through JSON', async () => {
@@ -50,28 +28,76 @@ describe('results.json', () => {
   });
 
   it('fails the gate on a binding clause, and only reports a reference clause as a deviation under documented', async () => {
-    const rdmavt = await resultsFor(capacityPlusOne(), 'rdmavt');
+    const rdmavt = await resultsFor({ adapter: capacityPlusOne(), profile: 'rdmavt' });
     expect(rdmavt.gate.passed).toBe(false);
     expect(rdmavt.gate.failures).toContain('post_srq_recv.full.rejected');
     const exactly = rdmavt.clauses.find((c) => c.id === 'post_srq_recv.capacity.exactly-max_wr');
     expect(exactly).toMatchObject({ status: 'pass', binding: true });
-    const documented = await resultsFor(capacityPlusOne(), 'documented');
+    const documented = await resultsFor({ adapter: capacityPlusOne(), profile: 'documented' });
     expect(documented.clauses.find((c) => c.id === 'post_srq_recv.full.enomem')).toMatchObject({ binding: false });
   });
 });
 
 describe('report.md', () => {
   it('leads with the verdict and shows failing clauses with their evidence', async () => {
-    const md = renderMarkdown(await resultsFor(capacityPlusOne()));
+    const md = renderMarkdown(await resultsFor({ adapter: capacityPlusOne() }));
     expect(md.split('\n')[0]).toBe('# rvt-conform: FAIL');
     expect(md).toContain('### post_srq_recv.full.rejected (documented, binding): **FAIL**');
     expect(md).toMatch(/`post_srq_recv\/fill-to-capacity`: one WR more fails: expected "non-zero", actual 0/);
   });
 });
 
+describe('report.md and report.html: the optional kernel-doc sections', () => {
+  const cited = 'Return: 0 on success, otherwise an errno.';
+  const withSnapshot = () =>
+    resultsFor({
+      cases: [],
+      more: {
+        coverage: [{ function: 'rvt_post_srq_recv', file: 'drivers/infiniband/sw/rdmavt/qp.c', status: 'covered', clauses: ['post_srq_recv.return.zero-on-success'], cases: ['post_srq_recv/single-wr'] }],
+        citations: new Map([['post_srq_recv.return.zero-on-success', [{ source: 0, text: cited }]]]),
+      },
+    });
+
+  it('are absent without the snapshot', async () => {
+    const md = renderMarkdown(await resultsFor({ cases: [] }));
+    expect(md).not.toContain('## Coverage of documented functions');
+    expect(md).not.toContain('## Cited kernel-doc text');
+  });
+
+  it('show coverage and cited text when results.json carries them', async () => {
+    const results = await withSnapshot();
+    const md = renderMarkdown(results);
+    expect(md).toContain('## Coverage of documented functions');
+    expect(md).toContain('| `rvt_post_srq_recv()` | drivers/infiniband/sw/rdmavt/qp.c | covered | 1 | 1 |  |');
+    expect(md).toContain(`## Cited kernel-doc text\n\n### post_srq_recv.return.zero-on-success\n\nkernel-doc rvt_post_srq_recv() Return:\n\n> ${cited}`);
+    const html = renderHtml([results]);
+    expect(html).toContain('<h2>Coverage of documented functions</h2>');
+    expect(html).toContain(`<blockquote>${cited}</blockquote>`);
+  });
+});
+
+describe('ctrf.json', () => {
+  it('is a valid CTRF report: a test per case, clause ids in extra, a harness error as other', async () => {
+    const kase = allCases[0];
+    if (!kase) throw new Error('no cases');
+    const crashed: CaseRun = { case: kase, ran: 'crash', status: 'error', reason: 'the implementation crashed: SIGSEGV', durationMs: 1, checks: [], trace: [] };
+    const results = await resultsFor({ adapter: capacityPlusOne(), extra: [crashed] });
+    const report = JSON.parse(renderCtrf(results));
+    expect(validate(report).errors ?? []).toEqual([]);
+    expect(report.results.tests).toHaveLength(results.cases.length);
+    const fill = report.results.tests.find((t: { testId: string }) => t.testId === 'post_srq_recv/fill-to-capacity');
+    expect(fill).toMatchObject({ status: 'failed', rawStatus: 'fail', name: expect.stringMatching(/^\[mutant:capacity-plus-one\] /) });
+    expect(fill.extra.clauses).toContain('post_srq_recv.full.rejected');
+    expect(fill.message).toContain('post_srq_recv.full.rejected: one WR more fails');
+    expect(report.results.tests.at(-1)).toMatchObject({ status: 'other', rawStatus: 'error', message: 'the implementation crashed: SIGSEGV' });
+    expect(report.results.summary).toMatchObject({ tests: results.cases.length, start: 0, stop: 1000 });
+    expect(report.extra.gate.passed).toBe(false);
+  });
+});
+
 describe('junit.xml', () => {
   it('has one suite per adapter, the adapter in test names, clause properties, failures as <failure>', async () => {
-    const xml = renderJunit(await resultsFor(capacityPlusOne()));
+    const xml = renderJunit(await resultsFor({ adapter: capacityPlusOne() }));
     expect(xml).toMatch(/<testsuite name="rvt-conform mutant:capacity-plus-one \(model-mutant:capacity-plus-one\)"/);
     expect(xml).toContain('name="[mutant:capacity-plus-one] post_srq_recv/fill-to-capacity');
     expect(xml).toContain('<property name="clause" value="post_srq_recv.full.rejected"/>');
@@ -83,7 +109,7 @@ describe('junit.xml', () => {
     const kase = allCases[0];
     if (!kase) throw new Error('no cases');
     const crashed: CaseRun = { case: kase, ran: 'crash', status: 'error', reason: 'the implementation crashed: SIGSEGV', durationMs: 1, checks: [], trace: [] };
-    const xml = renderJunit(await resultsFor(referenceModel(), 'rdmavt', [crashed]));
+    const xml = renderJunit(await resultsFor({ extra: [crashed] }));
     expect(xml).toMatch(/<error message="the implementation crashed: SIGSEGV" type="crash"/);
   });
 });
@@ -92,7 +118,7 @@ describe('writeReports', () => {
   it('writes every format and leaves no temporary file behind', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rvt-reports-'));
     await writeReports(dir, await resultsFor());
-    expect((await readdir(dir)).sort()).toEqual(['junit.xml', 'report.md', 'results.json']);
+    expect((await readdir(dir)).sort()).toEqual(['ctrf.json', 'junit.xml', 'report.html', 'report.md', 'results.json']);
     expect(RunResults.safeParse(JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'))).success).toBe(true);
   });
 });

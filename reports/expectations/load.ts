@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises';
+import { type Document, isMap, isPair, isScalar, LineCounter, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { UserError } from '../../cli/errors.js';
+import { type ExpectationEntry, ExpectationsFile } from './schema.js';
+
+/** An entry of an expectations file and where it is written (`file:line`), for error messages and reports. */
+export type Expectation = ExpectationEntry & { source: string };
+
+export interface LoadOptions {
+  /** Every clause id and case id: an entry naming anything else is a typo or a removed id. */
+  knownIds: ReadonlySet<string>;
+  /** YYYY-MM-DD; an entry that expires before this day is an error. */
+  today: string;
+}
+
+interface Problem {
+  line: number;
+  message: string;
+}
+
+type Path = readonly PropertyKey[];
+
+/** The line of the deepest node of `path` that exists (a missing key is reported at its parent). */
+function lineOf(doc: Document, lines: LineCounter, path: Path, key?: string): number {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = doc.getIn(path.slice(0, depth) as unknown[], true);
+    if (node === undefined || node === null) continue;
+    if (key !== undefined && depth === path.length && isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === key);
+      if (pair && isScalar(pair.key) && pair.key.range) return lines.linePos(pair.key.range[0]).line;
+    }
+    const range = (node as { range?: [number, number, number] }).range;
+    if (range) return lines.linePos(range[0]).line;
+  }
+  return 1;
+}
+
+function schemaProblems(doc: Document, lines: LineCounter, issues: readonly z.core.$ZodIssue[]): Problem[] {
+  return issues.map((issue) => {
+    const where = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      const keys = issue.keys.map((k) => `'${k}'`).join(', ');
+      return { line: lineOf(doc, lines, issue.path, issue.keys[0]), message: `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}${where ? ` in ${where}` : ''}` };
+    }
+    const missing = doc.getIn(issue.path as unknown[], true) === undefined;
+    const message = missing ? `missing '${String(issue.path.at(-1))}'` : `${where || 'the file'}: ${issue.message}`;
+    return { line: lineOf(doc, lines, issue.path), message };
+  });
+}
+
+/** Entries that parse but cannot be right: an unknown id, an expiry in the past, an entry an earlier one hides. */
+function entryProblems(doc: Document, lines: LineCounter, entries: readonly ExpectationEntry[], options: LoadOptions): Problem[] {
+  const problems: Problem[] = [];
+  const unconditional = new Map<string, number>();
+  entries.forEach((entry, index) => {
+    const at = (key: string) => lineOf(doc, lines, ['expectations', index, key]);
+    if (!options.knownIds.has(entry.id)) {
+      problems.push({ line: at('id'), message: `unknown id '${entry.id}': no clause or case has it (see 'rvt-conform list')` });
+    }
+    if (entry.expires !== undefined && entry.expires < options.today) {
+      problems.push({ line: at('expires'), message: `expired on ${entry.expires}: re-check the deviation, then renew the date or remove the entry` });
+    }
+    const earlier = unconditional.get(entry.id);
+    if (earlier !== undefined) {
+      problems.push({ line: at('id'), message: `never applies: the entry for '${entry.id}' at line ${earlier} has no 'when' and comes first` });
+    } else if (entry.when === undefined) {
+      unconditional.set(entry.id, at('id'));
+    }
+  });
+  return problems;
+}
+
+function fail(file: string, problems: readonly Problem[]): never {
+  const sorted = [...problems].sort((a, b) => a.line - b.line);
+  throw new UserError(sorted.map((p) => `${file}:${p.line}: ${p.message}`).join('\n'), {
+    hint: 'the file is `expectations:` and a list of entries, each with id, status (fail, error, skip or not-observable), reason and link; ' +
+      'optional: expires (YYYY-MM-DD) and when (adapter, device, driver, profile)',
+  });
+}
+
+/** Parses an expectations file; every problem is reported at once, each with its file:line (a UserError, exit 2). */
+export function parseExpectations(text: string, file: string, options: LoadOptions): Expectation[] {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    fail(file, doc.errors.map((e) => ({ line: lines.linePos(e.pos[0]).line, message: `not valid YAML: ${e.message}` })));
+  }
+  if (doc.contents === null) fail(file, [{ line: 1, message: 'the file is empty' }]);
+  const parsed = ExpectationsFile.safeParse(doc.toJS());
+  if (!parsed.success) fail(file, schemaProblems(doc, lines, parsed.error.issues));
+  const entries = parsed.data.expectations;
+  const problems = entryProblems(doc, lines, entries, options);
+  if (problems.length > 0) fail(file, problems);
+  return entries.map((entry, index) => ({ ...entry, source: `${file}:${lineOf(doc, lines, ['expectations', index])}` }));
+}
+
+export async function loadExpectations(file: string, options: LoadOptions): Promise<Expectation[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UserError(`cannot read the expectations file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
+      hint: 'give the path of a YAML file such as expectations/rxe.yaml',
+    });
+  }
+  return parseExpectations(text, file, options);
+}

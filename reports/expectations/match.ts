@@ -1,0 +1,32 @@
+import type { AdapterInfo, Profile } from '../../adapters/adapter.js';
+import type { Expectation } from './load.js';
+import type { When } from './schema.js';
+
+/** The run info an expectation's `when` is matched against. */
+export interface RunInfo {
+  adapter: string;
+  device: string;
+  driver: string | undefined;
+  profile: Profile;
+}
+
+export function runInfoOf(info: AdapterInfo, profile: Profile): RunInfo {
+  return { adapter: info.adapter, device: info.device.name, driver: info.device.driver, profile };
+}
+
+const matches = (wanted: string | readonly string[] | undefined, actual: string | undefined) =>
+  wanted === undefined || (actual !== undefined && (typeof wanted === 'string' ? wanted === actual : wanted.includes(actual)));
+
+export function conditionsHold(when: When | undefined, run: RunInfo): boolean {
+  if (when === undefined) return true;
+  return matches(when.adapter, run.adapter) && matches(when.device, run.device) && matches(when.driver, run.driver) && matches(when.profile, run.profile);
+}
+
+/** The expectation that applies to each id under this run: the first entry for it whose conditions hold. */
+export function expectationsFor(entries: readonly Expectation[], run: RunInfo): ReadonlyMap<string, Expectation> {
+  const applied = new Map<string, Expectation>();
+  for (const entry of entries) {
+    if (!applied.has(entry.id) && conditionsHold(entry.when, run)) applied.set(entry.id, entry);
+  }
+  return applied;
+}

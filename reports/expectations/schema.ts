@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { Profile } from '../../adapters/adapter.js';
+
+/**
+ * What an expectation can announce for a clause or a case: everything but a pass. An expectation
+ * says "this implementation is known to end here", so a known deviation does not fail the gate
+ * and a fixed one is noticed (it becomes an xpass).
+ */
+export const ExpectedStatus = z.enum(['fail', 'error', 'skip', 'not-observable']);
+export type ExpectedStatus = z.infer<typeof ExpectedStatus>;
+
+const oneOrMore = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).min(1)]);
+
+/**
+ * Conditions on the run info, in the spirit of wptrunner's `if os == "linux"`: every key given
+ * must match, and a list matches any of its values. Keys name what results.json records.
+ */
+export const When = z
+  .strictObject({
+    adapter: oneOrMore(z.string().min(1)).optional().describe('the --adapter name, e.g. rxe'),
+    device: oneOrMore(z.string().min(1)).optional().describe('the device name, e.g. rxe0'),
+    driver: oneOrMore(z.string().min(1)).optional().describe('the device driver, e.g. rdma_rxe'),
+    profile: oneOrMore(Profile).optional(),
+  })
+  .describe('run-info conditions: all must hold');
+export type When = z.infer<typeof When>;
+
+export const ExpectationEntry = z.strictObject({
+  id: z.string().min(1).describe('a clause id (verb.topic.detail) or a case id (verb/name)'),
+  status: ExpectedStatus,
+  reason: z.string().min(1).describe('why the implementation ends so, in a sentence'),
+  link: z.url({ protocol: /^https?$/ }).describe('the bug, mailing-list thread or source line that shows it'),
+  expires: z.iso.date().optional().describe('YYYY-MM-DD: after this day the entry is an error, so it gets re-checked'),
+  when: When.optional(),
+});
+export type ExpectationEntry = z.infer<typeof ExpectationEntry>;
+
+/** An expectations file (e.g. expectations/rxe.yaml): the first entry for an id whose `when` holds applies. */
+export const ExpectationsFile = z
+  .strictObject({ expectations: z.array(ExpectationEntry) })
+  .meta({ title: 'rvt-conform expectations', description: 'Known outcomes of one implementation, keyed by clause or case id.' });
+export type ExpectationsFile = z.infer<typeof ExpectationsFile>;
+
+/** An expectation as results.json records it where it applied: the entry and where it is written. */
+export const AppliedExpectation = z.object({
+  id: z.string(),
+  status: ExpectedStatus,
+  reason: z.string(),
+  link: z.string(),
+  expires: z.string().optional(),
+  /** `file:line` of the entry. */
+  source: z.string(),
+});
+export type AppliedExpectation = z.infer<typeof AppliedExpectation>;

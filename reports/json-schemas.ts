@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { ExpectationsFile } from './expectations/schema.js';
+import { RunResults } from './results-schema.js';
+
+/**
+ * The JSON Schemas shipped in schemas/, generated from the zod schemas (the single source of
+ * truth): for other tools reading results.json, and for editors checking an expectations file
+ * (`# yaml-language-server: $schema=../schemas/expectations.schema.json`).
+ * The expectations schema describes what a person writes (input); results.json what the tool writes (output).
+ */
+export const JSON_SCHEMAS = {
+  'results.schema.json': () => z.toJSONSchema(RunResults, { io: 'output' }),
+  'expectations.schema.json': () => z.toJSONSchema(ExpectationsFile, { io: 'input' }),
+} as const;
+
+export const renderJsonSchema = (name: keyof typeof JSON_SCHEMAS): string => `${JSON.stringify(JSON_SCHEMAS[name](), null, 2)}\n`;

@@ -1,0 +1,100 @@
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RunResults } from '../../reports/results-schema.js';
+import { CLI } from '../helpers.js';
+
+const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
+const CASES = 'post_srq_recv/*';
+
+describe('rvt-conform compare', () => {
+  let dir: string;
+  const path = (name: string) => join(dir, name, 'results.json');
+
+  /** A results.json rewritten as if another adapter on another device had recorded it. */
+  async function recordedAs(from: string, to: string, adapter: string, device: string): Promise<void> {
+    const results = RunResults.parse(JSON.parse(await readFile(path(from), 'utf8')));
+    const moved = { ...results, adapter: { ...results.adapter, adapter, device: { ...results.adapter.device, name: device } } };
+    await mkdir(join(dir, to), { recursive: true });
+    await writeFile(path(to), JSON.stringify(moved));
+  }
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rvt-compare-'));
+    const runs = await Promise.all([
+      cli(['run', '--case', CASES, '--out', join(dir, 'model'), '--quiet']),
+      cli(['run', '--case', CASES, '--out', join(dir, 'model-again'), '--quiet']),
+      cli(['run', '--case', CASES, '--adapter', 'mutant:capacity-plus-one', '--out', join(dir, 'mutant'), '--quiet']),
+      cli(['run', '--case', CASES, '--profile', 'documented', '--out', join(dir, 'documented'), '--quiet']),
+    ]);
+    expect(runs.map((r) => r.exitCode)).toEqual([0, 0, 1, 0]);
+    await recordedAs('mutant', 'model-broken', 'model', 'model-rdmavt');
+  }, 60_000);
+
+  it('shows a matrix across adapters and exits 0 when nothing regressed; --html writes the multi-column report', async () => {
+    const html = join(dir, 'compare.html');
+    const r = await cli(['compare', path('model'), path('mutant'), '--html', html]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('[2] mutant:capacity-plus-one (model-mutant:capacity-plus-one)');
+    expect(r.stdout).toMatch(/post_srq_recv\.full\.rejected +pass +FAIL/);
+    const page = await readFile(html, 'utf8');
+    expect(page).toContain('<th>model (model-rdmavt)<br>');
+    expect(page).toContain('<th>mutant:capacity-plus-one (model-mutant:capacity-plus-one)<br>');
+  });
+
+  it('finds nothing between two runs of the same model', async () => {
+    const r = await cli(['compare', path('model'), path('model-again')]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('no change of status or evidence');
+  });
+
+  it('exits 1 on a regression between two runs of the same adapter and device, with the evidence that moved', async () => {
+    const r = await cli(['compare', path('model'), path('model-broken')]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('REGRESSIONS: fail now, did not before');
+    expect(r.stdout).toContain('    post_srq_recv.full.rejected: pass -> FAIL');
+    expect(r.stdout).toContain('    post_srq_recv/fill-to-capacity [post_srq_recv.full.rejected] one WR more fails: actual -12 -> 0; check pass -> fail');
+    const json = await cli(['compare', path('model'), path('model-broken'), '--json']);
+    expect(json.exitCode).toBe(1);
+    expect(JSON.parse(json.stdout).diffs[0].regressions).toContainEqual({ clause: 'post_srq_recv.full.rejected', binding: true, before: 'pass', after: 'fail' });
+  });
+
+  it('reports a fix the other way round', async () => {
+    const r = await cli(['compare', path('model-broken'), path('model')]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/ {2}fixes \(\d+\):\n {4}post_srq_recv\.bad_wr\.first-failing: FAIL -> pass/);
+  });
+
+  it('refuses runs under different profiles (exit 2), explaining why', async () => {
+    const r = await cli(['compare', path('model'), path('documented')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('cannot compare runs with a different profile');
+    expect(r.stderr).toContain(`${path('documented')}: profile documented`);
+    expect(r.stderr).toContain('run them again with the same --profile');
+  });
+
+  it.each([
+    ['a file that is not there', async () => join(dir, 'nothing.json'), /cannot read .*nothing\.json: ENOENT/],
+    ['a file that is not JSON', async () => write('notjson.json', '{'), /notjson\.json is not JSON/],
+    ['an older schema version', async () => write('old.json', JSON.stringify({ schemaVersion: 1 })), /old\.json has results schema version 1; this rvt-conform reads version 2/],
+    ['a malformed results.json', async () => write('bad.json', JSON.stringify({ schemaVersion: 2, cases: 3 })), /bad\.json is not a valid results\.json:\n {2}tool: /],
+  ])('rejects %s with its path (exit 2)', async (_, make, message) => {
+    const r = await cli(['compare', path('model'), await make()]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('needs two files', async () => {
+    const r = await cli(['compare', path('model')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('compare needs two or more results.json files');
+  });
+
+  async function write(name: string, text: string): Promise<string> {
+    await writeFile(join(dir, name), text);
+    return join(dir, name);
+  }
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { UserError } from '../../cli/errors.js';
+import { assertComparable, type LoadedRun } from '../../reports/compare/comparable.js';
+import { diffRuns, successiveDiffs } from '../../reports/compare/diff.js';
+import { renderComparison } from '../../reports/compare/render.js';
+import type { RunResults } from '../../reports/results-schema.js';
+import { capacityPlusOne, resultsFor } from './fixture.js';
+
+/** The same results as if recorded by another adapter or device: what compare pairs runs by. */
+const as = (results: RunResults, adapter: string, device = results.adapter.device.name): RunResults => ({
+  ...results,
+  adapter: { ...results.adapter, adapter, device: { ...results.adapter.device, name: device } },
+});
+const loaded = (path: string, results: RunResults): LoadedRun => ({ path, results });
+
+describe('compare', () => {
+  it('finds regressions, fixes and moved evidence between two runs of one adapter on one device', async () => {
+    const good = loaded('before/results.json', await resultsFor());
+    const bad = loaded('after/results.json', as(await resultsFor({ adapter: capacityPlusOne() }), 'model', 'model-rdmavt'));
+    const diff = diffRuns(good, bad);
+    expect(diff.regressions.map((c) => c.clause)).toEqual(bad.results.clauses.filter((c) => c.status === 'fail').map((c) => c.id));
+    expect(diff.regressions[0]).toMatchObject({ before: 'pass', after: 'fail', binding: true });
+    expect(diff.fixes).toEqual([]);
+    expect(diff.evidence).toContainEqual(
+      expect.objectContaining({
+        case: 'post_srq_recv/fill-to-capacity',
+        clause: 'post_srq_recv.full.rejected',
+        what: 'one WR more fails',
+        before: expect.objectContaining({ actual: -12, status: 'pass' }),
+        after: expect.objectContaining({ actual: 0, status: 'fail' }),
+      }),
+    );
+    expect(diffRuns(bad, good).fixes.map((c) => c.clause)).toEqual(diff.regressions.map((c) => c.clause));
+  });
+
+  it('pairs each run with the previous run of the same adapter and device only', async () => {
+    const model = await resultsFor();
+    const runs = [loaded('a', model), loaded('b', as(model, 'rxe', 'rxe0')), loaded('c', model), loaded('d', as(model, 'rxe', 'rxe1'))];
+    expect(successiveDiffs(runs).map((d) => [d.before, d.after])).toEqual([['a', 'c']]);
+  });
+
+  it('prints the runs, the clauses whose status differs, and each pair', async () => {
+    const text = renderComparison(
+      [loaded('before/results.json', await resultsFor()), loaded('after/results.json', await resultsFor({ adapter: capacityPlusOne() }))],
+      [],
+    );
+    expect(text).toContain('  [1] model (model-rdmavt)  before/results.json  PASS');
+    expect(text).toMatch(/clauses whose status differs \(8 of \d+;/);
+    expect(text).toMatch(/ {2}post_srq_recv\.full\.rejected +pass +FAIL/);
+  });
+
+  it.each([
+    ['profile', (r: RunResults): RunResults => ({ ...r, run: { ...r.run, profile: 'documented' } }), /different profile.*\n {2}a: profile rdmavt\n {2}b: profile documented/],
+    ['spec snapshot', (r: RunResults): RunResults => ({ ...r, spec: { ...r.spec, snapshot: 'linux-6.9' } }), /different spec snapshot.*\n {2}a: spec snapshot none\n {2}b: spec snapshot linux-6\.9/],
+  ])('refuses runs with a different %s, saying which and why', async (_, change, message) => {
+    const results = await resultsFor({ cases: [] });
+    const attempt = () => assertComparable([loaded('a', results), loaded('b', change(results))]);
+    expect(attempt).toThrow(UserError);
+    expect(attempt).toThrow(message);
+  });
+});

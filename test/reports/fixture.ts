@@ -1,0 +1,50 @@
+import type { Adapter, Profile } from '../../adapters/adapter.js';
+import { mutantAdapter, mutants } from '../../adapters/mutants/index.js';
+import { type BuildInput, buildResults } from '../../reports/build.js';
+import type { Expectation } from '../../reports/expectations/load.js';
+import { clauses } from '../../spec/clauses/index.js';
+import type { Case } from '../../suites/case.js';
+import { allCases } from '../../suites/index.js';
+import type { CaseRun } from '../../suites/runner.js';
+import { referenceModel, runAgainst } from '../helpers.js';
+
+export interface ResultsOptions {
+  adapter?: Adapter;
+  profile?: Profile;
+  cases?: readonly Case[];
+  /** Runs appended after the real ones (a crash, say). */
+  extra?: CaseRun[];
+  expectations?: readonly Expectation[];
+  interrupted?: boolean;
+  more?: Partial<BuildInput>;
+}
+
+/** results.json of a real run (fixed times and seed, so two builds compare equal). */
+export async function resultsFor(options: ResultsOptions = {}) {
+  const adapter = options.adapter ?? referenceModel();
+  const runs = [...(await runAgainst(adapter, options.cases ?? allCases)), ...(options.extra ?? [])];
+  return buildResults({
+    info: await adapter.info(),
+    profile: options.profile ?? 'rdmavt',
+    seed: 1,
+    filter: null,
+    clauses,
+    runs,
+    startedAt: new Date(0),
+    finishedAt: new Date(1000),
+    interrupted: options.interrupted ?? false,
+    snapshot: null,
+    ...(options.expectations ? { expectations: { file: 'test.yaml', entries: options.expectations } } : {}),
+    ...options.more,
+  });
+}
+
+export function mutant(name: string): Adapter {
+  const m = mutants.find((x) => x.name === name);
+  if (!m) throw new Error(`mutant ${name} missing`);
+  return mutantAdapter(m);
+}
+
+export const capacityPlusOne = () => mutant('capacity-plus-one');
+
+export const casesNamed = (...ids: string[]): Case[] => allCases.filter((c) => ids.includes(c.id));
