@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AdapterInfo, Profile } from '../adapters/adapter.js';
 import { Clause } from '../spec/clauses/schema.js';
+import { CoverageEntry } from '../spec/coverage.js';
 import { AppliedExpectation } from './expectations/schema.js';
 import { JsonValue } from './json-value.js';
 
@@ -58,17 +59,9 @@ export type CaseResult = z.infer<typeof CaseResult>;
 export const Citation = z.object({ source: z.number().int().min(0), text: z.string() });
 export type Citation = z.infer<typeof Citation>;
 
-/** How far the clauses reach a documented kernel function (filled from the kernel-doc snapshot). */
-export const Coverage = z.object({
-  function: z.string(),
-  file: z.string(),
-  /** covered: a clause pins it down; reachable: the suites call it but no clause covers it; internal: not reachable through the verbs. */
-  status: z.enum(['covered', 'reachable', 'internal']),
-  clauses: z.array(z.string()),
-  cases: z.array(z.string()),
-  reason: z.string().optional(),
-});
-export type Coverage = z.infer<typeof Coverage>;
+/** How far the clauses reach a documented kernel function: the spec's own record (spec/coverage.ts). */
+export const Coverage = CoverageEntry;
+export type Coverage = CoverageEntry;
 
 export const ClauseResult = Clause.extend({
   /** Whether this clause decides the gate under the run's profile. */

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Adapter, AdapterInfo, Profile } from '../adapters/adapter.js';
 import type { Case } from './case.js';
 import type { Check } from './checks.js';
@@ -113,6 +114,9 @@ export async function runCases(options: RunOptions): Promise<{ runs: CaseRun[]; 
   const runs: CaseRun[] = [];
   const total = options.cases.length;
   for (const [index, kase] of options.cases.entries()) {
+    // Let the event loop turn: an in-process adapter never yields on its own, and Ctrl-C
+    // (the abort signal) is delivered only between turns.
+    await setImmediate();
     if (options.signal?.aborted) return { runs, interrupted: true };
     options.onEvent?.({ type: 'case-start', index, total, case: kase });
     const run = await runCase(options, kase);

@@ -1,12 +1,15 @@
 import { resolve } from 'node:path';
-import { setImmediate } from 'node:timers/promises';
 import type { Command } from 'commander';
-import type { Adapter, Profile } from '../../adapters/adapter.js';
+import type { Profile } from '../../adapters/adapter.js';
 import { writeReports } from '../../reports/write.js';
 import { buildResults } from '../../reports/build.js';
 import { loadExpectations } from '../../reports/expectations/load.js';
 import { renderSummary, summaryJson } from '../../reports/summary.js';
+import { clauseCitations } from '../../spec/citations.js';
 import { clauses } from '../../spec/clauses/index.js';
+import { coverage } from '../../spec/coverage.js';
+import { loadPinnedSnapshot, snapshotId } from '../../spec/snapshots/pinned.js';
+import type { Case } from '../../suites/case.js';
 import { allCases } from '../../suites/index.js';
 import { runCases } from '../../suites/runner.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
@@ -38,19 +41,13 @@ async function expectationsOf(file: string | undefined) {
   return { file, entries: await loadExpectations(file, { knownIds, today: new Date().toISOString().slice(0, 10) }) };
 }
 
-/**
- * Ctrl-C reaches JavaScript only when the event loop turns, and an in-process adapter (the model)
- * runs a whole suite without one; yielding a turn before each case lets the runner's check
- * between cases see the abort.
- */
-function yieldingBeforeEachCase(adapter: Adapter): Adapter {
+/** What the kernel-doc snapshot adds to the results: its id, the coverage, and each clause's cited text. */
+function specRecord(cases: readonly Case[]) {
+  const snapshot = loadPinnedSnapshot();
   return {
-    info: () => adapter.info(),
-    open: async () => {
-      await setImmediate();
-      return adapter.open();
-    },
-    dispose: () => adapter.dispose(),
+    snapshot: snapshotId(snapshot),
+    coverage: coverage(snapshot, clauses, cases),
+    citations: new Map(clauses.map((clause) => [clause.id, clauseCitations(snapshot, clause)])),
   };
 }
 
@@ -74,7 +71,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     const startedAt = new Date();
     const progress = progressPrinter(process.stderr, progressMode(flags.quiet || flags.json));
     const { runs, interrupted } = await runCases({
-      adapter: yieldingBeforeEachCase(adapter),
+      adapter,
       info,
       cases,
       profile,
@@ -93,7 +90,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       startedAt,
       finishedAt: new Date(),
       interrupted,
-      snapshot: null,
+      ...specRecord(allCases),
       ...(expectations === undefined ? {} : { expectations }),
     });
     await writeReports(outDir, results);
