@@ -25,9 +25,9 @@ describe('compare', () => {
       expect.objectContaining({
         case: 'post_srq_recv/fill-to-capacity',
         clause: 'post_srq_recv.full.rejected',
-        what: 'one WR more fails',
-        before: expect.objectContaining({ actual: -12, status: 'pass' }),
-        after: expect.objectContaining({ actual: 0, status: 'fail' }),
+        what: 'one WR more: fails, bad_wr at it',
+        before: expect.objectContaining({ actual: { failed: true, badWr: 0 }, status: 'pass' }),
+        after: expect.objectContaining({ actual: { failed: false, badWr: 'untouched' }, status: 'fail' }),
       }),
     );
     expect(diffRuns(bad, good).fixes.map((c) => c.clause)).toEqual(diff.regressions.map((c) => c.clause));

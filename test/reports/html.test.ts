@@ -74,7 +74,7 @@ describe('report.html', () => {
         expect(await details.isVisible()).toBe(false);
         await page.locator('#clause-post_srq_recv\\.full\\.rejected button.toggle').click();
         expect(await details.isVisible()).toBe(true);
-        expect(await details.textContent()).toContain('one WR more fails');
+        expect(await details.textContent()).toContain('one WR more: fails, bad_wr at it');
 
         const shot = join(dir, 'report.png');
         await page.screenshot({ path: shot, fullPage: true });

@@ -43,7 +43,7 @@ describe('report.md', () => {
     const md = renderMarkdown(await resultsFor({ adapter: capacityPlusOne() }));
     expect(md.split('\n')[0]).toBe('# rvt-conform: FAIL');
     expect(md).toContain('### post_srq_recv.full.rejected (documented, binding): **FAIL**');
-    expect(md).toMatch(/`post_srq_recv\/fill-to-capacity`: one WR more fails: expected "non-zero", actual 0/);
+    expect(md).toContain('`post_srq_recv/fill-to-capacity`: one WR more: fails, bad_wr at it: expected {"failed":true,"badWr":0}, actual {"failed":false,"badWr":"untouched"}');
   });
 });
 
@@ -88,7 +88,7 @@ describe('ctrf.json', () => {
     const fill = report.results.tests.find((t: { testId: string }) => t.testId === 'post_srq_recv/fill-to-capacity');
     expect(fill).toMatchObject({ status: 'failed', rawStatus: 'fail', name: expect.stringMatching(/^\[mutant:capacity-plus-one\] /) });
     expect(fill.extra.clauses).toContain('post_srq_recv.full.rejected');
-    expect(fill.message).toContain('post_srq_recv.full.rejected: one WR more fails');
+    expect(fill.message).toContain('post_srq_recv.full.rejected: one WR more: fails, bad_wr at it');
     expect(report.results.tests.at(-1)).toMatchObject({ status: 'other', rawStatus: 'error', message: 'the implementation crashed: SIGSEGV' });
     expect(report.results.summary).toMatchObject({ tests: results.cases.length, start: 0, stop: 1000 });
     expect(report.extra.gate.passed).toBe(false);
