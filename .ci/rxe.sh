@@ -20,3 +20,5 @@ echo "== rxe: shared suite on rxe0 in the VM, profile documented, known deviatio
 # --timeout 120: post_send/fill-to-capacity takes ~30 s under TCG (more on a busy host); 30 s would make it a timeout.
 node dist/cli/main.js run --adapter rxe --vm --profile documented --timeout 120 \
   --expectations expectations/rxe.yaml --out conformance-report/rxe
+
+.ci/rxe-grpc.sh  # the same suite through --adapter grpc, agent in the VM; compared with the run above

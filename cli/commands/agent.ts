@@ -46,8 +46,12 @@ function guards(flags: AgentFlags): string {
 /** Until Ctrl-C or a service manager's SIGTERM: both are the normal way to stop an agent. */
 function stopRequested(): Promise<void> {
   return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+    // `on`, not `once`: a one-time listener removes itself before execa's signal-exit (loaded
+    // again when the rxe worker restarts) runs, which then re-raises SIGTERM and kills the agent
+    // before it has closed its sessions.
+    const stop = () => resolve();
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   });
 }
 
