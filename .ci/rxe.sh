@@ -21,4 +21,10 @@ echo "== rxe: shared suite on rxe0 in the VM, profile documented, known deviatio
 node dist/cli/main.js run --adapter rxe --vm --profile documented --timeout 120 \
   --expectations expectations/rxe.yaml --out conformance-report/rxe
 
-.ci/rxe-grpc.sh  # the same suite through --adapter grpc, agent in the VM; compared with the run above
+echo "== rxe: a reproducer from the recorded trace, compiled against libibverbs and run on rxe0 in the VM"
+repro=conformance-report/rxe/repro-bad-wr-in-middle
+node dist/cli/main.js repro post_srq_recv/bad-wr-in-middle --from conformance-report/rxe/results.json -o "$repro.c"
+cc -Wall -Werror -o "$repro" "$repro.c" -libverbs
+node dist/cli/main.js vm -- "./$repro" rxe0
+
+bash .ci/rxe-grpc.sh  # the same suite through --adapter grpc, agent in the VM; compared with the run above
