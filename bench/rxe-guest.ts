@@ -1,20 +1,26 @@
 /**
  * The in-VM half of bench/rxe.ts: posts receive WRs to SRQs on rxe0 three ways - a JS loop over
- * the binding's postSrqRecv (what the adapter does), the same loop in C inside the addon
+ * the binding's postSrqRecvPacked (the path the adapter takes), the same loop in C inside the addon
  * (postSrqRecvLoop), and the plain C program bench/post_loop.c - and prints one JSON line of WRs/s.
+ * The old object-array path (postSrqRecv) is measured too, as `bindingObjects`, and also printed
+ * as a labelled line on stderr (bench/rxe.ts reports only the figures above).
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { loadBinding } from '../adapters/rxe/native/index.js';
+import { loadBinding, packRecvWrs } from '../adapters/rxe/native/index.js';
 import { projectRoot } from '../adapters/rxe/vm/project-root.js';
 
 const TOTAL_WRS = 1_000_000;
+/** The object-array path is ~100x slower; a tenth of the WRs gives its rate in a few seconds. */
+const OBJECT_WRS = 100_000;
 const LIST_LENGTHS = [1, 64] as const;
 const DEVICE = 'rxe0';
 
 export interface GuestRates {
   /** WRs per second, by list length. */
   binding: Record<string, number>;
+  /** The same through postSrqRecv with an array of WR objects. */
+  bindingObjects: Record<string, number>;
   addonLoop: Record<string, number>;
   c: Record<string, number>;
 }
@@ -36,15 +42,34 @@ function withSrq<T>(measure: (srq: number) => T): T {
   }
 }
 
+/**
+ * Binding from JS: the list is packed once with packRecvWrs and that buffer posted over and over,
+ * exactly as the C baseline (bench/post_loop.c) builds one list and reuses it - the like-for-like
+ * comparison. A caller with fresh WRs each time pays packRecvWrs on top.
+ */
 function bindingRate(listLen: number): number {
   const list = Array.from({ length: listLen }, (_, i) => ({ wr_id: BigInt(i), sg_list: [sge] }));
+  const packed = packRecvWrs(list);
   return withSrq((srq) => {
     const started = process.hrtime.bigint();
     for (let posted = 0; posted < TOTAL_WRS; posted += listLen) {
+      const { ret } = binding.postSrqRecvPacked(srq, packed, listLen);
+      if (ret !== 0) throw new Error(`postSrqRecvPacked returned ${ret} after ${posted} WRs`);
+    }
+    return TOTAL_WRS / (Number(process.hrtime.bigint() - started) / 1e9);
+  });
+}
+
+/** The object-array path: each call reads every WR object through node-addon-api property gets. */
+function bindingObjectsRate(listLen: number): number {
+  const list = Array.from({ length: listLen }, (_, i) => ({ wr_id: BigInt(i), sg_list: [sge] }));
+  return withSrq((srq) => {
+    const started = process.hrtime.bigint();
+    for (let posted = 0; posted < OBJECT_WRS; posted += listLen) {
       const { ret } = binding.postSrqRecv(srq, list);
       if (ret !== 0) throw new Error(`postSrqRecv returned ${ret} after ${posted} WRs`);
     }
-    return TOTAL_WRS / (Number(process.hrtime.bigint() - started) / 1e9);
+    return OBJECT_WRS / (Number(process.hrtime.bigint() - started) / 1e9);
   });
 }
 
@@ -63,11 +88,16 @@ function cRate(listLen: number): number {
   return out.posted / (out.ns / 1e9);
 }
 
-const rates: GuestRates = { binding: {}, addonLoop: {}, c: {} };
+const rates: GuestRates = { binding: {}, bindingObjects: {}, addonLoop: {}, c: {} };
 for (const listLen of LIST_LENGTHS) {
   rates.c[listLen] = cRate(listLen);
   rates.addonLoop[listLen] = addonLoopRate(listLen);
   rates.binding[listLen] = bindingRate(listLen);
+  rates.bindingObjects[listLen] = bindingObjectsRate(listLen);
+  process.stderr.write(
+    `post_srq_recv rate, binding from JS with WR objects (postSrqRecv), lists of ${listLen}: ` +
+      `${Math.round(rates.bindingObjects[listLen] as number)} WR/s\n`,
+  );
 }
 binding.close(ctx);
 process.stdout.write(`${JSON.stringify(rates)}\n`);

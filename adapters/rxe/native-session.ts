@@ -6,6 +6,7 @@ import type { WorkCompletion } from '../../spec/verbs/wc.js';
 import type { RecvWr, SendWr } from '../../spec/verbs/wr.js';
 import type * as Native from './native/index.js';
 import { type VerbsNames, verbsNames } from './names.js';
+import { packRecvWrs } from './native/packed.js';
 
 type Kind = 'pd' | 'mr' | 'cq' | 'srq' | 'qp';
 
@@ -152,7 +153,8 @@ export function openNativeSession(binding: Native.VerbsBinding, device: string):
       return { rawReturn: r.ret, attr: r.attr };
     },
     destroySrq: async ({ srq }) => destroy('srq', srq),
-    postSrqRecv: async ({ srq, wrs }) => postOutcome(binding.postSrqRecv(handles.native('srq', srq), recvWrs(wrs))),
+    postSrqRecv: async ({ srq, wrs }) =>
+      postOutcome(binding.postSrqRecvPacked(handles.native('srq', srq), packRecvWrs(recvWrs(wrs)), wrs.length)),
 
     createQp: async ({ pd, init }) => {
       const r = binding.createQp(handles.native('pd', pd), {
@@ -174,7 +176,7 @@ export function openNativeSession(binding: Native.VerbsBinding, device: string):
       return { rawReturn: r.ret, state: attr.qp_state ?? null, attr, cap: r.cap };
     },
     destroyQp: async ({ qp }) => destroy('qp', qp),
-    postRecv: async ({ qp, wrs }) => postOutcome(binding.postRecv(handles.native('qp', qp), recvWrs(wrs))),
+    postRecv: async ({ qp, wrs }) => postOutcome(binding.postRecvPacked(handles.native('qp', qp), packRecvWrs(recvWrs(wrs)), wrs.length)),
     postSend: async ({ qp, wrs }) => postOutcome(binding.postSend(handles.native('qp', qp), sendWrs(wrs))),
 
     getAsyncEvents: async () => {

@@ -267,6 +267,14 @@ export interface VerbsBinding {
   postSrqRecv(srq: number, wrs: RecvWr[]): PostOutcome;
   postRecv(qp: number, wrs: RecvWr[]): PostOutcome;
   postSend(qp: number, wrs: SendWr[]): PostOutcome;
+  /**
+   * The fast path: `count` WRs packed by packRecvWrs (packed.ts documents the layout), posted in
+   * one call with the same outcome as postSrqRecv. A malformed buffer (truncated, trailing bytes,
+   * not a Uint8Array) throws a TypeError, checked before the handle. The success outcome
+   * { ret: 0, badWr: 'untouched' } is one shared, frozen object: read it, do not keep or mutate it.
+   */
+  postSrqRecvPacked(srq: number, buf: Uint8Array, count: number): Readonly<PostOutcome>;
+  postRecvPacked(qp: number, buf: Uint8Array, count: number): Readonly<PostOutcome>;
 
   /** Waits up to timeoutMs (0: just look); the returned event is already acknowledged. */
   getAsyncEvent(ctx: number, timeoutMs: number): AsyncEvent | null;

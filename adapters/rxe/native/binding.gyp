@@ -13,6 +13,7 @@
         "src/events.cc",
         "src/memory.cc",
         "src/post.cc",
+        "src/post_packed.cc",
         "src/qp.cc",
         "src/srq.cc",
         "src/post_loop.c",

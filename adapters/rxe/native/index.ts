@@ -5,6 +5,7 @@ import { projectRoot } from '../vm/project-root.js';
 import type { VerbsBinding } from './binding-types.js';
 
 export * from './binding-types.js';
+export { packRecvWrs } from './packed.js';
 
 /** Where `npm run build:native` (build.mjs) puts the addon. */
 export function addonPath(): string {

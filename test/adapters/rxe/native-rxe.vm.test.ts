@@ -87,6 +87,14 @@ describe.skipIf(skipReason !== undefined)(`native binding on rxe0${skipReason ? 
     expect(seen.queuedAfterFill).toBe(seen.srqQuery.attr.max_wr);
   });
 
+  it('posts packed lists (postSrqRecvPacked) with the same outcomes as object lists', () => {
+    expect(seen.packedEmpty).toEqual(seen.postEmpty);
+    expect(seen.packedGood).toEqual(seen.postGood);
+    expect(seen.packedTooManySge).toEqual(seen.postTooManySge);
+    expect(seen.packedZeroSge).toEqual(seen.postZeroSge);
+    expect(seen.packedDestroy).toEqual({ ret: 0, errno: 0 });
+  });
+
   it('connects two RC QPs in loopback and delivers sends into the SRQ in FIFO order', () => {
     for (const side of ['a', 'b']) {
       for (const step of ['init', 'rtr', 'rts']) expect(seen.connect[side][step], `${side} ${step}`).toEqual({ ret: 0, errno: 0 });

@@ -35,6 +35,8 @@ VerbsAddon::VerbsAddon(Napi::Env env, Napi::Object exports) {
       InstanceMethod("postSrqRecv", &VerbsAddon::PostSrqRecv, napi_enumerable),
       InstanceMethod("postRecv", &VerbsAddon::PostRecv, napi_enumerable),
       InstanceMethod("postSend", &VerbsAddon::PostSend, napi_enumerable),
+      InstanceMethod("postSrqRecvPacked", &VerbsAddon::PostSrqRecvPacked, napi_enumerable),
+      InstanceMethod("postRecvPacked", &VerbsAddon::PostRecvPacked, napi_enumerable),
       InstanceMethod("getAsyncEvent", &VerbsAddon::GetAsyncEvent, napi_enumerable),
       InstanceMethod("postSrqRecvLoop", &VerbsAddon::PostSrqRecvLoop, napi_enumerable),
       InstanceMethod("crashForTest", &VerbsAddon::CrashForTest, napi_enumerable),

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "handles.h"
 
@@ -40,6 +41,12 @@ struct SrqEntry {
 struct QpEntry {
   ibv_qp* qp;
   uint32_t ctx;
+};
+
+// post_packed.cc decodes into this, reused from call to call (posting is synchronous).
+struct RecvArena {
+  std::vector<ibv_recv_wr> wrs;
+  std::vector<ibv_sge> sges;
 };
 
 class VerbsAddon : public Napi::Addon<VerbsAddon> {
@@ -81,6 +88,10 @@ class VerbsAddon : public Napi::Addon<VerbsAddon> {
   Napi::Value PostSrqRecv(const Napi::CallbackInfo& info);
   Napi::Value PostRecv(const Napi::CallbackInfo& info);
   Napi::Value PostSend(const Napi::CallbackInfo& info);
+  // post_packed.cc
+  Napi::Value PostSrqRecvPacked(const Napi::CallbackInfo& info);
+  Napi::Value PostRecvPacked(const Napi::CallbackInfo& info);
+  Napi::Value PackedOutcome(Napi::Env env, int ret, const ibv_recv_wr* bad);
   // events.cc
   Napi::Value GetAsyncEvent(const Napi::CallbackInfo& info);
   // bench.cc
@@ -97,6 +108,8 @@ class VerbsAddon : public Napi::Addon<VerbsAddon> {
   HandleTable<CqEntry> cqs_{"cq"};
   HandleTable<SrqEntry> srqs_{"srq"};
   HandleTable<QpEntry> qps_{"qp"};
+  RecvArena recv_arena_;
+  Napi::ObjectReference posted_ok_;  // PackedOutcome's shared success outcome
 };
 
 // constants.cc: the enum values of <infiniband/verbs.h>, so JS never hard-codes them.

@@ -28,8 +28,11 @@ class HandleTable {
 
   // The handle a JS argument names; throws a TypeError for anything not in the table.
   uint32_t Resolve(Napi::Value value) const {
-    if (!value.IsNumber()) ThrowType(value.Env(), std::string(kind_) + " handle must be a number");
-    double d = value.As<Napi::Number>().DoubleValue();
+    // One napi call (it fails for anything but a number): handles are resolved on every post.
+    double d = 0;
+    if (napi_get_value_double(value.Env(), value, &d) != napi_ok) {
+      ThrowType(value.Env(), std::string(kind_) + " handle must be a number");
+    }
     uint32_t handle = static_cast<uint32_t>(d);
     if (d < 0 || static_cast<double>(handle) != d || entries_.count(handle) == 0) {
       ThrowType(value.Env(), "unknown " + std::string(kind_) + " handle " + value.ToString().Utf8Value());

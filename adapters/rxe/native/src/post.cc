@@ -10,20 +10,12 @@
 
 #include "addon.h"
 #include "convert.h"
+#include "post.h"
 #include "shim.h"
 
 namespace rvt {
 
 namespace {
-
-// Preset into bad_wr before each call; they are never part of a posted list.
-ibv_recv_wr recv_sentinel;
-ibv_send_wr send_sentinel;
-
-// num_sge is posted exactly as given, and every SGE it claims is backed by zeroed memory so a
-// provider that reads them before checking never reads out of bounds. Beyond this many SGEs per
-// list the binding refuses (a TypeError) rather than allocate gigabytes.
-const size_t kMaxBackedSges = size_t{1} << 22;
 
 template <typename Wr>
 struct WrList {
@@ -37,11 +29,9 @@ void ParseSges(Napi::Object in, const std::string& what, Wr& wr, std::vector<ibv
   Napi::Array list = Has(in, "sg_list") ? ToArray(in.Get("sg_list"), what + ".sg_list") : Napi::Array::New(in.Env());
   uint32_t given = list.Length();
   int32_t num_sge = Has(in, "num_sge") ? ToI32(in.Get("num_sge"), what + ".num_sge") : static_cast<int32_t>(given);
-  size_t count = std::max<int64_t>({num_sge, static_cast<int64_t>(given), 0});
+  size_t count = BackedSges(num_sge, given);
   backed += count;
-  if (backed > kMaxBackedSges) {
-    ThrowType(in.Env(), what + ".num_sge: more than " + std::to_string(kMaxBackedSges) + " SGEs in one list");
-  }
+  if (backed > kMaxBackedSges) ThrowTooManySges(in.Env(), what);
   storage.assign(count, ibv_sge{});
   for (uint32_t j = 0; j < given; j++) {
     std::string where = what + ".sg_list[" + std::to_string(j) + "]";
@@ -87,31 +77,6 @@ void SendFields(Napi::Object in, const std::string& what, ibv_send_wr& wr) {
     wr.wr.rdma.remote_addr = ToU64(rdma.Get("remote_addr"), where + ".remote_addr");
     wr.wr.rdma.rkey = ToU32(rdma.Get("rkey"), where + ".rkey");
   }
-}
-
-template <typename Wr>
-Napi::Object PostOutcome(Napi::Env env, int ret, const Wr* bad, const std::vector<Wr>& wrs, const Wr* sentinel) {
-  Napi::Object result = Napi::Object::New(env);
-  result.Set("ret", ret);
-  // Compared as integers: relational operators on unrelated pointers are not defined in C++.
-  uintptr_t at = reinterpret_cast<uintptr_t>(bad);
-  uintptr_t first = reinterpret_cast<uintptr_t>(wrs.data());
-  uintptr_t end = first + wrs.size() * sizeof(Wr);
-  if (bad == sentinel) {
-    result.Set("badWr", "untouched");
-  } else if (bad == nullptr) {
-    result.Set("badWr", "null");
-  } else if (!wrs.empty() && at >= first && at < end && (at - first) % sizeof(Wr) == 0) {
-    result.Set("badWr", static_cast<double>((at - first) / sizeof(Wr)));
-  } else {
-    result.Set("badWr", "foreign");
-  }
-  return result;
-}
-
-template <typename Wr>
-Wr* Head(std::vector<Wr>& wrs) {
-  return wrs.empty() ? nullptr : wrs.data();
 }
 
 }  // namespace
