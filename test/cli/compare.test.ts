@@ -55,7 +55,7 @@ describe('rvt-conform compare', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain('REGRESSIONS: fail now, did not before');
     expect(r.stdout).toContain('    post_srq_recv.full.rejected: pass -> FAIL');
-    expect(r.stdout).toContain('    post_srq_recv/fill-to-capacity [post_srq_recv.full.rejected] one WR more fails: actual -12 -> 0; check pass -> fail');
+    expect(r.stdout).toContain('    post_srq_recv/fill-to-capacity [post_srq_recv.full.rejected] one WR more: fails, bad_wr at it: actual {"failed":true,"badWr":0} -> {"failed":false,"badWr":"untouched"}; check pass -> fail');
     const json = await cli(['compare', path('model'), path('model-broken'), '--json']);
     expect(json.exitCode).toBe(1);
     expect(JSON.parse(json.stdout).diffs[0].regressions).toContainEqual({ clause: 'post_srq_recv.full.rejected', binding: true, before: 'pass', after: 'fail' });

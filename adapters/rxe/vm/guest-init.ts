@@ -15,12 +15,14 @@
 /** Where stage 1 mounts the control share inside the guest (a tmpfs, so the path can be created). */
 export const GUEST_CONTROL_DIR = '/run/rvt-vm';
 /** 9p mount tags, shared with the QEMU command line. */
-export const MOUNT_TAGS = { root: 'root', control: 'ctl', work: 'work' } as const;
+export const MOUNT_TAGS = { root: 'root', control: 'ctl', work: 'work', project: 'project' } as const;
 /** virtio-serial port names carrying the job's stdout and stderr. */
 export const PORT_NAMES = { stdout: 'rvt.stdout', stderr: 'rvt.stderr' } as const;
 /** Files in the control share. */
 export const CONTROL_FILES = {
   workDir: 'workdir',
+  /** The project's root when it lies under a path the guest covers with a tmpfs; else empty. */
+  projectDir: 'projectdir',
   stage2: 'stage2.sh',
   job: 'job.sh',
   status: 'status',
@@ -49,6 +51,11 @@ mount -t tmpfs -o mode=1777 tmpfs /newroot/var/tmp || die "cannot mount /var/tmp
 mount -t tmpfs -o mode=755 tmpfs /newroot/run || die "cannot mount /run"
 mkdir -p /newroot${GUEST_CONTROL_DIR} || die "cannot create ${GUEST_CONTROL_DIR}"
 mount -t 9p -o ${NINEP} ${MOUNT_TAGS.control} /newroot${GUEST_CONTROL_DIR} || die "cannot mount the control share"
+project=$(cat /newroot${GUEST_CONTROL_DIR}/${CONTROL_FILES.projectDir}) || die "no project entry given"
+if [ -n "$project" ]; then
+  mkdir -p "/newroot$project" || die "cannot create $project"
+  mount -t 9p -o ${NINEP},ro,cache=loose ${MOUNT_TAGS.project} "/newroot$project" || die "cannot mount the project at $project"
+fi
 work=$(cat /newroot${GUEST_CONTROL_DIR}/${CONTROL_FILES.workDir}) || die "no work directory given"
 mkdir -p "/newroot$work" || die "cannot create $work"
 mount -t 9p -o ${NINEP} ${MOUNT_TAGS.work} "/newroot$work" || die "cannot mount the work directory at $work"

@@ -12,6 +12,8 @@ export interface QemuConfig {
   consoleLog: string;
   controlDir: string;
   workDir: string;
+  /** The project's root, shared read-only, when the guest's tmpfs mounts would hide it. */
+  projectDir?: string;
   stdoutSocket: string;
   stderrSocket: string;
   forwardPorts: readonly ForwardPort[];
@@ -35,6 +37,7 @@ export function qemuArgs(config: QemuConfig): string[] {
     ...virtfs(MOUNT_TAGS.root, '/', true),
     ...virtfs(MOUNT_TAGS.control, config.controlDir, false),
     ...virtfs(MOUNT_TAGS.work, config.workDir, false),
+    ...(config.projectDir === undefined ? [] : virtfs(MOUNT_TAGS.project, config.projectDir, true)),
     '-nic', `user,model=virtio-net-pci${fwd}`,
     '-device', 'virtio-serial-pci',
     ...serialPort('rvtout', config.stdoutSocket, PORT_NAMES.stdout),

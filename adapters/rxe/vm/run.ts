@@ -10,7 +10,7 @@ import { initramfsFor } from './initramfs.js';
 import { jobScript } from './job-script.js';
 import { findGuestKernel } from './kernel.js';
 import { type OutputSocket, listenForOutput } from './output-socket.js';
-import { vmCacheDir } from './project-root.js';
+import { projectRoot, vmCacheDir } from './project-root.js';
 import { type ForwardPort, type QemuExit, qemuArgs, runQemu } from './qemu.js';
 import { bootableKernel } from './vmlinux.js';
 
@@ -20,7 +20,7 @@ export interface VmRunOptions {
   /**
    * Shared read-write at the same path as on the host; the rest of the host's root is visible
    * read-only, except /tmp, /var/tmp and /run, which are empty tmpfs in the guest (a work
-   * directory under them is still mounted).
+   * directory under them is still mounted, and so is this project if it lives there).
    */
   workDir: string;
   /** The whole cycle, boot to power-off; QEMU is killed when it passes. */
@@ -65,6 +65,8 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
   const controlDir = await mkdtemp(join(tmpdir(), 'rvt-vm-'));
   try {
     await writeFile(join(controlDir, CONTROL_FILES.workDir), workDir);
+    const projectDir = hiddenInGuest(projectRoot()) ? projectRoot() : undefined;
+    await writeFile(join(controlDir, CONTROL_FILES.projectDir), projectDir ?? '');
     await writeFile(join(controlDir, CONTROL_FILES.stage2), STAGE2_SETUP);
     await writeFile(join(controlDir, CONTROL_FILES.job), script);
     const exit = await withOutputSockets(controlDir, options, (stdoutSocket, stderrSocket) =>
@@ -76,6 +78,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
           consoleLog: consoleLogPath,
           controlDir,
           workDir,
+          ...(projectDir === undefined ? {} : { projectDir }),
           stdoutSocket,
           stderrSocket,
           forwardPorts: options.forwardPorts ?? [],
@@ -133,4 +136,11 @@ async function readOptional(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** The guest puts empty tmpfs on these, so a project (e.g. a CI clone) below them needs its own share. */
+const TMPFS_IN_GUEST = ['/tmp', '/var/tmp', '/run'];
+
+function hiddenInGuest(path: string): boolean {
+  return TMPFS_IN_GUEST.some((dir) => path === dir || path.startsWith(`${dir}/`));
 }
