@@ -82,10 +82,13 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
   return 0;
 }
 
-/** rvt_reset_qp: the queues are emptied without completions. */
+/**
+ * _rvt_reset_qp -> rvt_init_qp: the send queue's indices go back to 0 (its WQEs are dropped
+ * without completions); the receive ring's head and tail are not touched, so receives posted
+ * before the reset are still there afterwards (unlike IBA's "WQs are emptied" on Reset).
+ */
 function resetQp(qp: Qp): void {
   while (qp.sq.shift() !== undefined);
-  while (qp.rq?.ring.shift() !== undefined);
 }
 
 /**
