@@ -57,7 +57,3 @@ export interface Adapter {
   /** Releases what the adapter itself holds (a worker process, a connection). */
   dispose(): Promise<void>;
 }
-
-/** Why an adapter cannot run here: a stable code and a sentence for the user. */
-export const Unavailable = z.object({ code: z.string(), detail: z.string() });
-export type Unavailable = z.infer<typeof Unavailable>;

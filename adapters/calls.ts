@@ -13,7 +13,7 @@ import {
   SrqAttrMask,
 } from '../spec/verbs/attrs.js';
 import { AsyncEvent } from '../spec/verbs/events.js';
-import { Handle, i32, u32, u64 } from '../spec/verbs/ints.js';
+import { Handle, u32, u64 } from '../spec/verbs/ints.js';
 import { RawPostOutcome, RawStatus } from '../spec/verbs/outcome.js';
 import { WorkCompletion } from '../spec/verbs/wc.js';
 import { RecvWr, SendWr } from '../spec/verbs/wr.js';
@@ -85,6 +85,3 @@ export type CallArgsInput<N extends CallName> = z.input<Calls[N]['args']>;
 export type CallResult<N extends CallName> = z.output<Calls[N]['result']>;
 
 export const callNames = Object.keys(calls) as CallName[];
-
-/** Re-exported so adapters need one import for the value ranges they enforce. */
-export { i32 };

@@ -37,7 +37,3 @@ export function errnoName(value: number): ErrnoName {
   const magnitude = Math.abs(value);
   return byNumber.get(magnitude) ?? `E#${magnitude}`;
 }
-
-export function errnoNumber(name: KnownErrno): number {
-  return ERRNO_NUMBERS[name];
-}

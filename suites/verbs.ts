@@ -57,5 +57,3 @@ export function tracedVerbs(session: Session, layer: Layer, trace: TraceEntry[])
   }
   return verbs as unknown as Verbs;
 }
-
-export type { CallResult };
