@@ -31,5 +31,9 @@ export function createAdapter(name: string, options: AdapterOptions = {}): Adapt
   if (stray !== undefined) {
     throw new UserError(`${stray} is for --adapter grpc, not ${name}`, { hint: 'add --adapter grpc to run against an agent, or drop the flag' });
   }
+  if (options.device !== undefined && name !== 'rxe') {
+    // The device of a grpc run is chosen where the agent runs (rvt-conform agent --device).
+    throw new UserError(`--device is for --adapter rxe, not ${name}`, { hint: name === 'grpc' ? 'choose the device on the agent: rvt-conform agent --adapter rxe --device NAME' : 'drop --device, or add --adapter rxe' });
+  }
   return factory(options);
 }
