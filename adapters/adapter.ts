@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Layer } from '../spec/layer.js';
+import type { PostContext } from '../spec/verbs/outcome.js';
 import type { CallArgs, CallName, CallResult } from './calls.js';
 
 /** What an implementation can do, declared by its adapter rather than guessed by the cases. */
@@ -11,6 +12,8 @@ export const Capability = z.enum([
   'ud',
   'async_events',
   'mr_data',
+  /** Posts can be issued from irqs-off, softirq and hard-IRQ context, and the context is reported. */
+  'post_contexts',
 ]);
 export type Capability = z.infer<typeof Capability>;
 
@@ -50,10 +53,37 @@ export type SessionCall<N extends CallName> = (args: CallArgs<N>) => Promise<Cal
  */
 export type Session = { [N in CallName]: SessionCall<N> } & { close(): Promise<void> };
 
+/** What a watch saw while a case ran that no verb returned (e.g. a kernel splat). */
+export interface WatchFinding {
+  /** What was seen, in a sentence. */
+  problem: string;
+  /** The evidence, as the source had it (log lines). */
+  lines: string[];
+  /** The implementation can no longer be trusted (a kernel oops): the run must stop. */
+  fatal: boolean;
+}
+
+/** Evidence an adapter gathers beside the verbs for each case, e.g. the kernel log. */
+export interface CaseWatch {
+  /** Called before the case's first verb. */
+  begin(): void;
+  /** Called after the case: what went wrong meanwhile, if anything. */
+  end(): WatchFinding | undefined;
+}
+
 /** The only door to an implementation. */
 export interface Adapter {
   info(): Promise<AdapterInfo>;
   open(): Promise<Session>;
   /** Releases what the adapter itself holds (a worker process, a connection). */
   dispose(): Promise<void>;
+  /** Present when the adapter can see problems beside the verbs' results (the kernel adapter). */
+  watch?: CaseWatch;
+}
+
+/** An adapter without calling contexts refuses any but process context instead of ignoring it. */
+export function onlyProcessContext(context: PostContext | undefined, adapter: string): void {
+  if (context !== undefined && context !== 'process') {
+    throw new Error(`${adapter} cannot post from ${context} context: only the kernel adapter can`);
+  }
 }

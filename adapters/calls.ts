@@ -14,7 +14,7 @@ import {
 } from '../spec/verbs/attrs.js';
 import { AsyncEvent } from '../spec/verbs/events.js';
 import { Handle, u32, u64 } from '../spec/verbs/ints.js';
-import { RawPostOutcome, RawStatus } from '../spec/verbs/outcome.js';
+import { PostContext, RawPostOutcome, RawStatus } from '../spec/verbs/outcome.js';
 import { WorkCompletion } from '../spec/verbs/wc.js';
 import { RecvWr, SendWr } from '../spec/verbs/wr.js';
 
@@ -60,7 +60,7 @@ export const calls = {
   modifySrq: call(z.object({ srq: Handle, attr: SrqAttr.partial(), mask: z.array(SrqAttrMask) }), RawStatus),
   querySrq: call(z.object({ srq: Handle }), RawStatus.extend({ attr: SrqAttr.nullable() })),
   destroySrq: call(z.object({ srq: Handle }), RawStatus),
-  postSrqRecv: call(z.object({ srq: Handle, wrs: z.array(RecvWr) }), RawPostOutcome),
+  postSrqRecv: call(z.object({ srq: Handle, wrs: z.array(RecvWr), context: PostContext.optional() }), RawPostOutcome),
 
   createQp: call(
     z.object({ pd: Handle, init: QpInitAttr }),
@@ -72,8 +72,8 @@ export const calls = {
     RawStatus.extend({ state: QpState.nullable(), attr: QpAttr.nullable(), cap: QpCap.nullable() }),
   ),
   destroyQp: call(z.object({ qp: Handle }), RawStatus),
-  postRecv: call(z.object({ qp: Handle, wrs: z.array(RecvWr) }), RawPostOutcome),
-  postSend: call(z.object({ qp: Handle, wrs: z.array(SendWr) }), RawPostOutcome),
+  postRecv: call(z.object({ qp: Handle, wrs: z.array(RecvWr), context: PostContext.optional() }), RawPostOutcome),
+  postSend: call(z.object({ qp: Handle, wrs: z.array(SendWr), context: PostContext.optional() }), RawPostOutcome),
 
   getAsyncEvents: call(z.object({}), z.object({ events: z.array(AsyncEvent) })),
 } as const;

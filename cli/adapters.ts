@@ -3,6 +3,7 @@ import { type GrpcFlags, grpcAdapterFromFlags, strayGrpcFlag } from '../adapters
 import { implementations } from '../adapters/model/implementations.js';
 import { modelAdapter } from '../adapters/model/index.js';
 import { mutantAdapter, mutants } from '../adapters/mutants/index.js';
+import { kernelAdapter } from '../adapters/kernel/adapter.js';
 import { rxeAdapter } from '../adapters/rxe/adapter.js';
 import { UserError } from './errors.js';
 
@@ -16,11 +17,15 @@ const FACTORIES: Record<string, (options: AdapterOptions) => Adapter> = {
   model: () => modelAdapter(),
   grpc: (options) => grpcAdapterFromFlags(options),
   rxe: (options) => rxeAdapter({ device: options.device }),
+  kernel: (options) => kernelAdapter({ device: options.device }),
   ...Object.fromEntries(Object.entries(implementations).map(([name, b]) => [`model:${name}`, () => modelAdapter(b, `model:${name}`)])),
   ...Object.fromEntries(mutants.map((m) => [`mutant:${m.name}`, () => mutantAdapter(m)])),
 };
 
 export const adapterNames = () => Object.keys(FACTORIES);
+
+/** The adapters that drive a real device and take --device (and --vm). */
+export const DEVICE_ADAPTERS = ['rxe', 'kernel'];
 
 export function createAdapter(name: string, options: AdapterOptions = {}): Adapter {
   const factory = FACTORIES[name];
@@ -31,9 +36,9 @@ export function createAdapter(name: string, options: AdapterOptions = {}): Adapt
   if (stray !== undefined) {
     throw new UserError(`${stray} is for --adapter grpc, not ${name}`, { hint: 'add --adapter grpc to run against an agent, or drop the flag' });
   }
-  if (options.device !== undefined && name !== 'rxe') {
+  if (options.device !== undefined && !DEVICE_ADAPTERS.includes(name)) {
     // The device of a grpc run is chosen where the agent runs (rvt-conform agent --device).
-    throw new UserError(`--device is for --adapter rxe, not ${name}`, { hint: name === 'grpc' ? 'choose the device on the agent: rvt-conform agent --adapter rxe --device NAME' : 'drop --device, or add --adapter rxe' });
+    throw new UserError(`--device is for --adapter rxe or kernel, not ${name}`, { hint: name === 'grpc' ? 'choose the device on the agent: rvt-conform agent --adapter rxe --device NAME' : 'drop --device, or add --adapter rxe or --adapter kernel' });
   }
   return factory(options);
 }

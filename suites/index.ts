@@ -1,5 +1,6 @@
 import type { Case } from './case.js';
 import { errorCases } from './errors/cases.js';
+import { interruptContextCases } from './interrupt-context.js';
 import { postRecvCases } from './post_recv/cases.js';
 import { postSendCases } from './post_send/cases.js';
 import { postSrqRecvCases } from './post_srq_recv/index.js';
@@ -20,4 +21,5 @@ export const allCases: readonly Case[] = [
   ...srqLifecycleCases,
   ...srqLimitCases,
   ...errorCases,
+  ...interruptContextCases,
 ];

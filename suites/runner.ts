@@ -20,6 +20,8 @@ export interface CaseRun {
   durationMs: number;
   checks: Check[];
   trace: TraceEntry[];
+  /** Set when the implementation cannot be trusted after this case (a kernel oops): why. */
+  stopsRun?: string;
 }
 
 export type RunEvent =
@@ -35,6 +37,11 @@ export interface RunOptions {
   onEvent?: (event: RunEvent) => void;
   /** Checked between cases: a run that is stopped keeps what it has. */
   signal?: AbortSignal;
+  /**
+   * Cases not to run, with why (an expectations file's `skip` for a case id, e.g. a case known to
+   * oops the kernel, which would end the run): reported as skipped with that reason.
+   */
+  skip?: ReadonlyMap<string, string>;
 }
 
 class Timeout extends Error {}
@@ -68,7 +75,30 @@ function describeError(error: unknown): NonNullable<CaseRun['error']> {
   return { name: 'Error', message: String(error) };
 }
 
+/** A clean kernel log is what the watch expects; a finding fails every clause the case names. */
+const CLEAN_LOG = 'no splat (BUG, WARNING, oops, lockdep report, RCU stall) while the case ran';
+
+/** Runs one case, with the adapter's watch (e.g. the kernel log) around it. */
 export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent' | 'signal'>, kase: Case): Promise<CaseRun> {
+  const watch = options.adapter.watch;
+  watch?.begin();
+  const run = await runCaseOnly(options, kase);
+  const finding = watch?.end();
+  if (finding === undefined) return run;
+  const checks = [
+    ...run.checks,
+    ...kase.clauses.map((clause) => ({ clause, what: finding.problem, expected: CLEAN_LOG, actual: finding.lines, status: 'fail' as const })),
+  ];
+  return {
+    ...run,
+    status: 'fail',
+    checks,
+    reason: [run.reason, `${finding.problem}: ${finding.lines[0] ?? ''}`].filter(Boolean).join('; '),
+    ...(finding.fatal ? { stopsRun: `${finding.problem} during ${kase.id} (${finding.lines[0] ?? 'see its evidence'})` } : {}),
+  };
+}
+
+async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent' | 'signal'>, kase: Case): Promise<CaseRun> {
   const { adapter, info, profile, timeoutMs } = options;
   const started = performance.now();
   const trace: TraceEntry[] = [];
@@ -119,9 +149,22 @@ export async function runCases(options: RunOptions): Promise<{ runs: CaseRun[]; 
     await setImmediate();
     if (options.signal?.aborted) return { runs, interrupted: true };
     options.onEvent?.({ type: 'case-start', index, total, case: kase });
-    const run = await runCase(options, kase);
+    const skipped = options.skip?.get(kase.id);
+    const run: CaseRun =
+      skipped === undefined
+        ? await runCase(options, kase)
+        : { case: kase, ran: 'precondition-failed', status: 'skip', reason: `not run, as expected: ${skipped}`, durationMs: 0, checks: [], trace: [] };
     runs.push(run);
     options.onEvent?.({ type: 'case-end', index, total, run });
+    if (run.stopsRun !== undefined) {
+      // Nothing later cases observe on a broken kernel means anything: they are reported, not run.
+      for (const rest of options.cases.slice(index + 1)) runs.push(notRun(rest, run.stopsRun));
+      return { runs, interrupted: false };
+    }
   }
   return { runs, interrupted: false };
+}
+
+function notRun(kase: Case, why: string): CaseRun {
+  return { case: kase, ran: 'error', status: 'error', reason: `not run: ${why}`, durationMs: 0, checks: [], trace: [] };
 }

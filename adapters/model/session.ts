@@ -1,4 +1,4 @@
-import type { Session } from '../adapter.js';
+import { type Session, onlyProcessContext } from '../adapter.js';
 import type { CallArgs, CallName, CallResult } from '../calls.js';
 import type { Behaviour } from './behaviour.js';
 import { pollCq } from './cq.js';
@@ -71,14 +71,14 @@ const verbs: Verbs = {
   modifySrq: (state, { srq, attr, mask }) => ({ rawReturn: modifySrq(state, srq, attr, mask) }),
   querySrq: (state, { srq }) => ({ rawReturn: 0, attr: querySrqAttr(state, lookup(state.srqs, srq, 'srq')) }),
   destroySrq: (state, { srq }) => ({ rawReturn: destroySrq(state, srq) }),
-  postSrqRecv: (state, { srq, wrs }) => postSrqRecv(state, srq, wrs),
+  postSrqRecv: (state, { srq, wrs, context }) => (onlyProcessContext(context, 'the model'), postSrqRecv(state, srq, wrs)),
 
   createQp: (state, { pd, init }) => createQp(state, pd, init),
   modifyQp: (state, { qp, attr, mask }) => ({ rawReturn: modifyQp(state, qp, attr, mask) }),
   queryQp: (state, { qp }) => queryQp(state, qp),
   destroyQp: (state, { qp }) => ({ rawReturn: destroyQp(state, qp) }),
-  postRecv: (state, { qp, wrs }) => postRecv(state, qp, wrs),
-  postSend: (state, { qp, wrs }) => postSend(state, qp, wrs),
+  postRecv: (state, { qp, wrs, context }) => (onlyProcessContext(context, 'the model'), postRecv(state, qp, wrs)),
+  postSend: (state, { qp, wrs, context }) => (onlyProcessContext(context, 'the model'), postSend(state, qp, wrs)),
 
   getAsyncEvents: (state) => ({ events: state.events.splice(0) }),
 };

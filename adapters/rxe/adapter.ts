@@ -1,8 +1,6 @@
-import { UserError } from '../../cli/errors.js';
-import { type Adapter, AdapterInfo } from '../adapter.js';
-import { remoteSession } from '../remote/remote-session.js';
+import type { Adapter } from '../adapter.js';
+import { workerAdapter } from '../remote/worker-adapter.js';
 import { installHint } from './vm/project-root.js';
-import { WorkerCallError, WorkerClient } from './worker-client.js';
 
 export interface RxeAdapterOptions {
   /** The RDMA device to drive (e.g. rxe0); the first one libibverbs lists by default. */
@@ -26,51 +24,17 @@ const REMEDIES: Record<string, string> = {
 
 /**
  * A real RDMA device through libibverbs (rdma-core's user-space provider; rxe is the one at hand).
- * The native binding runs in a worker process: a crash there fails the case it happened in
- * (ImplementationCrash), and the next open() starts a fresh worker.
+ * The native binding runs in a worker process, so a provider crash costs one case.
  */
 export function rxeAdapter(options: RxeAdapterOptions = {}): Adapter {
-  let worker: WorkerClient | undefined;
-  let crashForTest = options.crashForTest;
-  let info: AdapterInfo | undefined;
-
-  const current = (): WorkerClient => {
-    if (worker?.alive) return worker;
-    const env: Record<string, string> = crashForTest === undefined ? {} : { RVT_RXE_CRASH_BEFORE: `${crashForTest.before}:${crashForTest.kind}` };
-    crashForTest = undefined;
-    worker = new WorkerClient({ device: options.device, env });
-    return worker;
-  };
-
-  return {
-    info: async () => {
-      try {
-        info ??= AdapterInfo.parse(await current().request({ kind: 'info' }));
-        return info;
-      } catch (error) {
-        if (error instanceof WorkerCallError && error.error.code !== undefined) {
-          throw new UserError(`--adapter rxe cannot run here (${error.error.code}): ${error.message}`, {
-            hint: REMEDIES[error.error.code],
-          });
-        }
-        throw error;
-      }
-    },
-    open: async () => {
-      const owner = current();
-      const session = await owner.request({ kind: 'open' });
-      if (typeof session !== 'number') throw new Error(`the rxe worker answered open with ${JSON.stringify(session)}`);
-      return remoteSession(
-        (call, args) => owner.request({ kind: 'call', session, call, args }),
-        // A dead worker took its device resources with it: nothing is left to close.
-        async () => {
-          if (owner.alive) await owner.request({ kind: 'close', session });
-        },
-      );
-    },
-    dispose: async () => {
-      await worker?.stop();
-      worker = undefined;
-    },
-  };
+  return workerAdapter({
+    adapter: 'rxe',
+    script: 'adapters/rxe/worker.js',
+    label: 'rxe worker',
+    device: options.device,
+    remedies: REMEDIES,
+    ...(options.crashForTest === undefined
+      ? {}
+      : { firstWorkerEnv: { RVT_RXE_CRASH_BEFORE: `${options.crashForTest.before}:${options.crashForTest.kind}` } }),
+  });
 }

@@ -1,4 +1,4 @@
-import type { Session } from '../adapter.js';
+import { type Session, onlyProcessContext } from '../adapter.js';
 import type { CallArgs, CallResult } from '../calls.js';
 import type { Mtu, QpAttr, QpCap } from '../../spec/verbs/attrs.js';
 import type { AsyncEvent } from '../../spec/verbs/events.js';
@@ -153,8 +153,8 @@ export function openNativeSession(binding: Native.VerbsBinding, device: string):
       return { rawReturn: r.ret, attr: r.attr };
     },
     destroySrq: async ({ srq }) => destroy('srq', srq),
-    postSrqRecv: async ({ srq, wrs }) =>
-      postOutcome(binding.postSrqRecvPacked(handles.native('srq', srq), packRecvWrs(recvWrs(wrs)), wrs.length)),
+    postSrqRecv: async ({ srq, wrs, context }) =>
+      (onlyProcessContext(context, 'libibverbs'), postOutcome(binding.postSrqRecvPacked(handles.native('srq', srq), packRecvWrs(recvWrs(wrs)), wrs.length))),
 
     createQp: async ({ pd, init }) => {
       const r = binding.createQp(handles.native('pd', pd), {
@@ -176,8 +176,9 @@ export function openNativeSession(binding: Native.VerbsBinding, device: string):
       return { rawReturn: r.ret, state: attr.qp_state ?? null, attr, cap: r.cap };
     },
     destroyQp: async ({ qp }) => destroy('qp', qp),
-    postRecv: async ({ qp, wrs }) => postOutcome(binding.postRecvPacked(handles.native('qp', qp), packRecvWrs(recvWrs(wrs)), wrs.length)),
-    postSend: async ({ qp, wrs }) => postOutcome(binding.postSend(handles.native('qp', qp), sendWrs(wrs))),
+    postRecv: async ({ qp, wrs, context }) =>
+      (onlyProcessContext(context, 'libibverbs'), postOutcome(binding.postRecvPacked(handles.native('qp', qp), packRecvWrs(recvWrs(wrs)), wrs.length))),
+    postSend: async ({ qp, wrs, context }) => (onlyProcessContext(context, 'libibverbs'), postOutcome(binding.postSend(handles.native('qp', qp), sendWrs(wrs)))),
 
     getAsyncEvents: async () => {
       const events: AsyncEvent[] = [];

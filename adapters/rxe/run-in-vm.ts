@@ -2,18 +2,35 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UserError } from '../../cli/errors.js';
 import { addonPath } from './native/index.js';
-import { projectRoot } from './vm/project-root.js';
+import { findGuestKernel } from './vm/kernel.js';
+import { buildModule } from './vm/modules.js';
+import type { JobModule } from './vm/job-script.js';
+import { projectRoot, vmCacheDir } from './vm/project-root.js';
 import { runInVm } from './vm/run.js';
 
 /** Boot, a full suite under TCG, power-off: minutes; an hour means something hangs. */
 const VM_RUN_TIMEOUT_MS = 60 * 60 * 1000;
 
+/** The rvtc module's sources: built against the guest kernel, loaded in the guest only. */
+export const RVTC_SOURCES = 'adapters/kernel/module';
+
+/** Builds (or takes from the cache) the rvtc module for the guest kernel. */
+export async function rvtcModule(): Promise<JobModule> {
+  const started = performance.now();
+  const built = await buildModule(findGuestKernel(), vmCacheDir(), { sourceDir: join(projectRoot(), RVTC_SOURCES) });
+  const path = built.modules.rvtc;
+  if (path === undefined) throw new Error(`building ${RVTC_SOURCES} produced no rvtc.ko`);
+  if (built.built) process.stderr.write(`rvt-conform: built rvtc.ko for the guest kernel in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  return { path };
+}
+
 /**
- * `rvt-conform run --adapter rxe --vm ...`: the same run command, inside the rxe VM. The guest sees
- * the host root read-only and the current directory read-write, so reports must go under it.
- * Returns the guest run's exit status.
+ * `rvt-conform run --adapter rxe|kernel --vm ...`: the same run command, inside the VM. The guest
+ * sees the host root read-only and the current directory read-write, so reports must go under it.
+ * The kernel adapter's module is built on the host against the guest kernel's headers and loaded
+ * in the guest before the run. Returns the guest run's exit status.
  */
-export async function runRunInVm(runArgs: readonly string[], outDir: string): Promise<number> {
+export async function runRunInVm(adapter: string, runArgs: readonly string[], outDir: string): Promise<number> {
   const workDir = process.cwd();
   const out = resolve(outDir);
   if (relative(workDir, out).startsWith('..')) {
@@ -21,12 +38,13 @@ export async function runRunInVm(runArgs: readonly string[], outDir: string): Pr
       hint: `run from a directory that contains ${out}, or give a relative --out`,
     });
   }
-  if (!existsSync(addonPath())) {
+  if (adapter === 'rxe' && !existsSync(addonPath())) {
     throw new UserError('the native binding is not built, so the VM would have nothing to run', { hint: 'npm run build:native' });
   }
+  const modules = adapter === 'kernel' ? [await rvtcModule()] : [];
   const main = join(projectRoot(), 'dist/cli/main.js');
-  process.stderr.write('rvt-conform: booting the rxe VM (about 10 s before the run starts)\n');
-  const result = await runInVm({ command: [process.execPath, main, 'run', ...runArgs], workDir, timeoutMs: VM_RUN_TIMEOUT_MS });
+  process.stderr.write(`rvt-conform: booting the VM for --adapter ${adapter} (about 10 s before the run starts)\n`);
+  const result = await runInVm({ command: [process.execPath, main, 'run', ...runArgs], workDir, modules, timeoutMs: VM_RUN_TIMEOUT_MS });
   process.stderr.write(`rvt-conform: the run in the VM exited with ${result.exitCode} (${(result.durationMs / 1000).toFixed(1)} s with boot)\n`);
   return result.exitCode;
 }

@@ -8,9 +8,9 @@ import { projectRoot } from './vm/project-root.js';
 import { type RequestBody, type WorkerError, decodeResponse, encodeLine } from './protocol.js';
 
 /** The worker runs compiled: sources are not executable by plain Node. */
-function workerPath(): string {
-  const path = join(projectRoot(), 'dist/adapters/rxe/worker.js');
-  if (!existsSync(path)) throw new UserError(`the rxe worker ${path} is not built`, { hint: 'build it with `npm run build`' });
+function workerPath(script: string): string {
+  const path = join(projectRoot(), 'dist', script);
+  if (!existsSync(path)) throw new UserError(`the worker ${path} is not built`, { hint: 'build it with `npm run build`' });
   return path;
 }
 
@@ -28,6 +28,10 @@ const STDERR_TAIL = 2000;
 const STOP_GRACE_MS = 10_000;
 
 export interface WorkerOptions {
+  /** The worker's module under dist/, e.g. `adapters/rxe/worker.js`. */
+  script?: string;
+  /** How messages name the worker, e.g. `rxe worker`. */
+  label?: string;
   device?: string | undefined;
   /** Extra environment for the worker (tests: RVT_RXE_CRASH_BEFORE). */
   env?: Record<string, string>;
@@ -47,8 +51,11 @@ export class WorkerClient {
   private death: Error | undefined;
   readonly exited: Promise<void>;
 
+  private readonly label: string;
+
   constructor(options: WorkerOptions = {}) {
-    const args = [workerPath(), ...(options.device === undefined ? [] : [options.device])];
+    this.label = options.label ?? 'rxe worker';
+    const args = [workerPath(options.script ?? 'adapters/rxe/worker.js'), ...(options.device === undefined ? [] : [options.device])];
     this.child = execa(process.execPath, args, {
       stdin: 'pipe',
       stdout: 'pipe',
@@ -62,7 +69,7 @@ export class WorkerClient {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
     });
     this.exited = this.child.then((result) =>
-      this.die(this.stopping ? new Error('the rxe worker was stopped') : this.crash(result.signal, result.exitCode)),
+      this.die(this.stopping ? new Error(`the ${this.label} was stopped`) : this.crash(result.signal, result.exitCode)),
     );
   }
 
@@ -94,7 +101,7 @@ export class WorkerClient {
     const how = signal === undefined ? `exited with status ${exitCode ?? 'unknown'}` : `was killed by ${signal}`;
     const said = this.stderrTail.trim();
     return new ImplementationCrash(
-      `the rxe worker (pid ${this.child.pid ?? '?'}) ${how} during ${this.lastRequest}${said === '' ? '' : `; its last words: ${said}`}`,
+      `the ${this.label} (pid ${this.child.pid ?? '?'}) ${how} during ${this.lastRequest}${said === '' ? '' : `; its last words: ${said}`}`,
     );
   }
 
@@ -112,7 +119,7 @@ export class WorkerClient {
     } catch (error) {
       // The worker broke the protocol: treat it as dead, since nothing it says can be trusted.
       this.child.kill('SIGKILL');
-      this.die(new ImplementationCrash(`the rxe worker sent a malformed message during ${this.lastRequest}: ${String(error)}`));
+      this.die(new ImplementationCrash(`the ${this.label} sent a malformed message during ${this.lastRequest}: ${String(error)}`));
       return;
     }
     const waiting = this.pending.get(response.id);

@@ -8,18 +8,11 @@
  * RVT_RXE_CRASH_BEFORE=<request kind or call name>:<segv|fpe|abort> (tests only) makes the worker
  * crash on purpose when that request arrives, to prove the isolation.
  */
-import { createInterface } from 'node:readline';
 import { SessionHost } from '../remote/session-host.js';
+import { Unavailable, serveWorker } from '../remote/serve-worker.js';
 import { loadBinding, nativeAvailability } from './native/index.js';
 import { nativeAdapter } from './native-adapter.js';
-import { type Request, type Response, type WorkerError, decodeRequest, encodeLine } from './protocol.js';
-
-class Unavailable extends Error {
-  override name = 'Unavailable';
-  constructor(readonly code: string, detail: string) {
-    super(detail);
-  }
-}
+import type { Request } from './protocol.js';
 
 const requestedDevice = process.argv[2];
 const crash = crashBefore(process.env.RVT_RXE_CRASH_BEFORE);
@@ -56,32 +49,5 @@ async function handle(request: Request): Promise<unknown> {
   }
 }
 
-function describe(error: unknown): WorkerError {
-  if (error instanceof Unavailable) return { name: error.name, message: error.message, code: error.code };
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
-}
-
-function respond(response: Response): void {
-  process.stdout.write(encodeLine(response));
-}
-
-const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-lines.on('line', (line) => {
-  let request: Request;
-  try {
-    request = decodeRequest(line);
-  } catch (error) {
-    // Without a valid id there is no one to answer: the parent is broken, so stop.
-    process.stderr.write(`rxe worker: malformed request (${String(error)})\n`);
-    process.exit(2);
-  }
-  handle(request).then(
-    (result) => respond({ id: request.id, ok: true, result: result ?? null }),
-    (error: unknown) => respond({ id: request.id, ok: false, error: describe(error) }),
-  );
-});
 // The parent ended our stdin (dispose): release every device resource before exiting.
-lines.on('close', () => {
-  void (host?.closeAll() ?? Promise.resolve()).finally(() => process.exit(0));
-});
+serveWorker('rxe worker', handle, () => host?.closeAll() ?? Promise.resolve());

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import type { Profile } from '../../adapters/adapter.js';
 import { writeReports } from '../../reports/write.js';
 import { buildResults } from '../../reports/build.js';
-import { loadExpectations } from '../../reports/expectations/load.js';
+import { type Expectation, loadExpectations } from '../../reports/expectations/load.js';
+import { type RunInfo, expectationsFor, runInfoOf } from '../../reports/expectations/match.js';
 import { renderSummary, summaryJson } from '../../reports/summary.js';
 import { clauseCitations } from '../../spec/citations.js';
 import { clauses } from '../../spec/clauses/index.js';
@@ -14,7 +15,7 @@ import { allCases } from '../../suites/index.js';
 import { runCases } from '../../suites/runner.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { runRunInVm } from '../../adapters/rxe/run-in-vm.js';
-import { createAdapter } from '../adapters.js';
+import { DEVICE_ADAPTERS, createAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
 import { progressMode, progressPrinter } from '../progress.js';
@@ -41,6 +42,16 @@ async function expectationsOf(file: string | undefined) {
   return { file, entries: await loadExpectations(file, { knownIds, today: new Date().toISOString().slice(0, 10) }) };
 }
 
+/** Case ids an expectation marks `skip` for this run: they are not run (e.g. known to oops the kernel). */
+function casesExpectedToSkip(entries: readonly Expectation[] | undefined, run: RunInfo): Map<string, string> {
+  const caseIds = new Set(allCases.map((c) => c.id));
+  const skip = new Map<string, string>();
+  for (const [id, entry] of expectationsFor(entries ?? [], run)) {
+    if (entry.status === 'skip' && caseIds.has(id)) skip.set(id, `${entry.reason} (${entry.source})`);
+  }
+  return skip;
+}
+
 /** What the kernel-doc snapshot adds to the results: its id, the coverage, and each clause's cited text. */
 function specRecord(cases: readonly Case[]) {
   const snapshot = loadPinnedSnapshot();
@@ -54,9 +65,11 @@ function specRecord(cases: readonly Case[]) {
 /** Exit code of a run: 0 gate passed, 1 gate failed, 130 interrupted (results kept). */
 export async function runCommand(flags: RunFlags): Promise<number> {
   if (flags.vm) {
-    if (flags.adapter !== 'rxe') throw new UserError(`--vm is for --adapter rxe, not ${flags.adapter}`, { hint: 'add --adapter rxe, or drop --vm' });
+    if (!DEVICE_ADAPTERS.includes(flags.adapter)) {
+      throw new UserError(`--vm is for --adapter rxe or kernel, not ${flags.adapter}`, { hint: 'add --adapter rxe or --adapter kernel, or drop --vm' });
+    }
     // The guest runs this very command line, minus --vm; the flags were already checked here.
-    return runRunInVm(process.argv.slice(process.argv.indexOf('run') + 1).filter((arg) => arg !== '--vm'), flags.out);
+    return runRunInVm(flags.adapter, process.argv.slice(process.argv.indexOf('run') + 1).filter((arg) => arg !== '--vm'), flags.out);
   }
   const cases = selectCases(allCases, flags.case);
   const expectations = await expectationsOf(flags.expectations);
@@ -71,6 +84,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     const startedAt = new Date();
     const progress = progressPrinter(process.stderr, progressMode(flags.quiet || flags.json));
     const { runs, interrupted } = await runCases({
+      skip: casesExpectedToSkip(expectations?.entries, runInfoOf(info, profile)),
       adapter,
       info,
       cases,
@@ -114,8 +128,8 @@ export function registerRunCommand(program: Command): void {
     .option('--tls-cert <file>', 'with --adapter grpc: this client\'s certificate, for an agent that asks for one (mutual TLS)')
     .option('--tls-key <file>', "with --adapter grpc: this client's private key")
     .option('--token-file <file>', 'with --adapter grpc: the bearer token the agent requires (the file holds it on one line)')
-    .option('--device <name>', 'with --adapter rxe: the RDMA device (default: the first libibverbs lists)')
-    .option('--vm', 'with --adapter rxe: run inside a QEMU VM that has the Soft-RoCE device rxe0 (reports come back under the current directory)', false)
+    .option('--device <name>', 'with --adapter rxe or kernel: the RDMA device (default: rxe: the first libibverbs lists; kernel: rxe0)')
+    .option('--vm', 'with --adapter rxe or kernel: run inside a QEMU VM that has the Soft-RoCE device rxe0 (kernel: with the rvtc module built and loaded; reports come back under the current directory)', false)
     .option('-o, --out <dir>', 'where the reports go', 'conformance-report')
     .option('-c, --case <glob>', "only the cases whose id (or verb) matches, e.g. 'post_srq_recv/*'")
     .option('-p, --profile <profile>', 'documented (documented clauses bind) or rdmavt (reference clauses too); default: the adapter\'s', parseProfile)

@@ -127,4 +127,12 @@ export const postRecvClauses: Clause[] = [
     level: 'documented',
     covers: [FN, 'rvt_get_rwqe'],
   },
+  {
+    id: 'post_recv.context.interrupt',
+    verb,
+    statement: 'rvt_post_recv may be called from interrupt context (it does not sleep): from hard IRQ it gives the answers it gives from process context.',
+    sources: [kdoc(FN, 'description')],
+    level: 'documented',
+    covers: [FN],
+  },
 ];

@@ -138,4 +138,12 @@ export const postSendClauses: Clause[] = [
     level: 'documented',
     covers: [FN, 'rvt_create_qp'],
   },
+  {
+    id: 'post_send.context.interrupt',
+    verb,
+    statement: 'rvt_post_send may be called from interrupt context (it does not sleep): from hard IRQ it gives the answers it gives from process context.',
+    sources: [kdoc(FN, 'description')],
+    level: 'documented',
+    covers: [FN],
+  },
 ];

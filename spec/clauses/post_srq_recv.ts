@@ -162,11 +162,9 @@ export const postSrqRecvClauses: Clause[] = [
   {
     id: 'post_srq_recv.context.interrupt',
     verb: 'post_srq_recv',
-    statement: 'rvt_post_srq_recv may be called from interrupt context (it does not sleep).',
+    statement: 'rvt_post_srq_recv may be called from interrupt context (it does not sleep): from hard IRQ it gives the answers it gives from process context.',
     sources: [kdoc(FN, 'description')],
     level: 'documented',
     covers,
-    notObservable:
-      'whether the kernel function sleeps cannot be seen from user space or from a model: no adapter calls it from interrupt context',
   },
 ];

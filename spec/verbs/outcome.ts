@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrnoName, errnoName } from '../errno.js';
 import { type Layer, signConventionOf } from '../layer.js';
-import { i32 } from './ints.js';
+import { i32, u32 } from './ints.js';
 
 /**
  * Where `*bad_wr` pointed after a post: the index of a WR in the posted list, `untouched`
@@ -10,10 +10,31 @@ import { i32 } from './ints.js';
 export const BadWr = z.union([z.number().int().min(0), z.enum(['untouched', 'null', 'foreign'])]);
 export type BadWr = z.infer<typeof BadWr>;
 
+/**
+ * Where the driver's post function is called from. Only a kernel-layer adapter can call it from
+ * anything but process context; every other adapter refuses the others.
+ */
+export const PostContext = z.enum(['process', 'irqs-off', 'softirq', 'hardirq']);
+export type PostContext = z.infer<typeof PostContext>;
+
+/** What the kernel adapter saw while the driver's post ran (in_hardirq(), irqs_disabled(), ...). */
+export const ObservedContext = z.object({
+  requested: PostContext,
+  hardirq: z.boolean(),
+  softirq: z.boolean(),
+  irqs_disabled: z.boolean(),
+  task: z.boolean(),
+  preempt_count: u32,
+  cpu: u32,
+});
+export type ObservedContext = z.infer<typeof ObservedContext>;
+
 /** What an adapter reports for a post: the raw return value and where bad_wr points. */
 export const RawPostOutcome = z.object({
   rawReturn: i32,
   badWr: BadWr,
+  /** Present when the adapter can tell the calling context (the kernel adapter). */
+  context: ObservedContext.optional(),
 });
 export type RawPostOutcome = z.infer<typeof RawPostOutcome>;
 

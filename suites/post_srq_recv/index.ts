@@ -1,8 +1,7 @@
 import { badWrCases } from './bad_wr.js';
 import { capacityCases } from './capacity.js';
 import { consumptionCases } from './consumption.js';
-import { contextCases } from './context.js';
 import { numSgeCases } from './num_sge.js';
 import { successCases } from './success.js';
 
-export const postSrqRecvCases = [...successCases, ...badWrCases, ...numSgeCases, ...capacityCases, ...consumptionCases, ...contextCases];
+export const postSrqRecvCases = [...successCases, ...badWrCases, ...numSgeCases, ...capacityCases, ...consumptionCases];

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Adapter, AdapterInfo, Session } from '../../adapters/adapter.js';
+import type { Adapter, AdapterInfo, Session, WatchFinding } from '../../adapters/adapter.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 import { defineCase } from '../../suites/case.js';
 import { ImplementationCrash, runCase, runCases } from '../../suites/runner.js';
@@ -156,5 +156,50 @@ describe('runner verdicts', () => {
       }),
     );
     expect(result).toMatchObject({ status: 'fail', ran: 'error', reason: 'exception: consequence' });
+  });
+});
+
+describe('runner and the adapter watch (the kernel log)', () => {
+  const passing = (id: string) =>
+    defineCase({ id, verb: 'test', title: 't', clauses: [CLAUSE, OTHER], async run(ctx) { ctx.check.equal(CLAUSE, 'x', 1, 1); ctx.check.equal(OTHER, 'y', 1, 1); } });
+
+  /** The model with a watch that reports `findings` in turn: a fake kernel log for the runner only. */
+  function watched(findings: (WatchFinding | undefined)[]): Adapter {
+    const base = modelAdapter();
+    return { ...base, watch: { begin: () => undefined, end: () => findings.shift() } };
+  }
+
+  it('fails a case whose checks all held when the watch saw a splat, with the log lines on every clause', async () => {
+    const lines = ['[1.0] BUG: scheduling while atomic: node/161/0x00000002', '[1.0] Call Trace:'];
+    const adapter = watched([{ problem: 'the kernel logged a splat while the case ran', lines, fatal: false }]);
+    const result = await runCase({ adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 1000 }, passing('test/splat'));
+    expect(result.status).toBe('fail');
+    const failed = result.checks.filter((c) => c.status === 'fail');
+    expect(failed.map((c) => c.clause)).toEqual([CLAUSE, OTHER]);
+    expect(failed[0]?.actual).toEqual(lines);
+    expect(result.stopsRun).toBeUndefined();
+  });
+
+  it('stops the run after a fatal finding (an oops): the rest are reported as not run, with the case that caused it', async () => {
+    const adapter = watched([undefined, { problem: 'the kernel oopsed while the case ran', lines: ['[2.0] Oops: 0002 [#1]'], fatal: true }]);
+    const { runs } = await runCases({
+      adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 1000,
+      cases: [passing('test/a'), passing('test/b'), passing('test/c'), passing('test/d')],
+    });
+    expect(runs.map((r) => [r.case.id, r.status])).toEqual([['test/a', 'pass'], ['test/b', 'fail'], ['test/c', 'error'], ['test/d', 'error']]);
+    expect(runs[2]?.reason).toMatch(/^not run: the kernel oopsed while the case ran during test\/b/);
+    expect(runs[2]?.trace).toEqual([]);
+  });
+
+  it('does not run a case the expectations mark skip, and says why', async () => {
+    const adapter = modelAdapter();
+    const ran = vi.fn();
+    const kase = defineCase({ id: 'test/oopses', verb: 'test', title: 't', clauses: [CLAUSE], async run() { ran(); } });
+    const { runs } = await runCases({
+      adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 1000, cases: [kase],
+      skip: new Map([['test/oopses', 'oopses the kernel (kernel.yaml:3)']]),
+    });
+    expect(ran).not.toHaveBeenCalled();
+    expect(runs[0]).toMatchObject({ status: 'skip', ran: 'precondition-failed', reason: 'not run, as expected: oopses the kernel (kernel.yaml:3)' });
   });
 });

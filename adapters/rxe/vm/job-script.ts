@@ -3,10 +3,17 @@
  * Every word is single-quoted, so arguments reach the command exactly as given on the host.
  */
 
+/** A kernel module the job loads before its command (insmod: its dependencies must be loaded already). */
+export interface JobModule {
+  path: string;
+  params?: readonly string[];
+}
+
 export interface JobSpec {
   command: readonly string[];
   workDir: string;
   env: Readonly<Record<string, string>>;
+  modules?: readonly JobModule[];
 }
 
 /** The guest's root is the host's, read-only: HOME must be somewhere writable. */
@@ -30,6 +37,9 @@ export function jobScript(spec: JobSpec): string {
     '#!/bin/sh',
     `mkdir -p ${quote(env.HOME ?? GUEST_HOME)}`,
     `cd -- ${quote(spec.workDir)} || exit 125`,
+    ...(spec.modules ?? []).map(
+      (m) => `insmod ${[m.path, ...(m.params ?? [])].map(quote).join(' ')} || { echo ${quote(`rvt-vm: insmod ${m.path} failed`)} >&2; exit 125; }`,
+    ),
     // `sh -c 'exec "$@"'` runs the command word as a program even if it contains '='.
     `exec env -i ${assignments.join(' ')} /bin/sh -c 'exec "$@"' rvt-job ${spec.command.map(quote).join(' ')}`,
     '',

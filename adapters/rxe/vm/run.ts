@@ -7,7 +7,7 @@ import { newConsoleLogPath } from './console-log.js';
 import { CONTROL_FILES, STAGE2_SETUP } from './guest-init.js';
 import { requireExecutable } from './host-tools.js';
 import { initramfsFor } from './initramfs.js';
-import { jobScript } from './job-script.js';
+import { type JobModule, jobScript } from './job-script.js';
 import { findGuestKernel } from './kernel.js';
 import { type OutputSocket, listenForOutput } from './output-socket.js';
 import { projectRoot, vmCacheDir } from './project-root.js';
@@ -27,6 +27,8 @@ export interface VmRunOptions {
   timeoutMs: number;
   /** Added to the guest command's clean environment (HOME, PATH, LANG, TERM). */
   env?: Record<string, string>;
+  /** Kernel modules loaded (in order) before the command runs. */
+  modules?: readonly JobModule[];
   /** TCP ports forwarded from 127.0.0.1 on the host into the guest. */
   forwardPorts?: ForwardPort[];
   /** Where the guest command's output goes; the host's own stdout/stderr by default. */
@@ -54,7 +56,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
     throw new UserError(`work directory ${workDir} does not exist`);
   }
   if (workDir === '/') throw new UserError('the work directory cannot be /: the host root is shared read-only');
-  const script = jobScript({ command: options.command, workDir, env: options.env ?? {} });
+  const script = jobScript({ command: options.command, workDir, env: options.env ?? {}, modules: options.modules ?? [] });
 
   const qemu = requireExecutable('qemu-system-x86_64', 'qemu-system-x86');
   const kernel = findGuestKernel();

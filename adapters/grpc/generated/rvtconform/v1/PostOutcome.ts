@@ -19,14 +19,50 @@ export interface _rvtconform_v1_PostOutcome_BadWr__Output {
   'pointer'?: (string);
 }
 
+/**
+ * The calling context the kernel adapter saw while the driver's post ran.
+ */
+export interface _rvtconform_v1_PostOutcome_ObservedContext {
+  'requested'?: (string);
+  'hardirq'?: (boolean);
+  'softirq'?: (boolean);
+  'irqs_disabled'?: (boolean);
+  'task'?: (boolean);
+  'preempt_count'?: (number);
+  'cpu'?: (number);
+  '_requested'?: "requested";
+  '_hardirq'?: "hardirq";
+  '_softirq'?: "softirq";
+  '_irqs_disabled'?: "irqs_disabled";
+  '_task'?: "task";
+  '_preempt_count'?: "preempt_count";
+  '_cpu'?: "cpu";
+}
+
+/**
+ * The calling context the kernel adapter saw while the driver's post ran.
+ */
+export interface _rvtconform_v1_PostOutcome_ObservedContext__Output {
+  'requested'?: (string);
+  'hardirq'?: (boolean);
+  'softirq'?: (boolean);
+  'irqs_disabled'?: (boolean);
+  'task'?: (boolean);
+  'preempt_count'?: (number);
+  'cpu'?: (number);
+}
+
 export interface PostOutcome {
   'raw_return'?: (number);
   'bad_wr'?: (_rvtconform_v1_PostOutcome_BadWr | null);
+  'context'?: (_rvtconform_v1_PostOutcome_ObservedContext | null);
   '_raw_return'?: "raw_return";
   '_bad_wr'?: "bad_wr";
+  '_context'?: "context";
 }
 
 export interface PostOutcome__Output {
   'raw_return'?: (number);
   'bad_wr'?: (_rvtconform_v1_PostOutcome_BadWr__Output);
+  'context'?: (_rvtconform_v1_PostOutcome_ObservedContext__Output);
 }

@@ -6,10 +6,19 @@ import type { Long } from '@grpc/proto-loader';
 export interface PostSrqRecvRequest {
   'srq'?: (number | string | Long);
   'wrs'?: (_rvtconform_v1_RecvWr)[];
+  /**
+   * Where the driver's post runs: process (default), irqs-off, softirq, hardirq.
+   */
+  'context'?: (string);
   '_srq'?: "srq";
+  '_context'?: "context";
 }
 
 export interface PostSrqRecvRequest__Output {
   'srq'?: (string);
   'wrs': (_rvtconform_v1_RecvWr__Output)[];
+  /**
+   * Where the driver's post runs: process (default), irqs-off, softirq, hardirq.
+   */
+  'context'?: (string);
 }

@@ -1,0 +1,59 @@
+import type { Adapter, CaseWatch } from '../adapter.js';
+import { workerAdapter } from '../remote/worker-adapter.js';
+import { KernelLog, findSplat } from './kmsg.js';
+
+export interface KernelAdapterOptions {
+  /** The ib_device to drive (e.g. rxe0, siw0, rvt_sim0). */
+  device?: string | undefined;
+}
+
+const REMEDIES: Record<string, string> = {
+  'module-not-loaded':
+    'load the rvtc module (adapters/kernel/module: make -C /lib/modules/$(uname -r)/build M=$PWD modules && insmod rvtc.ko), or run in the VM with --vm, which builds and loads it',
+  'no-such-device': 'name a device that `rdma link` lists with --device NAME',
+  permission: 'run as root: /dev/rvtc is root-only',
+};
+
+/**
+ * Reads the kernel log around every case: a splat while a case ran fails it, with the log lines
+ * as evidence, whichever verb (or none) caused it. Reading /dev/kmsg needs root, like the module.
+ */
+export function kernelLogWatch(log: Pick<KernelLog, 'drain'>): CaseWatch {
+  return {
+    begin: () => void log.drain(),
+    end: () => {
+      const splat = findSplat(log.drain());
+      if (splat === undefined) return undefined;
+      return {
+        problem: splat.fatal ? 'the kernel oopsed while the case ran' : 'the kernel logged a splat while the case ran',
+        lines: splat.lines,
+        fatal: splat.fatal,
+      };
+    },
+  };
+}
+
+/**
+ * The kernel verbs of a device (ib_post_srq_recv and friends, layer kernel) through the rvtc
+ * module, from a worker process: an oops during a request kills the worker, not the run.
+ */
+export function kernelAdapter(options: KernelAdapterOptions = {}): Adapter {
+  const device = options.device ?? 'rxe0';
+  const inner = workerAdapter({ adapter: 'kernel', script: 'adapters/kernel/worker.js', label: 'kernel worker', device, remedies: REMEDIES });
+  let log: KernelLog | undefined;
+  return {
+    ...inner,
+    info: async () => {
+      const info = await inner.info();
+      log ??= new KernelLog();
+      return info;
+    },
+    get watch() {
+      return log === undefined ? undefined : kernelLogWatch(log);
+    },
+    dispose: async () => {
+      await inner.dispose();
+      log?.close();
+    },
+  };
+}

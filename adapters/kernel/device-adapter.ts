@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { release } from 'node:os';
+import type { Adapter, AdapterInfo, Capability } from '../adapter.js';
+import { Unavailable } from '../remote/serve-worker.js';
+import { DeviceAttrResp, Op, PortAttrResp, QueryPortReq } from './abi.js';
+import { CONTROL_DEVICE, KernelControl, KernelRefusal } from './control.js';
+import * as names from './names.js';
+import { openKernelSession } from './session.js';
+import { fromCString } from './struct.js';
+
+/** Opens a control session, turning "cannot" into the reasons the parent has remedies for. */
+export function openControl(device: string): KernelControl {
+  if (!existsSync(CONTROL_DEVICE)) {
+    throw new Unavailable('module-not-loaded', `${CONTROL_DEVICE} does not exist: the rvtc module is not loaded`);
+  }
+  try {
+    return new KernelControl(device);
+  } catch (error) {
+    if (error instanceof KernelRefusal && error.status === -19) throw new Unavailable('no-such-device', error.message);
+    if ((error as NodeJS.ErrnoException).code === 'EACCES') throw new Unavailable('permission', `cannot open ${CONTROL_DEVICE}: permission denied`);
+    throw error;
+  }
+}
+
+/**
+ * The kernel verbs of one device through the rvtc module, in process: what the kernel worker
+ * serves to kernelAdapter. Capabilities are read from the device as the libibverbs adapter does.
+ */
+export function kernelDeviceAdapter(device: string): Adapter {
+  return {
+    info: async (): Promise<AdapterInfo> => {
+      const control = openControl(device);
+      try {
+        const attr = DeviceAttrResp.read(control.request(Op.QUERY_DEVICE), 0);
+        const port = PortAttrResp.read(control.request(Op.QUERY_PORT, QueryPortReq.encode({ port: 1 })), 0);
+        const driver = fromCString(attr.driver);
+        const caps: Capability[] = ['async_events', 'mr_data', 'post_contexts'];
+        if (attr.max_srq > 0) caps.push('srq', 'srq_limit_event');
+        if ((attr.device_cap_flags & names.IB_DEVICE_SRQ_RESIZE) !== 0n) caps.push('srq_resize');
+        // Loopback connects two QPs through port 1, so it needs that port up.
+        if (port.ret === 0 && names.portState.name(port.state) === 'ACTIVE') caps.push('rc_loopback', 'ud');
+        return {
+          adapter: 'kernel',
+          implementation: `${driver === '' ? 'unknown driver' : driver}'s kernel verbs through rvtc`,
+          version: release(),
+          layer: 'kernel',
+          device: {
+            name: device,
+            ...(driver === '' ? {} : { driver }),
+            ...(fromCString(attr.fw_ver) === '' ? {} : { fw_ver: fromCString(attr.fw_ver) }),
+            kernel: release(),
+          },
+          capabilities: caps,
+          // The documented contract binds every driver; --profile rdmavt adds rdmavt's exact behaviour.
+          defaultProfile: 'documented',
+          // Software devices complete through tasklets and work queues; under TCG that can take seconds.
+          completionWaitMs: 3000,
+        };
+      } finally {
+        control.close();
+      }
+    },
+    open: async () => openKernelSession(openControl(device)),
+    dispose: async () => undefined,
+  };
+}

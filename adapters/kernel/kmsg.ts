@@ -1,0 +1,101 @@
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+
+/** One record of the kernel log (/dev/kmsg): `prio,seq,usec,flags;text`, continuation lines dropped. */
+export interface KmsgRecord {
+  seq: number;
+  usec: number;
+  text: string;
+}
+
+/** Parses one record as /dev/kmsg hands it out; undefined for anything else. */
+export function parseKmsgRecord(raw: string): KmsgRecord | undefined {
+  const match = /^(\d+),(\d+),(\d+),[^;]*;([^\n]*)/.exec(raw);
+  if (match === null) return undefined;
+  return { seq: Number(match[2]), usec: Number(match[3]), text: match[4] as string };
+}
+
+/**
+ * What makes a kernel log line a splat: the kernel's own words for a bug it caught. Lockdep and
+ * the atomic-sleep check are off in Debian's kernel, but a kernel that has them prints these.
+ */
+const SPLATS: readonly RegExp[] = [
+  /\bBUG: /,
+  /\bWARNING: /,
+  /\bkernel BUG at /,
+  /\bOops\b/,
+  /\bgeneral protection fault\b/,
+  /\bKernel panic\b/,
+  /sleeping function called from invalid context/,
+  /\bpossible (recursive|circular) locking dependency\b/,
+  /\binconsistent lock state\b/,
+  /\bpossible irq lock inversion\b/,
+  /\brcu: INFO: rcu_\w+ (self-)?detected stalls?\b/,
+  /\bsoft lockup\b/,
+  /\bhard LOCKUP\b/,
+  /\bblocked for more than \d+ seconds\b/,
+  /\bUBSAN: /,
+  /\bKASAN: /,
+];
+
+/** After these the kernel cannot be trusted for the rest of the run (the VM should end). */
+const FATAL: readonly RegExp[] = [/\bOops\b/, /\bkernel BUG at /, /\bgeneral protection fault\b/, /\bBUG: unable to handle\b/, /\bKernel panic\b/];
+
+/** How much of the log after the first splat is kept as evidence (the call trace follows it). */
+const EVIDENCE_LINES = 40;
+
+export interface Splat {
+  /** The splat's first line and what followed it (call trace, registers), as the log had them. */
+  lines: string[];
+  /** An oops or a BUG at: the kernel's state is compromised, later results mean nothing. */
+  fatal: boolean;
+}
+
+/** The first splat in `records`, with the lines that follow it; undefined when the log is clean. */
+export function findSplat(records: readonly KmsgRecord[]): Splat | undefined {
+  const first = records.findIndex((r) => SPLATS.some((re) => re.test(r.text)));
+  if (first === -1) return undefined;
+  const tail = records.slice(first);
+  return {
+    lines: tail.slice(0, EVIDENCE_LINES).map((r) => `[${(r.usec / 1e6).toFixed(6)}] ${r.text}`),
+    fatal: tail.some((r) => FATAL.some((re) => re.test(r.text))),
+  };
+}
+
+/**
+ * A reader of the kernel log from the moment it is opened: each `drain()` returns the records
+ * logged since the previous one. /dev/kmsg hands out one record per read and EAGAIN when none is
+ * left (opened non-blocking); EPIPE means records were overwritten before they were read.
+ */
+export class KernelLog {
+  private fd: number | undefined;
+  private readonly buf = Buffer.alloc(8192);
+
+  constructor(path = '/dev/kmsg') {
+    this.fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    this.drain();
+  }
+
+  drain(): KmsgRecord[] {
+    const out: KmsgRecord[] = [];
+    if (this.fd === undefined) return out;
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(this.fd, this.buf, 0, this.buf.length, null);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EPIPE') continue;
+        if (code === 'EAGAIN') return out;
+        throw error;
+      }
+      if (n === 0) return out;
+      const record = parseKmsgRecord(this.buf.toString('utf8', 0, n));
+      if (record !== undefined) out.push(record);
+    }
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}

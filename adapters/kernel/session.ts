@@ -1,0 +1,375 @@
+import type { Session } from '../adapter.js';
+import type { CallResult } from '../calls.js';
+import type { DeviceAttr, QpAttr } from '../../spec/verbs/attrs.js';
+import type { AsyncEvent } from '../../spec/verbs/events.js';
+import type { BadWr, ObservedContext, PostContext } from '../../spec/verbs/outcome.js';
+import type { RecvWr, SendWr } from '../../spec/verbs/wr.js';
+import {
+  BadWrKind,
+  CONTEXTS,
+  CqResp,
+  CreateCqReq,
+  CreateQpReq,
+  CreateSrqReq,
+  CreatedResp,
+  DeviceAttrResp,
+  Element,
+  EventS,
+  EventsResp,
+  GidResp,
+  HandleReq,
+  ModifyQpReq,
+  ModifySrqReq,
+  MrIoReq,
+  MrResp,
+  Op,
+  PollCqReq,
+  PolledResp,
+  PortAttrResp,
+  PostReq,
+  PostedResp,
+  QpAttrS,
+  QpResp,
+  QueriedQpResp,
+  QueryGidReq,
+  QueryPortReq,
+  RecvWrS,
+  RegMrReq,
+  Saw,
+  SendWrS,
+  SgeS,
+  SrqResp,
+  StatusResp,
+  Wc,
+} from './abi.js';
+import type { KernelControl } from './control.js';
+import * as names from './names.js';
+import { type StructValue, fromCString } from './struct.js';
+
+type Sge = RecvWr['sg_list'][number];
+
+function status(body: Buffer): { rawReturn: number } {
+  return { rawReturn: StatusResp.read(body, 0).ret };
+}
+
+function handleReq(handle: number): Buffer {
+  return HandleReq.encode({ handle });
+}
+
+/** The device attributes as libibverbs reports them (max_sge: the smaller of send and receive). */
+export function deviceAttr(a: StructValue<typeof DeviceAttrResp.fields>): DeviceAttr {
+  return {
+    fw_ver: fromCString(a.fw_ver),
+    vendor_id: a.vendor_id,
+    vendor_part_id: a.vendor_part_id,
+    hw_ver: a.hw_ver,
+    phys_port_cnt: a.phys_port_cnt,
+    max_qp: a.max_qp,
+    max_qp_wr: a.max_qp_wr,
+    max_sge: Math.min(a.max_send_sge, a.max_recv_sge),
+    max_cq: a.max_cq,
+    max_cqe: a.max_cqe,
+    max_mr: a.max_mr,
+    max_pd: a.max_pd,
+    max_srq: a.max_srq,
+    max_srq_wr: a.max_srq_wr,
+    max_srq_sge: a.max_srq_sge,
+    max_qp_rd_atom: a.max_qp_rd_atom,
+    max_qp_init_rd_atom: a.max_qp_init_rd_atom,
+  };
+}
+
+/** A post: the header, the WRs, then all their SGEs. */
+function postRequest<W>(
+  target: number,
+  context: PostContext | undefined,
+  wrs: readonly W[],
+  sgList: (wr: W) => readonly Sge[],
+  wrStruct: { size: number; write(buf: Buffer, offset: number, value: never): void },
+  wrValue: (wr: W) => object,
+): Buffer {
+  const nSge = wrs.reduce((n, wr) => n + sgList(wr).length, 0);
+  const buf = Buffer.alloc(PostReq.size + wrs.length * wrStruct.size + nSge * SgeS.size);
+  PostReq.write(buf, 0, { target, context: CONTEXTS.indexOf(context ?? 'process'), n_wr: wrs.length, n_sge: nSge });
+  let at = PostReq.size;
+  for (const wr of wrs) {
+    wrStruct.write(buf, at, { ...wrValue(wr), n_sge: sgList(wr).length } as never);
+    at += wrStruct.size;
+  }
+  for (const wr of wrs) {
+    for (const sge of sgList(wr)) {
+      SgeS.write(buf, at, sge);
+      at += SgeS.size;
+    }
+  }
+  return buf;
+}
+
+function postOutcome(body: Buffer): CallResult<'postSrqRecv'> {
+  const r = PostedResp.read(body, 0);
+  const badWr: BadWr =
+    r.bad_wr === BadWrKind.INDEX ? r.bad_wr_index : r.bad_wr === BadWrKind.UNTOUCHED ? 'untouched' : r.bad_wr === BadWrKind.NULL ? 'null' : 'foreign';
+  const context: ObservedContext = {
+    requested: CONTEXTS[r.context] ?? 'process',
+    hardirq: (r.observed & Saw.HARDIRQ) !== 0,
+    softirq: (r.observed & Saw.SOFTIRQ) !== 0,
+    irqs_disabled: (r.observed & Saw.IRQS_OFF) !== 0,
+    task: (r.observed & Saw.TASK) !== 0,
+    preempt_count: r.preempt_count,
+    cpu: r.cpu,
+  };
+  return { rawReturn: r.ret, badWr, context };
+}
+
+function qpAttrIn(attr: QpAttr): Partial<StructValue<typeof QpAttrS.fields>> {
+  const ah = attr.ah_attr;
+  return {
+    qp_state: attr.qp_state === undefined ? 0 : names.qpState.value(attr.qp_state),
+    cur_qp_state: attr.cur_qp_state === undefined ? 0 : names.qpState.value(attr.cur_qp_state),
+    path_mtu: attr.path_mtu === undefined ? 0 : names.mtuToKernel(attr.path_mtu),
+    qkey: attr.qkey ?? 0,
+    rq_psn: attr.rq_psn ?? 0,
+    sq_psn: attr.sq_psn ?? 0,
+    dest_qp_num: attr.dest_qp_num ?? 0,
+    qp_access_flags: names.access.flags(attr.qp_access_flags ?? []),
+    pkey_index: attr.pkey_index ?? 0,
+    max_rd_atomic: attr.max_rd_atomic ?? 0,
+    max_dest_rd_atomic: attr.max_dest_rd_atomic ?? 0,
+    min_rnr_timer: attr.min_rnr_timer ?? 0,
+    port_num: attr.port_num ?? 0,
+    timeout: attr.timeout ?? 0,
+    retry_cnt: attr.retry_cnt ?? 0,
+    rnr_retry: attr.rnr_retry ?? 0,
+    ...(ah === undefined
+      ? {}
+      : {
+          dlid: ah.dlid,
+          sl: ah.sl,
+          ah_port_num: ah.port_num,
+          is_global: ah.is_global ? 1 : 0,
+          ...(ah.grh === undefined
+            ? {}
+            : {
+                dgid: Buffer.from(ah.grh.dgid, 'hex'),
+                sgid_index: ah.grh.sgid_index,
+                hop_limit: ah.grh.hop_limit,
+                flow_label: ah.grh.flow_label,
+                traffic_class: ah.grh.traffic_class,
+              }),
+        }),
+    ...(attr.cap === undefined ? {} : { cap: { ...attr.cap, reserved: 0 } }),
+  };
+}
+
+function qpAttrOut(a: StructValue<typeof QpAttrS.fields>): QpAttr {
+  const access = names.access.namesOf(a.qp_access_flags);
+  return {
+    qp_state: names.qpState.name(a.qp_state),
+    cur_qp_state: names.qpState.name(a.cur_qp_state),
+    qp_access_flags: access,
+    pkey_index: a.pkey_index,
+    port_num: a.port_num,
+    qkey: a.qkey,
+    ah_attr: {
+      dlid: a.dlid,
+      sl: a.sl,
+      port_num: a.ah_port_num,
+      is_global: a.is_global !== 0,
+      ...(a.is_global === 0
+        ? {}
+        : {
+            grh: {
+              dgid: a.dgid.toString('hex'),
+              sgid_index: a.sgid_index,
+              hop_limit: a.hop_limit,
+              flow_label: a.flow_label,
+              traffic_class: a.traffic_class,
+            },
+          }),
+    },
+    // A QP not yet past INIT has no path MTU (0): leave it out rather than invent one.
+    ...(a.path_mtu === 0 ? {} : { path_mtu: names.mtuFromKernel(a.path_mtu) }),
+    timeout: a.timeout,
+    retry_cnt: a.retry_cnt,
+    rnr_retry: a.rnr_retry,
+    rq_psn: a.rq_psn,
+    sq_psn: a.sq_psn,
+    max_rd_atomic: a.max_rd_atomic,
+    max_dest_rd_atomic: a.max_dest_rd_atomic,
+    min_rnr_timer: a.min_rnr_timer,
+    dest_qp_num: a.dest_qp_num,
+    cap: capOut(a.cap),
+  };
+}
+
+function capOut(cap: StructValue<typeof QpResp.fields>['cap']) {
+  const { max_send_wr, max_recv_wr, max_send_sge, max_recv_sge, max_inline_data } = cap;
+  return { max_send_wr, max_recv_wr, max_send_sge, max_recv_sge, max_inline_data };
+}
+
+function elementOf(e: StructValue<typeof EventS.fields>): AsyncEvent['element'] {
+  switch (e.element) {
+    case Element.QP:
+      return { kind: 'qp', qp: e.id };
+    case Element.SRQ:
+      return { kind: 'srq', srq: e.id };
+    case Element.CQ:
+      return { kind: 'cq', cq: e.id };
+    case Element.PORT:
+      return { kind: 'port', port_num: e.id };
+    default:
+      return { kind: 'device' };
+  }
+}
+
+/**
+ * A session of the kernel verbs (layer kernel: negative errno) on one rvtc control session.
+ * Handles are the module's own, per session, so they need no mapping.
+ */
+export function openKernelSession(control: KernelControl): Session {
+  const req = control.request.bind(control);
+  const recvWr = (wr: RecvWr) => ({ wr_id: wr.wr_id, num_sge: wr.num_sge });
+  const sendWr = (wr: SendWr) => ({
+    wr_id: wr.wr_id,
+    remote_addr: wr.rdma?.remote_addr ?? 0n,
+    rkey: wr.rdma?.rkey ?? 0,
+    opcode: names.sendOpcode.value(wr.opcode),
+    send_flags: names.sendFlag.flags(wr.send_flags),
+    imm_data: wr.imm_data ?? 0,
+    num_sge: wr.num_sge,
+  });
+
+  return {
+    queryDevice: async () => deviceAttr(DeviceAttrResp.read(req(Op.QUERY_DEVICE), 0)),
+    queryPort: async ({ port_num }) => {
+      const r = PortAttrResp.read(req(Op.QUERY_PORT, QueryPortReq.encode({ port: port_num })), 0);
+      if (r.ret !== 0) throw new Error(`ib_query_port(${port_num}) returned ${r.ret}`);
+      return {
+        state: names.portState.name(r.state),
+        max_mtu: names.mtuFromKernel(r.max_mtu),
+        active_mtu: names.mtuFromKernel(r.active_mtu),
+        lid: r.lid,
+        gid_tbl_len: r.gid_tbl_len,
+        link_layer: names.linkLayer.name(r.link_layer),
+      };
+    },
+    queryGid: async ({ port_num, index }) => {
+      const r = GidResp.read(req(Op.QUERY_GID, QueryGidReq.encode({ port: port_num, index })), 0);
+      if (r.ret !== 0) throw new Error(`rdma_query_gid(${port_num}, ${index}) returned ${r.ret}`);
+      return { gid: r.raw.toString('hex') };
+    },
+
+    allocPd: async () => {
+      const r = CreatedResp.read(req(Op.ALLOC_PD), 0);
+      return { rawReturn: r.ret, pd: r.ret === 0 ? r.handle : null };
+    },
+    deallocPd: async ({ pd }) => status(req(Op.DEALLOC_PD, handleReq(pd))),
+
+    regMr: async ({ pd, length, access }) => {
+      const r = MrResp.read(req(Op.REG_MR, RegMrReq.encode({ pd, length, access: names.access.flags(access) })), 0);
+      return { rawReturn: r.ret, mr: r.ret === 0 ? r.handle : null, lkey: r.lkey, rkey: r.rkey, addr: r.addr };
+    },
+    writeMr: async ({ mr, offset, data }) => {
+      const bytes = Buffer.from(data, 'hex');
+      return status(req(Op.WRITE_MR, Buffer.concat([MrIoReq.encode({ mr, offset, length: bytes.length }), bytes])));
+    },
+    readMr: async ({ mr, offset, length }) => ({ data: req(Op.READ_MR, MrIoReq.encode({ mr, offset, length })).toString('hex') }),
+    deregMr: async ({ mr }) => status(req(Op.DEREG_MR, handleReq(mr))),
+
+    createCq: async ({ cqe }) => {
+      const r = CqResp.read(req(Op.CREATE_CQ, CreateCqReq.encode({ cqe })), 0);
+      return { rawReturn: r.ret, cq: r.ret === 0 ? r.handle : null, cqe: r.cqe };
+    },
+    pollCq: async ({ cq, max }) => {
+      const body = req(Op.POLL_CQ, PollCqReq.encode({ cq, max }));
+      const r = PolledResp.read(body, 0);
+      const completions = [];
+      for (let i = 0; i < r.count; i++) {
+        const wc = Wc.read(body, PolledResp.size + i * Wc.size);
+        const status = names.wcStatus.name(wc.status);
+        const withImm = (wc.wc_flags & names.IB_WC_WITH_IMM) !== 0;
+        completions.push({
+          wr_id: wc.wr_id,
+          status,
+          qp_num: wc.qp_num,
+          vendor_err: wc.vendor_err,
+          with_imm: withImm,
+          // man ibv_poll_cq: only wr_id, status, qp_num and vendor_err are valid on an error.
+          ...(status === 'SUCCESS'
+            ? { opcode: names.wcOpcode.name(wc.opcode), byte_len: wc.byte_len, src_qp: wc.src_qp, ...(withImm ? { imm_data: wc.imm_data } : {}) }
+            : {}),
+        });
+      }
+      return { rawReturn: r.ret, completions };
+    },
+    destroyCq: async ({ cq }) => status(req(Op.DESTROY_CQ, handleReq(cq))),
+
+    createSrq: async ({ pd, attr }) => {
+      const r = SrqResp.read(req(Op.CREATE_SRQ, CreateSrqReq.encode({ pd, attr: { ...attr, reserved: 0 } })), 0);
+      if (r.ret !== 0) return { rawReturn: r.ret, srq: null, attr: null };
+      const { max_wr, max_sge, srq_limit } = r.attr;
+      return { rawReturn: 0, srq: r.handle, attr: { max_wr, max_sge, srq_limit } };
+    },
+    modifySrq: async ({ srq, attr, mask }) =>
+      status(
+        req(
+          Op.MODIFY_SRQ,
+          ModifySrqReq.encode({ srq, mask: names.srqAttrMask.flags(mask), attr: { max_wr: attr.max_wr ?? 0, max_sge: attr.max_sge ?? 0, srq_limit: attr.srq_limit ?? 0, reserved: 0 } }),
+        ),
+      ),
+    querySrq: async ({ srq }) => {
+      const r = SrqResp.read(req(Op.QUERY_SRQ, handleReq(srq)), 0);
+      if (r.ret !== 0) return { rawReturn: r.ret, attr: null };
+      const { max_wr, max_sge, srq_limit } = r.attr;
+      return { rawReturn: 0, attr: { max_wr, max_sge, srq_limit } };
+    },
+    destroySrq: async ({ srq }) => status(req(Op.DESTROY_SRQ, handleReq(srq))),
+    postSrqRecv: async ({ srq, wrs, context }) =>
+      postOutcome(req(Op.POST_SRQ_RECV, postRequest(srq, context, wrs, (wr) => wr.sg_list, RecvWrS, recvWr))),
+
+    createQp: async ({ pd, init }) => {
+      const r = QpResp.read(
+        req(
+          Op.CREATE_QP,
+          CreateQpReq.encode({
+            pd,
+            qp_type: names.qpType.value(init.qp_type),
+            send_cq: init.send_cq,
+            recv_cq: init.recv_cq,
+            srq: init.srq ?? 0,
+            sq_sig_all: init.sq_sig_all ? 1 : 0,
+            cap: { ...init.cap, reserved: 0 },
+          }),
+        ),
+        0,
+      );
+      if (r.ret !== 0) return { rawReturn: r.ret, qp: null, qp_num: null, cap: null };
+      return { rawReturn: 0, qp: r.handle, qp_num: r.qp_num, cap: capOut(r.cap) };
+    },
+    modifyQp: async ({ qp, attr, mask }) =>
+      status(req(Op.MODIFY_QP, ModifyQpReq.encode({ qp, mask: names.qpAttrMask.flags(mask), attr: qpAttrIn(attr) as never }))),
+    queryQp: async ({ qp }) => {
+      const r = QueriedQpResp.read(req(Op.QUERY_QP, handleReq(qp)), 0);
+      if (r.ret !== 0) return { rawReturn: r.ret, state: null, attr: null, cap: null };
+      const attr = qpAttrOut(r.attr);
+      return { rawReturn: 0, state: attr.qp_state ?? null, attr, cap: capOut(r.attr.cap) };
+    },
+    destroyQp: async ({ qp }) => status(req(Op.DESTROY_QP, handleReq(qp))),
+    postRecv: async ({ qp, wrs, context }) => postOutcome(req(Op.POST_RECV, postRequest(qp, context, wrs, (wr) => wr.sg_list, RecvWrS, recvWr))),
+    postSend: async ({ qp, wrs, context }) => postOutcome(req(Op.POST_SEND, postRequest(qp, context, wrs, (wr) => wr.sg_list, SendWrS, sendWr))),
+
+    getAsyncEvents: async () => {
+      const body = req(Op.GET_EVENTS);
+      const r = EventsResp.read(body, 0);
+      if (r.dropped > 0) throw new Error(`rvtc dropped ${r.dropped} async events: the session's queue (256) overflowed`);
+      const events: AsyncEvent[] = [];
+      for (let i = 0; i < r.count; i++) {
+        const e = EventS.read(body, EventsResp.size + i * EventS.size);
+        events.push({ event_type: names.eventType.name(e.event_type), element: elementOf(e) });
+      }
+      return { events };
+    },
+
+    close: async () => control.close(),
+  };
+}

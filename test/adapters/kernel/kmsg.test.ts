@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { kernelLogWatch } from '../../../adapters/kernel/adapter.js';
+import { type KmsgRecord, findSplat, parseKmsgRecord } from '../../../adapters/kernel/kmsg.js';
+
+const rec = (text: string, seq = 1): KmsgRecord => ({ seq, usec: seq * 1000, text });
+
+describe('the kernel log', () => {
+  it('parses /dev/kmsg records and drops their continuation lines', () => {
+    expect(parseKmsgRecord('4,1234,78761122,-;BUG: scheduling while atomic: node/161/0x00000002\n SUBSYSTEM=x\n')).toEqual({
+      seq: 1234,
+      usec: 78761122,
+      text: 'BUG: scheduling while atomic: node/161/0x00000002',
+    });
+    expect(parseKmsgRecord('not a record')).toBeUndefined();
+  });
+
+  it('finds no splat in a clean log', () => {
+    expect(findSplat([rec('rvtc: loading out-of-tree module taints kernel.'), rec('infiniband rxe0: added eth0')])).toBeUndefined();
+  });
+
+  it.each([
+    ['BUG: scheduling while atomic: node/161/0x00000002', false],
+    ['WARNING: CPU: 0 PID: 161 at adapters/kernel/module/rvtc.c:1100 rvtc_test_fault+0x2b/0x60 [rvtc]', false],
+    ['BUG: sleeping function called from invalid context at kernel/locking/mutex.c:580', false],
+    ['WARNING: possible circular locking dependency detected', false],
+    ['rcu: INFO: rcu_preempt self-detected stall on CPU', false],
+    ['watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [node:161]', false],
+    ['BUG: unable to handle page fault for address: ffffc90000152000', true],
+    ['Oops: 0002 [#1] PREEMPT SMP NOPTI', true],
+    ['kernel BUG at drivers/infiniband/sw/rdmavt/qp.c:1234!', true],
+  ])('reports %s (fatal: %s) with the lines after it', (line, fatal) => {
+    const splat = findSplat([rec('before', 1), rec(line, 2), rec('Call Trace:', 3), rec(' rvtc_write+0x1c4/0x200 [rvtc]', 4)]);
+    expect(splat?.fatal).toBe(fatal);
+    expect(splat?.lines).toEqual([`[0.002000] ${line}`, '[0.003000] Call Trace:', '[0.004000]  rvtc_write+0x1c4/0x200 [rvtc]']);
+  });
+
+  it('watches each case on its own: what was logged before the case began is not its splat', () => {
+    const pending: KmsgRecord[][] = [[rec('WARNING: from an earlier case')], [], [], [rec('BUG: scheduling while atomic: node/1/0x2')]];
+    const watch = kernelLogWatch({ drain: () => pending.shift() ?? [] });
+    watch.begin();
+    expect(watch.end()).toBeUndefined();
+    watch.begin();
+    expect(watch.end()).toMatchObject({ fatal: false, lines: ['[0.001000] BUG: scheduling while atomic: node/1/0x2'] });
+  });
+});
