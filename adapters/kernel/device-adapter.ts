@@ -8,6 +8,9 @@ import * as names from './names.js';
 import { openKernelSession } from './session.js';
 import { fromCString } from './struct.js';
 
+/** enum rdma_node_type: an iWARP RNIC. */
+const RDMA_NODE_RNIC = 4;
+
 /** Opens a control session, turning "cannot" into the reasons the parent has remedies for. */
 export function openControl(device: string): KernelControl {
   if (!existsSync(CONTROL_DEVICE)) {
@@ -37,8 +40,10 @@ export function kernelDeviceAdapter(device: string): Adapter {
         const caps: Capability[] = ['async_events', 'mr_data', 'post_contexts'];
         if (attr.max_srq > 0) caps.push('srq', 'srq_limit_event');
         if ((attr.device_cap_flags & names.IB_DEVICE_SRQ_RESIZE) !== 0n) caps.push('srq_resize');
-        // Loopback connects two QPs through port 1, so it needs that port up.
-        if (port.ret === 0 && names.portState.name(port.state) === 'ACTIVE') caps.push('rc_loopback', 'ud');
+        // Loopback connects two QPs through port 1 with modify_qp alone, so it needs that port up
+        // and an IB or RoCE device: iWARP (an RNIC, e.g. siw) connects only through the CM and has no UD.
+        const iwarp = attr.node_type === RDMA_NODE_RNIC;
+        if (!iwarp && port.ret === 0 && names.portState.name(port.state) === 'ACTIVE') caps.push('rc_loopback', 'ud');
         return {
           adapter: 'kernel',
           implementation: `${driver === '' ? 'unknown driver' : driver}'s kernel verbs through rvtc`,

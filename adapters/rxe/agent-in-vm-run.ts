@@ -1,6 +1,7 @@
 /**
- * `node dist/adapters/rxe/agent-in-vm-run.js [OUT] [-- RUN-FLAGS...]`: the shared suite on rxe0
- * through the gRPC adapter, with the agent inside the rxe VM (see agent-in-vm.ts). Writes the
+ * `node dist/adapters/rxe/agent-in-vm-run.js [--agent-adapter rxe|kernel] [OUT] [-- RUN-FLAGS...]`:
+ * the shared suite on rxe0 through the gRPC adapter, with the agent inside the VM serving the rxe
+ * (libibverbs) or the kernel adapter (see agent-in-vm.ts). Writes the
  * client's reports into OUT (default conformance-report/rxe-grpc) and the agent's log (the guest's
  * stdout/stderr) into OUT/agent.log. Exits with the client run's status (0 gate passed, 1 gate
  * failed, 2 usage), or 2 with a message when the VM or the agent could not be brought up.
@@ -29,7 +30,14 @@ async function main(argv: readonly string[]): Promise<number> {
   const dash = argv.indexOf('--');
   const positional = dash === -1 ? argv : argv.slice(0, dash);
   const runFlags = dash === -1 ? DEFAULT_RUN_FLAGS : argv.slice(dash + 1);
-  const out = resolve(positional[0] ?? 'conformance-report/rxe-grpc');
+  const agentFlag = positional.indexOf('--agent-adapter');
+  const adapter = agentFlag === -1 ? 'rxe' : positional[agentFlag + 1];
+  if (adapter !== 'rxe' && adapter !== 'kernel') {
+    process.stderr.write(`agent-in-vm: --agent-adapter takes rxe or kernel, not ${String(adapter)}\n`);
+    return 2;
+  }
+  const rest = agentFlag === -1 ? positional : positional.filter((_, i) => i !== agentFlag && i !== agentFlag + 1);
+  const out = resolve(rest[0] ?? 'conformance-report/rxe-grpc');
   await mkdir(out, { recursive: true });
   const agentLog = join(out, 'agent.log');
   const log = createWriteStream(agentLog);
@@ -46,7 +54,7 @@ async function main(argv: readonly string[]): Promise<number> {
         process.stderr.write(`agent-in-vm: the client run exited with ${code} after ${((performance.now() - clientStarted) / 1000).toFixed(1)} s\n`);
         return code;
       },
-      { log },
+      { log, adapter },
     );
     process.stderr.write(`agent-in-vm: done in ${((performance.now() - started) / 1000).toFixed(1)} s (the agent's log: ${agentLog})\n`);
     return status;

@@ -8,6 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
 import { UserError } from '../../cli/errors.js';
 import { addonPath } from './native/index.js';
+import { rvtcModule } from './run-in-vm.js';
 import { projectRoot } from './vm/project-root.js';
 import { runInVm, type VmRunResult } from './vm/run.js';
 
@@ -18,6 +19,8 @@ export const STOP_FILE_NAME = 'agent-stop';
 export const STATUS_FILE_NAME = 'agent-status';
 
 export interface AgentInVmOptions {
+  /** The adapter the agent serves: rxe (libibverbs) or kernel (the rvtc module, built and loaded in the guest). */
+  adapter?: 'rxe' | 'kernel';
   /** The whole VM cycle, boot to power-off, fn included; QEMU is killed when it passes. */
   vmTimeoutMs?: number;
   /** How long the host waits for the agent to answer a health check after starting QEMU. */
@@ -42,8 +45,8 @@ const HEALTH_PAUSE_MS = 1000;
  * status in the status file for the host to report (see withAgentInVm).
  */
 const GUEST_SCRIPT = `
-node="$1"; main="$2"; token="$3"; stop="$4"; port="$5"; statusfile="$6"
-"$node" "$main" agent --adapter rxe --listen "0.0.0.0:$port" --token-file "$token" --quiet &
+node="$1"; main="$2"; token="$3"; stop="$4"; port="$5"; statusfile="$6"; adapter="$7"
+"$node" "$main" agent --adapter "$adapter" --listen "0.0.0.0:$port" --token-file "$token" --quiet &
 agent=$!
 while [ ! -e "$stop" ]; do
   if ! kill -0 "$agent" 2>/dev/null; then
@@ -108,9 +111,11 @@ export async function withAgentInVm<T>(
 ): Promise<T> {
   const say = options.say ?? ((line: string) => process.stderr.write(`agent-in-vm: ${line}\n`));
   const dir = resolve(workDir);
-  if (!existsSync(addonPath())) {
+  const adapter = options.adapter ?? 'rxe';
+  if (adapter === 'rxe' && !existsSync(addonPath())) {
     throw new UserError('the native binding is not built, so the agent in the VM would have no rxe adapter', { hint: 'npm run build:native' });
   }
+  const modules = adapter === 'kernel' ? [await rvtcModule()] : [];
   const tokenFile = join(dir, TOKEN_FILE_NAME);
   const stopFile = join(dir, STOP_FILE_NAME);
   const statusFile = join(dir, STATUS_FILE_NAME);
@@ -122,10 +127,11 @@ export async function withAgentInVm<T>(
   const main = join(projectRoot(), 'dist/cli/main.js');
   const log = options.log ?? process.stderr;
 
-  say(`booting the rxe VM; the agent will be at ${target} (guest port ${GUEST_AGENT_PORT})`);
+  say(`booting the VM; the ${adapter} agent will be at ${target} (guest port ${GUEST_AGENT_PORT})`);
   let vmSettled = false;
   const vm: Promise<VmRunResult> = runInVm({
-    command: ['/bin/sh', '-c', GUEST_SCRIPT, 'agent-in-vm', process.execPath, main, tokenFile, stopFile, String(GUEST_AGENT_PORT), statusFile],
+    command: ['/bin/sh', '-c', GUEST_SCRIPT, 'agent-in-vm', process.execPath, main, tokenFile, stopFile, String(GUEST_AGENT_PORT), statusFile, adapter],
+    modules,
     workDir: dir,
     timeoutMs: options.vmTimeoutMs ?? DEFAULT_VM_TIMEOUT_MS,
     forwardPorts: [{ host: hostPort, guest: GUEST_AGENT_PORT }],

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UserError } from '../../cli/errors.js';
 import { addonPath } from './native/index.js';
+import { VM_DEVICES, isVmDevice } from './vm/devices.js';
 import { findGuestKernel } from './vm/kernel.js';
 import { buildModule } from './vm/modules.js';
 import type { JobModule } from './vm/job-script.js';
@@ -30,7 +31,7 @@ export async function rvtcModule(): Promise<JobModule> {
  * The kernel adapter's module is built on the host against the guest kernel's headers and loaded
  * in the guest before the run. Returns the guest run's exit status.
  */
-export async function runRunInVm(adapter: string, runArgs: readonly string[], outDir: string): Promise<number> {
+export async function runRunInVm(adapter: string, runArgs: readonly string[], outDir: string, device = 'rxe0'): Promise<number> {
   const workDir = process.cwd();
   const out = resolve(outDir);
   if (relative(workDir, out).startsWith('..')) {
@@ -41,10 +42,13 @@ export async function runRunInVm(adapter: string, runArgs: readonly string[], ou
   if (adapter === 'rxe' && !existsSync(addonPath())) {
     throw new UserError('the native binding is not built, so the VM would have nothing to run', { hint: 'npm run build:native' });
   }
+  if (!isVmDevice(device)) {
+    throw new UserError(`the VM has no device ${device}`, { hint: `with --vm, --device is one of ${VM_DEVICES.join(', ')}` });
+  }
   const modules = adapter === 'kernel' ? [await rvtcModule()] : [];
   const main = join(projectRoot(), 'dist/cli/main.js');
   process.stderr.write(`rvt-conform: booting the VM for --adapter ${adapter} (about 10 s before the run starts)\n`);
-  const result = await runInVm({ command: [process.execPath, main, 'run', ...runArgs], workDir, modules, timeoutMs: VM_RUN_TIMEOUT_MS });
+  const result = await runInVm({ command: [process.execPath, main, 'run', ...runArgs], workDir, modules, device, timeoutMs: VM_RUN_TIMEOUT_MS });
   process.stderr.write(`rvt-conform: the run in the VM exited with ${result.exitCode} (${(result.durationMs / 1000).toFixed(1)} s with boot)\n`);
   return result.exitCode;
 }

@@ -69,7 +69,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       throw new UserError(`--vm is for --adapter rxe or kernel, not ${flags.adapter}`, { hint: 'add --adapter rxe or --adapter kernel, or drop --vm' });
     }
     // The guest runs this very command line, minus --vm; the flags were already checked here.
-    return runRunInVm(flags.adapter, process.argv.slice(process.argv.indexOf('run') + 1).filter((arg) => arg !== '--vm'), flags.out);
+    return runRunInVm(flags.adapter, process.argv.slice(process.argv.indexOf('run') + 1).filter((arg) => arg !== '--vm'), flags.out, flags.device);
   }
   const cases = selectCases(allCases, flags.case);
   const expectations = await expectationsOf(flags.expectations);

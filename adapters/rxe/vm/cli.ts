@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { VM_DEVICES, type VmDevice, isVmDevice } from './devices.js';
 import { runInVm } from './run.js';
 
 /**
@@ -15,15 +16,21 @@ export function registerVmCommand(program: Command): void {
     .argument('<command...>', 'the program and its arguments, after --')
     .option('--timeout <seconds>', 'kill the VM after this many seconds', parseSeconds, 900)
     .option('--work-dir <dir>', "shared read-write at the same path; the command's working directory", process.cwd())
-    .action(async (command: string[], options: { timeout: number; workDir: string }) => {
-      process.stderr.write('rvt-conform vm: booting the rxe VM (about 10 s before the command starts)\n');
-      const result = await runInVm({ command, workDir: options.workDir, timeoutMs: options.timeout * 1000 });
+    .option('--device <name>', `bring up this device too (one of ${VM_DEVICES.join(', ')}; rxe0 is always there)`, parseDevice, 'rxe0')
+    .action(async (command: string[], options: { timeout: number; workDir: string; device: VmDevice }) => {
+      process.stderr.write('rvt-conform vm: booting the VM (about 10 s before the command starts)\n');
+      const result = await runInVm({ command, workDir: options.workDir, device: options.device, timeoutMs: options.timeout * 1000 });
       process.stderr.write(
         `rvt-conform vm: exit status ${result.exitCode} after ${(result.durationMs / 1000).toFixed(1)} s ` +
           `(kernel ${result.kernelVersion}; console log ${result.consoleLogPath})\n`,
       );
       process.exitCode = result.exitCode;
     });
+}
+
+function parseDevice(value: string): VmDevice {
+  if (!isVmDevice(value)) throw new InvalidArgumentError(`expected one of ${VM_DEVICES.join(', ')}`);
+  return value;
 }
 
 function parseSeconds(value: string): number {

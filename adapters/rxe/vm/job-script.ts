@@ -14,6 +14,8 @@ export interface JobSpec {
   workDir: string;
   env: Readonly<Record<string, string>>;
   modules?: readonly JobModule[];
+  /** Shell lines run after the modules are in, before the command (e.g. bringing a device up); trusted code only. */
+  setup?: readonly string[];
 }
 
 /** The guest's root is the host's, read-only: HOME must be somewhere writable. */
@@ -40,6 +42,7 @@ export function jobScript(spec: JobSpec): string {
     ...(spec.modules ?? []).map(
       (m) => `insmod ${[m.path, ...(m.params ?? [])].map(quote).join(' ')} || { echo ${quote(`rvt-vm: insmod ${m.path} failed`)} >&2; exit 125; }`,
     ),
+    ...(spec.setup ?? []).map((line) => `{ ${line}; } || { echo ${quote(`rvt-vm: setup failed: ${line}`)} >&2; exit 125; }`),
     // `sh -c 'exec "$@"'` runs the command word as a program even if it contains '='.
     `exec env -i ${assignments.join(' ')} /bin/sh -c 'exec "$@"' rvt-job ${spec.command.map(quote).join(' ')}`,
     '',

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../../cli/errors.js';
 import { newConsoleLogPath } from './console-log.js';
+import { type VmDevice, devicePrelude } from './devices.js';
 import { CONTROL_FILES, STAGE2_SETUP } from './guest-init.js';
 import { requireExecutable } from './host-tools.js';
 import { initramfsFor } from './initramfs.js';
@@ -29,6 +30,8 @@ export interface VmRunOptions {
   env?: Record<string, string>;
   /** Kernel modules loaded (in order) before the command runs. */
   modules?: readonly JobModule[];
+  /** A device to bring up beside rxe0 (siw0: siw built from linux-source-6.1, cached). */
+  device?: VmDevice;
   /** TCP ports forwarded from 127.0.0.1 on the host into the guest. */
   forwardPorts?: ForwardPort[];
   /** Where the guest command's output goes; the host's own stdout/stderr by default. */
@@ -56,11 +59,17 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
     throw new UserError(`work directory ${workDir} does not exist`);
   }
   if (workDir === '/') throw new UserError('the work directory cannot be /: the host root is shared read-only');
-  const script = jobScript({ command: options.command, workDir, env: options.env ?? {}, modules: options.modules ?? [] });
-
   const qemu = requireExecutable('qemu-system-x86_64', 'qemu-system-x86');
   const kernel = findGuestKernel();
   const cacheDir = vmCacheDir();
+  const prelude = await devicePrelude(options.device ?? 'rxe0', kernel, cacheDir);
+  const script = jobScript({
+    command: options.command,
+    workDir,
+    env: options.env ?? {},
+    modules: [...prelude.modules, ...(options.modules ?? [])],
+    setup: prelude.setup,
+  });
   const [vmlinux, initrd] = await Promise.all([bootableKernel(kernel, cacheDir), initramfsFor(kernel, cacheDir)]);
   const consoleLogPath = await newConsoleLogPath(cacheDir);
 

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# CI for the kernel adapter: the shared suite against the kernel verbs of rxe0 (rdma_rxe), through
+# the rvtc module built against the guest kernel's headers and loaded in the VM; then the same
+# through the gRPC agent in the VM, compared case by case. Runs as root after .ci/rxe.sh (packages,
+# dist). Exits non-zero when the gate fails, i.e. when the kernel verbs do something
+# expectations/kernel-rxe.yaml does not list, or stop doing something it lists.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sh adapters/rxe/vm/install-deps.sh
+npm run build
+
+echo "== kernel: rvtc.ko passes checkpatch (linux-source-6.1's scripts/checkpatch.pl)"
+checkpatch=$(mktemp -d)
+tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$checkpatch" --wildcards \
+  'linux-source-6.1/scripts/checkpatch.pl' 'linux-source-6.1/scripts/spelling.txt' 'linux-source-6.1/scripts/const_structs.checkpatch'
+# One warning is intended: the test-only fault sleeps 1 ms (msleep) in atomic context on purpose.
+perl "$checkpatch/linux-source-6.1/scripts/checkpatch.pl" --no-tree --quiet --ignore MSLEEP -f \
+  adapters/kernel/module/rvtc.c adapters/kernel/module/rvtc_abi.h
+rm -rf "$checkpatch"
+
+echo "== kernel: shared suite on rxe0's kernel verbs in the VM, profile documented, known deviations from expectations/kernel-rxe.yaml"
+direct=conformance-report/kernel-rxe
+node dist/cli/main.js run --adapter kernel --device rxe0 --vm --profile documented --timeout 120 \
+  --expectations expectations/kernel-rxe.yaml --out "$direct"
+
+echo "== kernel: the same through the gRPC agent serving the kernel adapter in the VM"
+via_grpc=conformance-report/kernel-grpc
+node dist/adapters/rxe/agent-in-vm-run.js --agent-adapter kernel "$via_grpc" -- \
+  --profile documented --expectations expectations/kernel-rxe.yaml --timeout 120
+node -e '
+const [a, b] = process.argv.slice(1).map((p) => require(require("node:path").resolve(p)));
+const after = new Map(b.cases.map((c) => [c.id, c.status]));
+const differ = a.cases.filter((c) => after.get(c.id) !== c.status);
+for (const c of differ) console.log(`  ${c.id}: direct ${c.status}, grpc ${after.get(c.id) ?? "absent"}`);
+console.log(`${a.cases.length - differ.length}/${a.cases.length} cases have the same status, direct and through gRPC`);
+process.exitCode = differ.length === 0 ? 0 : 1;
+' "$direct/results.json" "$via_grpc/results.json"
