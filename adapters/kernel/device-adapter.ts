@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { release } from 'node:os';
 import type { Adapter, AdapterInfo, Capability } from '../adapter.js';
 import { Unavailable } from '../remote/serve-worker.js';
@@ -10,6 +10,21 @@ import { fromCString } from './struct.js';
 
 /** enum rdma_node_type: an iWARP RNIC. */
 const RDMA_NODE_RNIC = 4;
+
+/** Set in the VM when rdmavt.ko was built from a source the user gave (--rdmavt-src): that source. */
+export const RDMAVT_SOURCE_ENV = 'RVT_RDMAVT_SOURCE';
+
+/** Which rdmavt.ko is loaded: the stock one or one built from a source, and its srcversion. */
+function rdmavtModule(): string {
+  let srcversion = 'unknown';
+  try {
+    srcversion = readFileSync('/sys/module/rdmavt/srcversion', 'utf8').trim();
+  } catch {
+    // Built without MODULE_INFO srcversion: say so rather than guess.
+  }
+  const source = process.env[RDMAVT_SOURCE_ENV];
+  return `${source === undefined ? "Debian's stock rdmavt.ko" : `rdmavt.ko built from ${source}`}, srcversion ${srcversion}`;
+}
 
 /** Opens a control session, turning "cannot" into the reasons the parent has remedies for. */
 export function openControl(device: string): KernelControl {
@@ -37,6 +52,7 @@ export function kernelDeviceAdapter(device: string): Adapter {
         const attr = DeviceAttrResp.read(control.request(Op.QUERY_DEVICE), 0);
         const port = PortAttrResp.read(control.request(Op.QUERY_PORT, QueryPortReq.encode({ port: 1 })), 0);
         const driver = fromCString(attr.driver);
+        const rdmavt = driver === 'rvt_sim' ? rdmavtModule() : undefined;
         const caps: Capability[] = ['async_events', 'mr_data', 'post_contexts'];
         if (attr.max_srq > 0) caps.push('srq', 'srq_limit_event');
         if ((attr.device_cap_flags & names.IB_DEVICE_SRQ_RESIZE) !== 0n) caps.push('srq_resize');
@@ -46,18 +62,21 @@ export function kernelDeviceAdapter(device: string): Adapter {
         if (!iwarp && port.ret === 0 && names.portState.name(port.state) === 'ACTIVE') caps.push('rc_loopback', 'ud');
         return {
           adapter: 'kernel',
-          implementation: `${driver === '' ? 'unknown driver' : driver}'s kernel verbs through rvtc`,
+          implementation:
+            rdmavt === undefined
+              ? `${driver === '' ? 'unknown driver' : driver}'s kernel verbs through rvtc`
+              : `rdmavt's kernel verbs (${rdmavt}) on the simulated device rvt_sim, through rvtc`,
           version: release(),
           layer: 'kernel',
           device: {
             name: device,
-            ...(driver === '' ? {} : { driver }),
+            ...(driver === '' ? {} : { driver: rdmavt === undefined ? driver : 'rdmavt' }),
             ...(fromCString(attr.fw_ver) === '' ? {} : { fw_ver: fromCString(attr.fw_ver) }),
             kernel: release(),
           },
           capabilities: caps,
-          // The documented contract binds every driver; --profile rdmavt adds rdmavt's exact behaviour.
-          defaultProfile: 'documented',
+          // The documented contract binds every driver; rdmavt's exact behaviour binds rdmavt itself.
+          defaultProfile: rdmavt === undefined ? 'documented' : 'rdmavt',
           // Software devices complete through tasklets and work queues; under TCG that can take seconds.
           completionWaitMs: 3000,
         };

@@ -42,6 +42,8 @@ const FATAL: readonly RegExp[] = [/\bOops\b/, /\bkernel BUG at /, /\bgeneral pro
 
 /** How much of the log after the first splat is kept as evidence (the call trace follows it). */
 const EVIDENCE_LINES = 40;
+/** And before it: a WARN's own message (e.g. FORTIFY_SOURCE's "memcpy: detected field-spanning write") comes first. */
+const CONTEXT_LINES = 2;
 
 export interface Splat {
   /** The splat's first line and what followed it (call trace, registers), as the log had them. */
@@ -55,8 +57,9 @@ export function findSplat(records: readonly KmsgRecord[]): Splat | undefined {
   const first = records.findIndex((r) => SPLATS.some((re) => re.test(r.text)));
   if (first === -1) return undefined;
   const tail = records.slice(first);
+  const context = records.slice(Math.max(0, first - CONTEXT_LINES), first);
   return {
-    lines: tail.slice(0, EVIDENCE_LINES).map((r) => `[${(r.usec / 1e6).toFixed(6)}] ${r.text}`),
+    lines: [...context, ...tail.slice(0, EVIDENCE_LINES)].map((r) => `[${(r.usec / 1e6).toFixed(6)}] ${r.text}`),
     fatal: tail.some((r) => FATAL.some((re) => re.test(r.text))),
   };
 }

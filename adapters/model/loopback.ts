@@ -123,7 +123,9 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
   }
   checkSrqLimit(state, queue);
   if (!isWrite && !scatter(segments, payload)) {
-    cqEnter(state, dest.recv_cq, { wr_id: rwqe.wr_id, status: 'LOC_LEN_ERR', opcode: 'RECV', qp_num: dest.qp_num, vendor_err: 0, with_imm: false });
+    // rvt_ruc_loopback: wqe->length > qp->r_len goes to inv_err, whose receive status is
+    // LOC_QP_OP_ERR, not LOC_LEN_ERR (found by fuzzing the model against rdmavt on rvt_sim0).
+    cqEnter(state, dest.recv_cq, { wr_id: rwqe.wr_id, status: 'LOC_QP_OP_ERR', opcode: 'RECV', qp_num: dest.qp_num, vendor_err: 0, with_imm: false });
     b.errorQp(state, peerHandle, dest);
     return fail(state, handle, qp, wqe, 'REM_INV_REQ_ERR');
   }

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UserError } from '../../cli/errors.js';
 import { addonPath } from './native/index.js';
-import { VM_DEVICES, isVmDevice } from './vm/devices.js';
+import { RDMAVT_SOURCE_ENV } from '../kernel/device-adapter.js';
+import { VM_DEVICES, isVmDevice, rdmavtSourceDir } from './vm/devices.js';
 import { findGuestKernel } from './vm/kernel.js';
 import { buildModule } from './vm/modules.js';
 import type { JobModule } from './vm/job-script.js';
@@ -31,7 +32,41 @@ export async function rvtcModule(): Promise<JobModule> {
  * The kernel adapter's module is built on the host against the guest kernel's headers and loaded
  * in the guest before the run. Returns the guest run's exit status.
  */
-export async function runRunInVm(adapter: string, runArgs: readonly string[], outDir: string, device = 'rxe0'): Promise<number> {
+export interface VmRunTarget {
+  /** The device the run drives (default rxe0). */
+  device?: string | undefined;
+  /** rvt_sim0: the rdmavt source to build and load instead of the stock module. */
+  rdmavtSrc?: string | undefined;
+}
+
+/** A subcommand's arguments without --vm and --rdmavt-src DIR, which the host acts on. */
+export function guestArgs(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--vm' || arg.startsWith('--rdmavt-src=')) continue;
+    if (arg === '--rdmavt-src') {
+      i++;
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
+/** The same subcommand (run, fuzz) inside the VM; see runRunInVm. */
+export async function runRunInVm(adapter: string, runArgs: readonly string[], outDir: string, target: VmRunTarget = {}): Promise<number> {
+  return runSubcommandInVm('run', adapter, runArgs, outDir, target);
+}
+
+export async function runSubcommandInVm(
+  subcommand: 'run' | 'fuzz',
+  adapter: string,
+  args: readonly string[],
+  outDir: string,
+  target: VmRunTarget = {},
+): Promise<number> {
+  const device = target.device ?? 'rxe0';
   const workDir = process.cwd();
   const out = resolve(outDir);
   if (relative(workDir, out).startsWith('..')) {
@@ -47,8 +82,19 @@ export async function runRunInVm(adapter: string, runArgs: readonly string[], ou
   }
   const modules = adapter === 'kernel' ? [await rvtcModule()] : [];
   const main = join(projectRoot(), 'dist/cli/main.js');
-  process.stderr.write(`rvt-conform: booting the VM for --adapter ${adapter} (about 10 s before the run starts)\n`);
-  const result = await runInVm({ command: [process.execPath, main, 'run', ...runArgs], workDir, modules, device, timeoutMs: VM_RUN_TIMEOUT_MS });
-  process.stderr.write(`rvt-conform: the run in the VM exited with ${result.exitCode} (${(result.durationMs / 1000).toFixed(1)} s with boot)\n`);
+  process.stderr.write(`rvt-conform: booting the VM for ${subcommand} --adapter ${adapter} on ${device} (about 10 s before it starts)\n`);
+    const rdmavtSrc = target.rdmavtSrc === undefined ? undefined : rdmavtSourceDir(target.rdmavtSrc);
+  const result = await runInVm({
+    command: [process.execPath, main, subcommand, ...guestArgs(args)],
+    workDir,
+    modules,
+    device,
+    // libibverbs binds to rvt_sim0 only as a qib device (rdma-core's ipathverbs provider).
+    deviceOptions: { qibId: adapter === 'rxe', ...(rdmavtSrc === undefined ? {} : { rdmavtSrc }) },
+    // The report names the rdmavt the run used.
+    env: rdmavtSrc === undefined ? {} : { [RDMAVT_SOURCE_ENV]: rdmavtSrc },
+    timeoutMs: VM_RUN_TIMEOUT_MS,
+  });
+  process.stderr.write(`rvt-conform: ${subcommand} in the VM exited with ${result.exitCode} (${(result.durationMs / 1000).toFixed(1)} s with boot)\n`);
   return result.exitCode;
 }

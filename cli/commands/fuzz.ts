@@ -4,7 +4,9 @@ import { modelAdapter } from '../../adapters/model/index.js';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { FuzzResults } from '../../suites/fuzz/report-schema.js';
 import { fuzz } from '../../suites/fuzz/run.js';
-import { createAdapter } from '../adapters.js';
+import { runSubcommandInVm } from '../../adapters/rxe/run-in-vm.js';
+import { DEVICE_ADAPTERS, createAdapter } from '../adapters.js';
+import { UserError } from '../errors.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
 import type { Profile } from '../../adapters/adapter.js';
 
@@ -16,6 +18,8 @@ interface FuzzFlags {
   profile?: Profile;
   out: string;
   json: boolean;
+  device?: string;
+  vm: boolean;
 }
 
 export function registerFuzzCommand(program: Command): void {
@@ -29,8 +33,17 @@ export function registerFuzzCommand(program: Command): void {
     .option('-p, --profile <profile>', "documented (success and bad_wr must agree) or rdmavt (errno names too); default: the adapter's", parseProfile)
     .option('-o, --out <dir>', 'where fuzz.json goes', 'conformance-report')
     .option('--json', 'print fuzz.json to stdout', false)
+    .option('--device <name>', 'with --adapter rxe or kernel: the RDMA device (e.g. rvt_sim0, the real rdmavt)')
+    .option('--vm', 'with --adapter rxe or kernel: fuzz inside the QEMU VM (fuzz.json comes back under the current directory)', false)
     .action(async (flags: FuzzFlags) => {
-      const adapter = createAdapter(flags.adapter);
+      if (flags.vm) {
+        if (!DEVICE_ADAPTERS.includes(flags.adapter)) {
+          throw new UserError(`--vm is for --adapter rxe or kernel, not ${flags.adapter}`, { hint: 'add --adapter kernel --device rvt_sim0, or drop --vm' });
+        }
+        process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, process.argv.slice(process.argv.indexOf('fuzz') + 1), flags.out, { device: flags.device });
+        return;
+      }
+      const adapter = createAdapter(flags.adapter, flags.device === undefined ? {} : { device: flags.device });
       try {
         const info = await adapter.info();
         const profile = flags.profile ?? info.defaultProfile;
@@ -42,7 +55,8 @@ export function registerFuzzCommand(program: Command): void {
           ...(flags.seed === undefined ? {} : { seed: flags.seed }),
           ...(flags.path === undefined ? {} : { path: flags.path }),
         });
-        const replay = report.divergence ? `rvt-conform fuzz --adapter ${flags.adapter} --profile ${profile} --seed ${report.seed} --path '${report.divergence.path}'` : '';
+        const device = flags.device === undefined ? '' : ` --device ${flags.device}`;
+        const replay = report.divergence ? `rvt-conform fuzz --adapter ${flags.adapter}${device} --profile ${profile} --seed ${report.seed} --path '${report.divergence.path}'` : '';
         const results = FuzzResults.parse({
           schemaVersion: 1,
           adapter: info.adapter,

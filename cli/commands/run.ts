@@ -33,6 +33,7 @@ interface RunFlags extends GrpcFlags {
   expectations?: string;
   device?: string;
   vm: boolean;
+  rdmavtSrc?: string;
 }
 
 /** Reads --expectations before any case runs, so a bad file costs nothing (exit 2, file:line). */
@@ -64,12 +65,18 @@ function specRecord(cases: readonly Case[]) {
 
 /** Exit code of a run: 0 gate passed, 1 gate failed, 130 interrupted (results kept). */
 export async function runCommand(flags: RunFlags): Promise<number> {
+  if (flags.rdmavtSrc !== undefined && !(flags.vm && flags.device === 'rvt_sim0')) {
+    throw new UserError('--rdmavt-src builds the rdmavt.ko that rvt_sim0 runs on in the VM', { hint: 'add --vm --device rvt_sim0' });
+  }
   if (flags.vm) {
     if (!DEVICE_ADAPTERS.includes(flags.adapter)) {
       throw new UserError(`--vm is for --adapter rxe or kernel, not ${flags.adapter}`, { hint: 'add --adapter rxe or --adapter kernel, or drop --vm' });
     }
-    // The guest runs this very command line, minus --vm; the flags were already checked here.
-    return runRunInVm(flags.adapter, process.argv.slice(process.argv.indexOf('run') + 1).filter((arg) => arg !== '--vm'), flags.out, flags.device);
+    // The guest runs this very command line, minus what only the host acts on; the flags were already checked here.
+    return runRunInVm(flags.adapter, process.argv.slice(process.argv.indexOf('run') + 1), flags.out, {
+      device: flags.device,
+      rdmavtSrc: flags.rdmavtSrc,
+    });
   }
   const cases = selectCases(allCases, flags.case);
   const expectations = await expectationsOf(flags.expectations);
@@ -130,6 +137,7 @@ export function registerRunCommand(program: Command): void {
     .option('--token-file <file>', 'with --adapter grpc: the bearer token the agent requires (the file holds it on one line)')
     .option('--device <name>', 'with --adapter rxe or kernel: the RDMA device (default: rxe: the first libibverbs lists; kernel: rxe0)')
     .option('--vm', 'with --adapter rxe or kernel: run inside a QEMU VM that has the Soft-RoCE device rxe0 (kernel: with the rvtc module built and loaded; reports come back under the current directory)', false)
+    .option('--rdmavt-src <dir>', 'with --vm --device rvt_sim0: build rdmavt.ko from this source (a kernel tree or a copy of drivers/infiniband/sw/rdmavt) and run on it instead of the stock module')
     .option('-o, --out <dir>', 'where the reports go', 'conformance-report')
     .option('-c, --case <glob>', "only the cases whose id (or verb) matches, e.g. 'post_srq_recv/*'")
     .option('-p, --profile <profile>', 'documented (documented clauses bind) or rdmavt (reference clauses too); default: the adapter\'s', parseProfile)

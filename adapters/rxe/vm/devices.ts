@@ -1,14 +1,21 @@
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../../../cli/errors.js';
 import { cachedFile } from './cache.js';
 import type { JobModule } from './job-script.js';
 import type { GuestKernel } from './kernel.js';
 import { buildModule } from './modules.js';
+import { projectRoot } from './project-root.js';
 
-/** The RDMA devices the VM can bring up: rxe0 always (stage 2), siw0 on request. */
-export const VM_DEVICES = ['rxe0', 'siw0'] as const;
+/** The simulated rdmavt device's sources. */
+export const RVT_SIM_SOURCES = 'adapters/kernel/rvt-sim';
+
+/**
+ * The RDMA devices the VM can bring up: rxe0 always (stage 2); siw0 and rvt_sim0 (a simulated
+ * rdmavt device on the stock rdmavt.ko, adapters/kernel/rvt-sim) on request.
+ */
+export const VM_DEVICES = ['rxe0', 'siw0', 'rvt_sim0'] as const;
 export type VmDevice = (typeof VM_DEVICES)[number];
 
 export const isVmDevice = (name: string): name is VmDevice => (VM_DEVICES as readonly string[]).includes(name);
@@ -42,9 +49,64 @@ async function siwSources(cacheDir: string): Promise<string> {
   return join(marker, '..', SIW_DIR);
 }
 
+/** Waits up to 10 s for port 1 of a device to become ACTIVE, and fails if it does not. */
+const portActive = (device: string) => [
+  `for i in $(seq 1 100); do grep -q ACTIVE /sys/class/infiniband/${device}/ports/1/state 2>/dev/null && break; sleep 0.1; done`,
+  `grep -q ACTIVE /sys/class/infiniband/${device}/ports/1/state`,
+];
+
+export interface PreludeOptions {
+  /** rvt_sim0: present it as a qib device (RDMA_DRIVER_QIB), so rdma-core's ipathverbs binds. */
+  qibId?: boolean;
+  /**
+   * rvt_sim0: build rdmavt.ko from this source (a kernel tree, or a copy of
+   * drivers/infiniband/sw/rdmavt) and load it instead of the stock module.
+   */
+  rdmavtSrc?: string;
+}
+
+const RDMAVT_DIR = 'drivers/infiniband/sw/rdmavt';
+
+/** The rdmavt folder of a kernel tree, or the folder itself when it holds rdmavt's sources. */
+export function rdmavtSourceDir(src: string): string {
+  const dir = resolve(src);
+  if (existsSync(join(dir, 'qp.c')) && existsSync(join(dir, 'vt.c'))) return dir;
+  if (existsSync(join(dir, RDMAVT_DIR, 'qp.c'))) return join(dir, RDMAVT_DIR);
+  throw new UserError(`--rdmavt-src ${src} holds neither rdmavt's sources (qp.c, vt.c, ...) nor a kernel tree with ${RDMAVT_DIR}`, {
+    hint: `pass a kernel tree or a copy of ${RDMAVT_DIR} (e.g. from /usr/src/linux-source-6.1.tar.xz)`,
+  });
+}
+
+/** rdmavt.ko built from a source folder against the guest kernel (cached by its contents). */
+async function patchedRdmavt(kernel: GuestKernel, cacheDir: string, src: string) {
+  const built = await buildModule(kernel, cacheDir, { sourceDir: rdmavtSourceDir(src), makeArgs: ['CONFIG_INFINIBAND_RDMAVT=m'] });
+  const ko = built.modules.rdmavt;
+  if (ko === undefined) throw new UserError(`building rdmavt from ${src} produced no rdmavt.ko`);
+  return { ko, symvers: built.symvers };
+}
+
 /** What the job runs to bring `device` up beside rxe0 (nothing for rxe0 itself). */
-export async function devicePrelude(device: VmDevice, kernel: GuestKernel, cacheDir: string): Promise<DevicePrelude> {
+export async function devicePrelude(device: VmDevice, kernel: GuestKernel, cacheDir: string, options: PreludeOptions = {}): Promise<DevicePrelude> {
   if (device === 'rxe0') return { modules: [], setup: [] };
+  if (device === 'rvt_sim0') {
+    const rdmavt = options.rdmavtSrc === undefined ? undefined : await patchedRdmavt(kernel, cacheDir, options.rdmavtSrc);
+    // Built against the rdmavt it loads on: the symbol versions must be that module's.
+    const built = await buildModule(kernel, cacheDir, {
+      sourceDir: join(projectRoot(), RVT_SIM_SOURCES),
+      ...(rdmavt === undefined ? {} : { extraSymbols: [rdmavt.symvers] }),
+    });
+    const sim = built.modules.rvt_sim;
+    if (sim === undefined) throw new Error(`building ${RVT_SIM_SOURCES} produced no rvt_sim.ko`);
+    return {
+      modules: [],
+      setup: [
+        // rdmavt needs ib_core and ib_uverbs (rdma_rxe brought ib_core already).
+        ...(rdmavt === undefined ? ['modprobe rdmavt'] : ['modprobe ib_uverbs', `insmod '${rdmavt.ko}'`]),
+        `insmod '${sim}'${options.qibId ? ' qib_id=1' : ''}`,
+        ...portActive('rvt_sim0'),
+      ],
+    };
+  }
   const built = await buildModule(kernel, cacheDir, { sourceDir: await siwSources(cacheDir), makeArgs: ['CONFIG_RDMA_SIW=m'] });
   const siw = built.modules.siw;
   if (siw === undefined) throw new Error('building siw produced no siw.ko');
@@ -57,8 +119,7 @@ export async function devicePrelude(device: VmDevice, kernel: GuestKernel, cache
       // The NIC rxe0 uses: siw speaks TCP on it, rxe UDP, so they share it.
       'netdev=$(rdma -j link show rxe0/1 | sed -n \'s/.*"netdev":"\\([^"]*\\)".*/\\1/p\')',
       'rdma link add siw0 type siw netdev "$netdev"',
-      'for i in $(seq 1 100); do grep -q ACTIVE /sys/class/infiniband/siw0/ports/1/state 2>/dev/null && break; sleep 0.1; done',
-      'grep -q ACTIVE /sys/class/infiniband/siw0/ports/1/state',
+      ...portActive('siw0'),
     ],
   };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../../cli/errors.js';
 import { newConsoleLogPath } from './console-log.js';
-import { type VmDevice, devicePrelude } from './devices.js';
+import { type PreludeOptions, type VmDevice, devicePrelude } from './devices.js';
 import { CONTROL_FILES, STAGE2_SETUP } from './guest-init.js';
 import { requireExecutable } from './host-tools.js';
 import { initramfsFor } from './initramfs.js';
@@ -32,6 +32,8 @@ export interface VmRunOptions {
   modules?: readonly JobModule[];
   /** A device to bring up beside rxe0 (siw0: siw built from linux-source-6.1, cached). */
   device?: VmDevice;
+  /** How to bring it up (rvt_sim0: a patched rdmavt, the qib driver id). */
+  deviceOptions?: PreludeOptions;
   /** TCP ports forwarded from 127.0.0.1 on the host into the guest. */
   forwardPorts?: ForwardPort[];
   /** Where the guest command's output goes; the host's own stdout/stderr by default. */
@@ -62,7 +64,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
   const qemu = requireExecutable('qemu-system-x86_64', 'qemu-system-x86');
   const kernel = findGuestKernel();
   const cacheDir = vmCacheDir();
-  const prelude = await devicePrelude(options.device ?? 'rxe0', kernel, cacheDir);
+  const prelude = await devicePrelude(options.device ?? 'rxe0', kernel, cacheDir, options.deviceOptions);
   const script = jobScript({
     command: options.command,
     workDir,

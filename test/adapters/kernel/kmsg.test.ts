@@ -28,10 +28,10 @@ describe('the kernel log', () => {
     ['BUG: unable to handle page fault for address: ffffc90000152000', true],
     ['Oops: 0002 [#1] PREEMPT SMP NOPTI', true],
     ['kernel BUG at drivers/infiniband/sw/rdmavt/qp.c:1234!', true],
-  ])('reports %s (fatal: %s) with the lines after it', (line, fatal) => {
+  ])('reports %s (fatal: %s) with the lines around it', (line, fatal) => {
     const splat = findSplat([rec('before', 1), rec(line, 2), rec('Call Trace:', 3), rec(' rvtc_write+0x1c4/0x200 [rvtc]', 4)]);
     expect(splat?.fatal).toBe(fatal);
-    expect(splat?.lines).toEqual([`[0.002000] ${line}`, '[0.003000] Call Trace:', '[0.004000]  rvtc_write+0x1c4/0x200 [rvtc]']);
+    expect(splat?.lines).toEqual(['[0.001000] before', `[0.002000] ${line}`, '[0.003000] Call Trace:', '[0.004000]  rvtc_write+0x1c4/0x200 [rvtc]']);
   });
 
   it('watches each case on its own: what was logged before the case began is not its splat', () => {

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +62,22 @@ describe('job script', () => {
     writeFileSync(path, script);
     const out = execFileSync('/bin/sh', [path], { encoding: 'utf8', env: { ...process.env, SECRET: 'leak' } });
     expect(out).toBe(`it's|a b|k=v|$HOME|${dir}|hello 'world'|unset|`);
+  });
+
+  it('loads the modules with their parameters and runs the setup lines before the command, stopping at the first failure', () => {
+    const modules = [{ path: "/m/it's.ko", params: ['test_faults=1'] }];
+    const script = jobScript({ command: ['echo', 'command ran'], workDir: dir, env: {}, modules, setup: ['x=$(echo set up)', 'echo "$x"'] });
+    expect(script).toContain(`insmod '/m/it'\\''s.ko' 'test_faults=1' || {`);
+    // With a stand-in insmod on PATH that records its arguments, the order is: insmod, setup, command.
+    writeFileSync(join(dir, 'insmod'), '#!/bin/sh\necho "insmod $*"\n', { mode: 0o755 });
+    const env = { ...process.env, PATH: `${dir}:${process.env.PATH ?? ''}` };
+    const path = join(dir, 'job-modules.sh');
+    writeFileSync(path, script.replace(/exec env -i .*\/bin\/sh/, `exec env PATH="${env.PATH}" /bin/sh`));
+    expect(execFileSync('/bin/sh', [path], { encoding: 'utf8', env })).toBe("insmod /m/it's.ko test_faults=1\nset up\ncommand ran\n");
+    const failing = jobScript({ command: ['echo', 'never'], workDir: dir, env: {}, setup: ['false'] });
+    writeFileSync(path, failing);
+    const result = spawnSync('/bin/sh', [path], { encoding: 'utf8' });
+    expect([result.status, result.stdout, result.stderr]).toEqual([125, '', 'rvt-vm: setup failed: false\n']);
   });
 
   it('rejects an empty command and invalid variable names', () => {
