@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CI for the kernel adapter: the shared suite against the kernel verbs of rxe0 (rdma_rxe), through
+# CI for the kernel adapter: the shared suite against the kernel verbs of rxe0 (rdma_rxe), siw0 and
+# the real rdmavt (rvt_sim0; also a patched rdmavt and a bounded fuzz of the model against it), through
 # the rvtc module built against the guest kernel's headers and loaded in the VM; then the same
 # through the gRPC agent in the VM, compared case by case. Runs as root after .ci/rxe.sh (packages,
 # dist). Exits non-zero when the gate fails, i.e. when the kernel verbs do something
@@ -36,3 +37,30 @@ for (const c of differ) console.log(`  ${c.id}: direct ${c.status}, grpc ${after
 console.log(`${a.cases.length - differ.length}/${a.cases.length} cases have the same status, direct and through gRPC`);
 process.exitCode = differ.length === 0 ? 0 : 1;
 ' "$direct/results.json" "$via_grpc/results.json"
+
+echo "== kernel: siw0 (soft-iWARP, built from linux-source-6.1), gated by expectations/kernel-siw.yaml"
+node dist/cli/main.js run --adapter kernel --device siw0 --vm --timeout 120 \
+  --expectations expectations/kernel-siw.yaml --out conformance-report/kernel-siw
+
+echo "== kernel: the real rdmavt (Debian's rdmavt.ko on rvt_sim0), profile rdmavt, gated by expectations/kernel-rdmavt.yaml"
+node dist/cli/main.js run --adapter kernel --device rvt_sim0 --vm --profile rdmavt --timeout 120 \
+  --expectations expectations/kernel-rdmavt.yaml --out conformance-report/kernel-rdmavt
+
+echo "== kernel: differential fuzz, the reference model against the real rdmavt (bounded: 3 sequences, fixed seed)"
+node dist/cli/main.js fuzz --adapter kernel --device rvt_sim0 --vm --runs 3 --seed 20261130 --out conformance-report/kernel-rdmavt-fuzz
+
+echo "== kernel: a patched rdmavt (--rdmavt-src) with the one-line bug of docs/examples is caught"
+patched=$(mktemp -d)
+tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$patched" --strip-components=5 linux-source-6.1/drivers/infiniband/sw/rdmavt
+patch -d "$patched" -p1 < docs/examples/rdmavt-srq-full-forgets-bad-wr.patch
+status=0
+node dist/cli/main.js run --adapter kernel --device rvt_sim0 --vm --rdmavt-src "$patched" --profile rdmavt \
+  --case 'post_srq_recv/*' --quiet --out conformance-report/kernel-rdmavt-patched || status=$?
+rm -rf "$patched"
+node -e '
+const r = require(require("node:path").resolve(process.argv[1]));
+const clause = r.clauses.find((c) => c.id === "post_srq_recv.bad_wr.first-failing");
+console.log(`patched rdmavt: ${r.adapter.implementation}; gate ${r.gate.passed ? "PASS" : "FAIL"}; ${clause.id}: ${clause.status}`);
+process.exitCode = !r.gate.passed && clause.status === "fail" && /built from/.test(r.adapter.implementation) ? 0 : 1;
+' conformance-report/kernel-rdmavt-patched/results.json
+[ "$status" -eq 1 ] || { echo "kernel: the run on the patched rdmavt exited $status, expected 1 (gate failed)" >&2; exit 1; }
