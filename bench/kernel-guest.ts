@@ -4,6 +4,7 @@
  * write(), the module's ib_post_srq_recv, read(), decode), against the rxe adapter's native post of
  * one WR (the binding's packed post, as the rxe worker runs it). Prints one JSON line of ns per post.
  */
+import { CreateSrqReq, CreatedResp, MrResp, Op, PostReq, RecvWrS, RegMrReq, SgeS, SrqResp } from '../adapters/kernel/abi.js';
 import { openControl } from '../adapters/kernel/device-adapter.js';
 import { openKernelSession } from '../adapters/kernel/session.js';
 import { loadBinding, packRecvWrs } from '../adapters/rxe/native/index.js';
@@ -12,8 +13,12 @@ const POSTS = 20_000;
 const DEVICE = 'rxe0';
 
 export interface GuestRoundTrips {
-  /** Nanoseconds per post of one WR. */
+  /** Nanoseconds per post of one WR: through the kernel session (encode, write, read, decode). */
   kernelSession: number;
+  /** The same request pre-encoded, straight through the control session: write() and read() only. */
+  kernelPreEncoded: number;
+  /** A request that does no verb (COUNT_OBJECTS): the floor of a round trip through /dev/rvtc. */
+  kernelEmpty: number;
   native: number;
 }
 
@@ -33,6 +38,29 @@ async function kernelNs(): Promise<number> {
   return ns;
 }
 
+/** The parts of a round trip: the same post pre-encoded, and a request that runs no verb. */
+function controlNs(): { preEncoded: number; empty: number } {
+  const control = openControl(DEVICE);
+  const created = (op: number, payload?: Buffer) => CreatedResp.read(control.request(op as never, payload), 0).handle;
+  const pd = created(Op.ALLOC_PD);
+  const srq = SrqResp.read(control.request(Op.CREATE_SRQ, CreateSrqReq.encode({ pd, attr: { max_wr: POSTS + 1, max_sge: 1, srq_limit: 0, reserved: 0 } })), 0).handle;
+  const mr = MrResp.read(control.request(Op.REG_MR, RegMrReq.encode({ pd, length: 4096, access: 1 })), 0);
+  const post = Buffer.concat([
+    PostReq.encode({ target: srq, context: 0, n_wr: 1, n_sge: 1 }),
+    RecvWrS.encode({ wr_id: 1n, num_sge: 1, n_sge: 1 }),
+    SgeS.encode({ addr: mr.addr, length: 64, lkey: mr.lkey }),
+  ]);
+  const time = (fn: () => void) => {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < POSTS; i++) fn();
+    return Number(process.hrtime.bigint() - started) / POSTS;
+  };
+  const preEncoded = time(() => control.request(Op.POST_SRQ_RECV, post));
+  const empty = time(() => control.request(Op.COUNT_OBJECTS));
+  control.close();
+  return { preEncoded, empty };
+}
+
 function nativeNs(): number {
   const binding = loadBinding();
   const ctx = binding.open(DEVICE);
@@ -50,5 +78,6 @@ function nativeNs(): number {
   return ns;
 }
 
-const result: GuestRoundTrips = { kernelSession: await kernelNs(), native: nativeNs() };
+const parts = controlNs();
+const result: GuestRoundTrips = { kernelSession: await kernelNs(), kernelPreEncoded: parts.preEncoded, kernelEmpty: parts.empty, native: nativeNs() };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1140,15 +1140,66 @@ static int rvtc_posted(struct rvtc_session *s, u32 op, struct rvtc_post_job *job
 	return 0;
 }
 
+/* What a post builds from a request: the WR array and each WR's scatter list. */
+struct rvtc_post_lists {
+	void *list;
+	struct ib_sge **starts;
+	struct ib_sge *all;
+};
+
+static void rvtc_post_lists_free(struct rvtc_post_lists *l)
+{
+	kvfree(l->all);
+	kvfree(l->starts);
+	kvfree(l->list);
+}
+
+/* A refusal was replied: the request is answered, the post does not happen. */
+static int rvtc_refused(int reply)
+{
+	return reply ? reply : 1;
+}
+
+/*
+ * Checks a post request of n_wr WRs of wr_size bytes (num_sge and n_sge at
+ * the given offsets in each) and builds its lists, wr_elem bytes per WR in
+ * the array the driver gets. Returns 0 to post, 1 when a refusal was
+ * replied, or a negative errno when even that failed.
+ */
+static int rvtc_post_prepare(struct rvtc_session *s, u32 op, const struct rvtc_post *req,
+			     size_t len, size_t wr_size, size_t num_sge_at, size_t n_sge_at,
+			     size_t wr_elem, struct rvtc_post_lists *l)
+{
+	const void *wrs = req + 1;
+	int ret;
+
+	if (req->context >= RVTC_CTX_MAX)
+		return rvtc_refused(REFUSE(s, op, "unknown context %u", req->context));
+	if (rvtc_post_shape(req, len, wr_size, wrs + n_sge_at, wr_size))
+		return rvtc_refused(REFUSE(s, op, "the post's sizes do not add up (%u WRs, %u SGEs, %zu bytes)",
+					   req->n_wr, req->n_sge, len));
+	l->list = kvcalloc(max(req->n_wr, 1u), wr_elem, GFP_KERNEL);
+	l->starts = kvcalloc(max(req->n_wr, 1u), sizeof(*l->starts), GFP_KERNEL);
+	if (!l->list || !l->starts)
+		return rvtc_refused(rvtc_refuse(s, op, -ENOMEM, "out of memory for %u WRs", req->n_wr));
+	l->all = rvtc_sg_lists(s, wrs + req->n_wr * wr_size, req->n_sge, wrs + num_sge_at,
+			       wrs + n_sge_at, req->n_wr, wr_size, l->starts);
+	if (!IS_ERR(l->all))
+		return 0;
+	ret = PTR_ERR(l->all);
+	l->all = NULL;
+	if (ret == -EFAULT)
+		return rvtc_refused(REFUSE(s, op, "an SGE lies outside every MR of this session"));
+	return rvtc_refused(rvtc_refuse(s, op, ret, "cannot build the scatter lists"));
+}
+
 static int rvtc_post_recv_list(struct rvtc_session *s, u32 op, const void *p, size_t len)
 {
 	const struct rvtc_post *req = p;
 	const struct rvtc_recv_wr *wrs = (const void *)(req + 1);
-	const struct rvtc_sge *sges;
 	struct rvtc_post_job job = { .op = op, .bad_recv = &rvtc_recv_sentinel };
-	struct ib_recv_wr *list = NULL;
-	struct ib_sge **starts = NULL;
-	struct ib_sge *all = NULL;
+	struct rvtc_post_lists l = {};
+	struct ib_recv_wr *list;
 	int ret;
 	u32 i;
 
@@ -1156,31 +1207,15 @@ static int rvtc_post_recv_list(struct rvtc_session *s, u32 op, const void *p, si
 	if (!job.target)
 		return REFUSE(s, op, "no %s %u in this session",
 			      op == RVTC_OP_POST_SRQ_RECV ? "srq" : "qp", req->target);
-	if (req->context >= RVTC_CTX_MAX)
-		return REFUSE(s, op, "unknown context %u", req->context);
-	if (rvtc_post_shape(req, len, sizeof(*wrs), &wrs[0].n_sge, sizeof(*wrs)))
-		return REFUSE(s, op, "the post's sizes do not add up (%u WRs, %u SGEs, %zu bytes)",
-			      req->n_wr, req->n_sge, len);
-	sges = (const void *)(wrs + req->n_wr);
-	list = kvcalloc(max(req->n_wr, 1u), sizeof(*list), GFP_KERNEL);
-	starts = kvcalloc(max(req->n_wr, 1u), sizeof(*starts), GFP_KERNEL);
-	if (!list || !starts) {
-		ret = rvtc_refuse(s, op, -ENOMEM, "out of memory for %u WRs", req->n_wr);
+	ret = rvtc_post_prepare(s, op, req, len, sizeof(*wrs), offsetof(struct rvtc_recv_wr, num_sge),
+				offsetof(struct rvtc_recv_wr, n_sge), sizeof(*list), &l);
+	if (ret)
 		goto out;
-	}
-	all = rvtc_sg_lists(s, sges, req->n_sge, &wrs[0].num_sge, &wrs[0].n_sge,
-			    req->n_wr, sizeof(*wrs), starts);
-	if (IS_ERR(all)) {
-		ret = PTR_ERR(all) == -EFAULT ?
-			REFUSE(s, op, "an SGE lies outside every MR of this session") :
-			rvtc_refuse(s, op, PTR_ERR(all), "cannot build the scatter lists");
-		all = NULL;
-		goto out;
-	}
+	list = l.list;
 	for (i = 0; i < req->n_wr; i++) {
 		list[i].wr_id = wrs[i].wr_id;
 		list[i].num_sge = wrs[i].num_sge;
-		list[i].sg_list = starts[i];
+		list[i].sg_list = l.starts[i];
 		list[i].next = i + 1 < req->n_wr ? &list[i + 1] : NULL;
 	}
 	job.recv = req->n_wr ? list : NULL;
@@ -1188,10 +1223,8 @@ static int rvtc_post_recv_list(struct rvtc_session *s, u32 op, const void *p, si
 	ret = rvtc_posted(s, op, &job, req->context, job.bad_recv, &rvtc_recv_sentinel,
 			  list, sizeof(*list), req->n_wr);
 out:
-	kvfree(all);
-	kvfree(starts);
-	kvfree(list);
-	return ret;
+	rvtc_post_lists_free(&l);
+	return ret > 0 ? 0 : ret;
 }
 
 /*
@@ -1226,50 +1259,34 @@ static int rvtc_post_send_list(struct rvtc_session *s, u32 op, const void *p, si
 {
 	const struct rvtc_post *req = p;
 	const struct rvtc_send_wr *wrs = (const void *)(req + 1);
-	const struct rvtc_sge *sges;
 	struct rvtc_post_job job = { .op = op, .bad_send = &rvtc_send_sentinel };
-	union rvtc_any_send_wr *list = NULL;
-	struct ib_sge **starts = NULL;
-	struct ib_sge *all = NULL;
+	struct rvtc_post_lists l = {};
+	union rvtc_any_send_wr *list;
 	int ret;
 	u32 i;
 
 	job.target = rvtc_lookup(s, req->target, RVTC_QP);
 	if (!job.target)
 		return REFUSE(s, op, "no qp %u in this session", req->target);
-	if (req->context >= RVTC_CTX_MAX)
-		return REFUSE(s, op, "unknown context %u", req->context);
-	if (rvtc_post_shape(req, len, sizeof(*wrs), &wrs[0].n_sge, sizeof(*wrs)))
-		return REFUSE(s, op, "the post's sizes do not add up (%u WRs, %u SGEs, %zu bytes)",
-			      req->n_wr, req->n_sge, len);
-	for (i = 0; i < req->n_wr; i++) {
-		if (wrs[i].opcode > IB_WR_ATOMIC_FETCH_AND_ADD)
-			return REFUSE(s, op, "WR %u: opcode %u is not served", i, wrs[i].opcode);
-		/* The driver would take the address handle out of the WR: there is none. */
-		if (job.target->qp_type == IB_QPT_UD &&
-		    (wrs[i].opcode == IB_WR_SEND || wrs[i].opcode == IB_WR_SEND_WITH_IMM))
-			return REFUSE(s, op, "WR %u: a UD send needs an address handle, which this adapter does not create", i);
-	}
-	sges = (const void *)(wrs + req->n_wr);
-	list = kvcalloc(max(req->n_wr, 1u), sizeof(*list), GFP_KERNEL);
-	starts = kvcalloc(max(req->n_wr, 1u), sizeof(*starts), GFP_KERNEL);
-	if (!list || !starts) {
-		ret = rvtc_refuse(s, op, -ENOMEM, "out of memory for %u WRs", req->n_wr);
+	ret = rvtc_post_prepare(s, op, req, len, sizeof(*wrs), offsetof(struct rvtc_send_wr, num_sge),
+				offsetof(struct rvtc_send_wr, n_sge), sizeof(*list), &l);
+	if (ret)
 		goto out;
-	}
-	all = rvtc_sg_lists(s, sges, req->n_sge, &wrs[0].num_sge, &wrs[0].n_sge,
-			    req->n_wr, sizeof(*wrs), starts);
-	if (IS_ERR(all)) {
-		ret = PTR_ERR(all) == -EFAULT ?
-			REFUSE(s, op, "an SGE lies outside every MR of this session") :
-			rvtc_refuse(s, op, PTR_ERR(all), "cannot build the scatter lists");
-		all = NULL;
-		goto out;
-	}
+	list = l.list;
 	for (i = 0; i < req->n_wr; i++) {
 		struct ib_send_wr *wr = &list[i].wr;
 
-		if (!rvtc_remote_ok(s, job.target->qp_type, &wrs[i], starts[i], wrs[i].n_sge)) {
+		if (wrs[i].opcode > IB_WR_ATOMIC_FETCH_AND_ADD) {
+			ret = REFUSE(s, op, "WR %u: opcode %u is not served", i, wrs[i].opcode);
+			goto out;
+		}
+		/* The driver would take the address handle out of the WR: there is none. */
+		if (job.target->qp_type == IB_QPT_UD &&
+		    (wrs[i].opcode == IB_WR_SEND || wrs[i].opcode == IB_WR_SEND_WITH_IMM)) {
+			ret = REFUSE(s, op, "WR %u: a UD send needs an address handle, which this adapter does not create", i);
+			goto out;
+		}
+		if (!rvtc_remote_ok(s, job.target->qp_type, &wrs[i], l.starts[i], wrs[i].n_sge)) {
 			ret = REFUSE(s, op, "WR %u: its remote range lies outside every MR of this session", i);
 			goto out;
 		}
@@ -1278,7 +1295,7 @@ static int rvtc_post_send_list(struct rvtc_session *s, u32 op, const void *p, si
 		wr->send_flags = wrs[i].send_flags;
 		wr->ex.imm_data = (__force __be32)wrs[i].imm_data;
 		wr->num_sge = wrs[i].num_sge;
-		wr->sg_list = starts[i];
+		wr->sg_list = l.starts[i];
 		wr->next = i + 1 < req->n_wr ? &list[i + 1].wr : NULL;
 		if (wr->opcode <= IB_WR_RDMA_READ && wr->opcode != IB_WR_SEND &&
 		    wr->opcode != IB_WR_SEND_WITH_IMM) {
@@ -1294,10 +1311,8 @@ static int rvtc_post_send_list(struct rvtc_session *s, u32 op, const void *p, si
 	ret = rvtc_posted(s, op, &job, req->context, job.bad_send, &rvtc_send_sentinel,
 			  list, sizeof(*list), req->n_wr);
 out:
-	kvfree(all);
-	kvfree(starts);
-	kvfree(list);
-	return ret;
+	rvtc_post_lists_free(&l);
+	return ret > 0 ? 0 : ret;
 }
 
 /* Events, accounting and test faults */
