@@ -4,6 +4,8 @@ import { mutantAdapter, mutants } from '../../adapters/mutants/index.js';
 import { allCases } from '../../suites/index.js';
 import { type MutationReport, runMutation } from '../../suites/mutation.js';
 import { parseNonNegativeInt } from '../options.js';
+import { UserError } from '../errors.js';
+import { killMatrix, runKernelMutation } from '../../adapters/kernel/rdmavt-mutants.js';
 
 function renderTable(report: MutationReport): string {
   const width = Math.max(...report.mutants.map((m) => m.name.length));
@@ -28,7 +30,17 @@ export function registerMutantsCommand(program: Command): void {
     .description('run the shared suites against every mutant of the model (plausible driver bugs) and show which cases kill each')
     .option('--json', 'print the report as JSON', false)
     .option('--fuzz-runs <n>', 'also fuzz each mutant against the model with this many sequences (0: no fuzzing)', parseNonNegativeInt, 30)
-    .action(async (flags: { json: boolean; fuzzRuns: number }) => {
+    .option('--kernel', 'instead: build each seeded rdmavt bug (adapters/kernel/rdmavt-mutants) into rdmavt.ko and run the suite on it on rvt_sim0 in the VM', false)
+    .option('--only <names>', 'with --kernel: only these mutants (comma-separated)', (v: string) => v.split(',').filter(Boolean))
+    .option('--case <glob>', 'with --kernel: only the cases whose id (or verb) matches')
+    .action(async (flags: { json: boolean; fuzzRuns: number; kernel: boolean; only?: string[]; case?: string }) => {
+      if (flags.kernel) {
+        const report = await runKernelMutation({ ...(flags.only === undefined ? {} : { only: flags.only }), ...(flags.case === undefined ? {} : { caseGlob: flags.case }) });
+        process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${killMatrix(report)}\n`);
+        process.exitCode = report.survived.length === 0 ? 0 : 1;
+        return;
+      }
+      if (flags.only !== undefined || flags.case !== undefined) throw new UserError('--only and --case are for --kernel', { hint: 'add --kernel' });
       const report = await runMutation(modelAdapter(), mutants, mutantAdapter, allCases, flags.fuzzRuns > 0 ? { fuzzRuns: flags.fuzzRuns } : {});
       process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderTable(report)}\n`);
       const baselineClean = report.baseline.failed.length + report.baseline.errors.length === 0;

@@ -27,26 +27,24 @@ export interface DevicePrelude {
 }
 
 const KERNEL_SOURCE = '/usr/src/linux-source-6.1.tar.xz';
-const SIW_DIR = 'linux-source-6.1/drivers/infiniband/sw/siw';
+const TREE = 'linux-source-6.1';
 
 /**
- * siw's sources, out of Debian's kernel source tarball (Debian's kernel does not build siw),
- * extracted once into the cache and keyed by the tarball.
+ * A folder of Debian's kernel source tarball (e.g. drivers/infiniband/sw/siw: Debian's kernel
+ * does not build siw), extracted once into the cache and keyed by the tarball.
  */
-async function siwSources(cacheDir: string): Promise<string> {
+export async function kernelSourceFolder(cacheDir: string, folder: string): Promise<string> {
   if (!existsSync(KERNEL_SOURCE)) {
-    throw new UserError(`siw0 needs siw built from ${KERNEL_SOURCE}, which is not installed`, {
-      hint: 'apt-get install linux-source-6.1 (Debian\'s kernel does not build siw)',
-    });
+    throw new UserError(`${folder} comes from ${KERNEL_SOURCE}, which is not installed`, { hint: 'apt-get install linux-source-6.1' });
   }
   const stat = statSync(KERNEL_SOURCE);
   const key = `${stat.size.toString(36)}-${Math.trunc(stat.mtimeMs).toString(36)}`;
-  const marker = await cachedFile(join(cacheDir, 'src', `siw-${key}`, 'extracted'), async (tmp) => {
-    const dir = join(cacheDir, 'src', `siw-${key}`);
-    await execa('tar', ['-xJf', KERNEL_SOURCE, '-C', dir, SIW_DIR]);
+  const dir = join(cacheDir, 'src', `${folder.replaceAll('/', '_')}-${key}`);
+  await cachedFile(join(dir, 'extracted'), async (tmp) => {
+    await execa('tar', ['-xJf', KERNEL_SOURCE, '-C', dir, `${TREE}/${folder}`]);
     await execa('touch', [tmp]);
   });
-  return join(marker, '..', SIW_DIR);
+  return join(dir, TREE, folder);
 }
 
 /** Waits up to 10 s for port 1 of a device to become ACTIVE, and fails if it does not. */
@@ -107,7 +105,7 @@ export async function devicePrelude(device: VmDevice, kernel: GuestKernel, cache
       ],
     };
   }
-  const built = await buildModule(kernel, cacheDir, { sourceDir: await siwSources(cacheDir), makeArgs: ['CONFIG_RDMA_SIW=m'] });
+  const built = await buildModule(kernel, cacheDir, { sourceDir: await kernelSourceFolder(cacheDir, 'drivers/infiniband/sw/siw'), makeArgs: ['CONFIG_RDMA_SIW=m'] });
   const siw = built.modules.siw;
   if (siw === undefined) throw new Error('building siw produced no siw.ko');
   return {

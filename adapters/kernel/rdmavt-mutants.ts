@@ -1,0 +1,133 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { UserError } from '../../cli/errors.js';
+import { RDMAVT_SOURCE_ENV } from './device-adapter.js';
+import { rvtcModule } from '../rxe/run-in-vm.js';
+import { kernelSourceFolder } from '../rxe/vm/devices.js';
+import { projectRoot, vmCacheDir } from '../rxe/vm/project-root.js';
+import { runInVm } from '../rxe/vm/run.js';
+
+/** The seeded rdmavt bugs: one patch each against drivers/infiniband/sw/rdmavt of 6.1. */
+export const RDMAVT_MUTANTS_DIR = 'adapters/kernel/rdmavt-mutants';
+
+export interface RdmavtMutant {
+  name: string;
+  /** The patch's first line: what the bug is. */
+  description: string;
+  patch: string;
+}
+
+/** The mutants, in file order; `NN-name.patch` names each. */
+export function rdmavtMutants(): RdmavtMutant[] {
+  const dir = join(projectRoot(), RDMAVT_MUTANTS_DIR);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.patch'))
+    .sort()
+    .map((file) => {
+      const patch = join(dir, file);
+      const first = readFileSync(patch, 'utf8').split('\n')[0] ?? '';
+      return { name: file.replace(/^\d+-/, '').replace(/\.patch$/, ''), description: first.replace(/^rdmavt mutant [\w-]+: /, ''), patch };
+    });
+}
+
+/** How one run of the shared suite on rvt_sim0 ended, case by case. */
+export type CaseStatuses = Record<string, string>;
+
+export interface KernelMutantResult {
+  name: string;
+  description: string;
+  /** Cases that passed on the stock rdmavt and fail (or error) on the mutant. */
+  killedBy: string[];
+  /** Set when the run itself did not finish (e.g. the mutant panicked the guest): why. */
+  runError?: string;
+  durationMs: number;
+}
+
+export interface KernelMutationReport {
+  baseline: CaseStatuses;
+  mutants: KernelMutantResult[];
+  killed: number;
+  survived: string[];
+}
+
+/** A case outcome that counts as a kill: a failed check or a case that could not run to its end. */
+const KILLING = new Set(['fail', 'error']);
+
+/** The shared suite on rvt_sim0 in the VM, on the stock rdmavt or on one built from `rdmavtSrc`. */
+async function suiteOnRvtSim(workDir: string, out: string, rdmavtSrc: string | undefined, label: string, caseGlob: string | undefined): Promise<CaseStatuses> {
+  const main = join(projectRoot(), 'dist/cli/main.js');
+  const args = ['run', '--adapter', 'kernel', '--device', 'rvt_sim0', '--profile', 'rdmavt', '--quiet', '--timeout', '120', '--out', out];
+  const result = await runInVm({
+    command: [process.execPath, main, ...args, ...(caseGlob === undefined ? [] : ['--case', caseGlob])],
+    workDir,
+    modules: [await rvtcModule()],
+    device: 'rvt_sim0',
+    deviceOptions: rdmavtSrc === undefined ? {} : { rdmavtSrc },
+    env: rdmavtSrc === undefined ? {} : { [RDMAVT_SOURCE_ENV]: label },
+    timeoutMs: 30 * 60 * 1000,
+    stdout: process.stderr,
+  });
+  const file = join(workDir, out, 'results.json');
+  if (!existsSync(file)) throw new Error(`the suite left no results (guest status ${result.exitCode}; console log ${result.consoleLogPath})`);
+  const results = JSON.parse(readFileSync(file, 'utf8')) as { cases: { id: string; status: string }[] };
+  return Object.fromEntries(results.cases.map((c) => [c.id, c.status]));
+}
+
+/**
+ * Builds each seeded bug into rdmavt.ko (a copy of 6.1's rdmavt with the patch applied), runs the
+ * shared suite on rvt_sim0 with it, and reports which cases kill it: those that pass on the stock
+ * rdmavt and fail or error on the mutant. A mutant no case kills is a missing case.
+ */
+export async function runKernelMutation(options: { only?: readonly string[]; caseGlob?: string; say?: (line: string) => void } = {}): Promise<KernelMutationReport> {
+  const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const all = rdmavtMutants();
+  const unknown = (options.only ?? []).filter((n) => !all.some((m) => m.name === n));
+  if (unknown.length > 0) throw new UserError(`no rdmavt mutant named ${unknown.join(', ')}`, { hint: `choose from: ${all.map((m) => m.name).join(', ')}` });
+  const chosen = options.only === undefined ? all : all.filter((m) => options.only?.includes(m.name));
+  const stock = await kernelSourceFolder(vmCacheDir(), 'drivers/infiniband/sw/rdmavt');
+  const workDir = await mkdtemp(join(projectRoot(), '.mutants-kernel-'));
+  try {
+    say('rdmavt mutants: the shared suite on the stock rdmavt first (the baseline)');
+    const baseline = await suiteOnRvtSim(workDir, 'baseline', undefined, 'stock', options.caseGlob);
+    const results: KernelMutantResult[] = [];
+    for (const mutant of chosen) {
+      const started = performance.now();
+      const src = join(workDir, `src-${mutant.name}`);
+      await cp(stock, src, { recursive: true });
+      const applied = await execa('patch', ['-s', '-p1', '-d', src, '-i', mutant.patch], { reject: false, all: true });
+      if (applied.exitCode !== 0) throw new UserError(`the patch of mutant ${mutant.name} does not apply to rdmavt 6.1:\n${applied.all ?? ''}`);
+      say(`rdmavt mutants: ${mutant.name} (${mutant.description})`);
+      let killedBy: string[] = [];
+      let runError: string | undefined;
+      try {
+        const statuses = await suiteOnRvtSim(workDir, `mutant-${mutant.name}`, src, `mutant ${mutant.name}`, options.caseGlob);
+        killedBy = Object.keys(statuses).filter((id) => KILLING.has(statuses[id] as string) && !KILLING.has(baseline[id] ?? 'pass'));
+      } catch (error) {
+        // A mutant that takes the guest down is killed too, by the run itself.
+        if (error instanceof UserError && /does not build|failed:/.test(error.message)) throw error;
+        runError = (error as Error).message;
+      }
+      await rm(src, { recursive: true, force: true });
+      results.push({ name: mutant.name, description: mutant.description, killedBy, ...(runError === undefined ? {} : { runError }), durationMs: Math.round(performance.now() - started) });
+    }
+    const survived = results.filter((r) => r.killedBy.length === 0 && r.runError === undefined).map((r) => r.name);
+    return { baseline, mutants: results, killed: results.length - survived.length, survived };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The kill matrix: one row per case that kills any mutant, one column per mutant. */
+export function killMatrix(report: KernelMutationReport): string {
+  const cases = [...new Set(report.mutants.flatMap((m) => m.killedBy))].sort();
+  const cols = report.mutants.map((m, i) => String(i + 1).padStart(2));
+  const width = Math.max(4, ...cases.map((c) => c.length));
+  const lines = [`${'case'.padEnd(width)}  ${cols.join(' ')}`];
+  for (const id of cases) lines.push(`${id.padEnd(width)}  ${report.mutants.map((m) => (m.killedBy.includes(id) ? ' X' : ' .')).join(' ')}`);
+  lines.push('', ...report.mutants.map((m, i) => `${String(i + 1).padStart(2)} ${m.killedBy.length > 0 || m.runError ? 'killed  ' : 'SURVIVED'} ${m.name} (${m.killedBy.length} case(s)${m.runError ? `; the run failed: ${m.runError}` : ''}, ${(m.durationMs / 1000).toFixed(0)} s)`));
+  lines.push('', `rdmavt mutation score: ${report.killed}/${report.mutants.length}`);
+  if (report.survived.length > 0) lines.push(`survivors (each is a missing case): ${report.survived.join(', ')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,49 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { killMatrix, rdmavtMutants } from '../../../adapters/kernel/rdmavt-mutants.js';
+import { kernelSourceFolder } from '../../../adapters/rxe/vm/devices.js';
+
+const TARBALL = '/usr/src/linux-source-6.1.tar.xz';
+const scratch = mkdtempSync(join(tmpdir(), 'rdmavt-mutants-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('the C mutants of rdmavt', () => {
+  const mutants = rdmavtMutants();
+
+  it('are at least 15 seeded bugs, each named once and described', () => {
+    expect(mutants.length).toBeGreaterThanOrEqual(15);
+    expect(new Set(mutants.map((m) => m.name)).size).toBe(mutants.length);
+    for (const m of mutants) expect(m.description.length).toBeGreaterThan(20);
+  });
+
+  it.skipIf(!existsSync(TARBALL))(`each applies to 6.1's rdmavt and changes qp.c or srq.c only${existsSync(TARBALL) ? '' : ' (skipped: needs linux-source-6.1)'}`, async () => {
+    const stock = await kernelSourceFolder(join(scratch, 'cache'), 'drivers/infiniband/sw/rdmavt');
+    for (const m of mutants) {
+      const files = [...readFileSync(m.patch, 'utf8').matchAll(/^\+\+\+ b\/(\S+)/gm)].map((x) => x[1]);
+      expect(files.every((f) => f === 'qp.c' || f === 'srq.c'), m.name).toBe(true);
+      const dir = join(scratch, m.name);
+      cpSync(stock, dir, { recursive: true });
+      execFileSync('patch', ['-s', '-p1', '-d', dir, '-i', m.patch]);
+      expect(readFileSync(join(dir, files[0] as string), 'utf8'), m.name).not.toBe(readFileSync(join(stock, files[0] as string), 'utf8'));
+    }
+  }, 120_000);
+
+  it('prints the kill matrix: a row per killing case, a column per mutant, survivors named', () => {
+    const text = killMatrix({
+      baseline: { 'a/x': 'pass', 'b/y': 'pass' },
+      mutants: [
+        { name: 'one', description: 'd', killedBy: ['a/x', 'b/y'], durationMs: 1000 },
+        { name: 'two', description: 'd', killedBy: [], durationMs: 1000 },
+      ],
+      killed: 1,
+      survived: ['two'],
+    });
+    expect(text).toContain('a/x    X  .');
+    expect(text).toMatch(/2 SURVIVED two/);
+    expect(text).toContain('rdmavt mutation score: 1/2');
+    expect(text).toContain('survivors (each is a missing case): two');
+  });
+});
