@@ -46,6 +46,9 @@ export interface RunOptions {
 
 class Timeout extends Error {}
 
+/** How long opening a session may take (a worker start under TCG takes seconds): never the case's budget. */
+const OPEN_TIMEOUT_MS = 120_000;
+
 /** A crash of the implementation (the rxe worker dying): a result, not a lost run. */
 export class ImplementationCrash extends Error {
   override name = 'ImplementationCrash';
@@ -117,12 +120,18 @@ async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent' | 'sign
 
   let ctx: CaseContext | undefined;
   try {
-    const session = await withTimeout(adapter.open(), timeoutMs);
+    // Opening may start a fresh worker after a crash: the harness's time, not the case's.
+    const session = await withTimeout(adapter.open(), Math.max(timeoutMs, OPEN_TIMEOUT_MS));
     try {
       const verbs = tracedVerbs(session, info.layer, trace);
-      const device = await verbs.queryDevice({});
-      ctx = new CaseContext(verbs, info, device, profile, info.completionWaitMs);
-      await withTimeout(kase.run(ctx), timeoutMs);
+      await withTimeout(
+        (async () => {
+          const device = await verbs.queryDevice({});
+          ctx = new CaseContext(verbs, info, device, profile, info.completionWaitMs);
+          await kase.run(ctx);
+        })(),
+        timeoutMs,
+      );
     } finally {
       await withTimeout(session.close(), timeoutMs).catch(() => undefined);
     }
@@ -135,7 +144,7 @@ async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent' | 'sign
     const status = checks.some((c) => c.status === 'fail') ? 'fail' : 'error';
     return finish({ ran, status, reason: `${where}: ${describeError(error).message}`, error: describeError(error) }, checks);
   }
-  const checks = ctx.check.checks;
+  const checks = (ctx as CaseContext | undefined)?.check.checks ?? [];
   return finish({ ran: 'ok', ...statusFromChecks(kase, checks) }, checks);
 }
 

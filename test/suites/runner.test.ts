@@ -203,3 +203,20 @@ describe('runner and the adapter watch (the kernel log)', () => {
     expect(runs[0]).toMatchObject({ status: 'skip', ran: 'precondition-failed', reason: 'not run, as expected: oopses the kernel (kernel.yaml:3)' });
   });
 });
+
+describe('runner timeouts measure the case', () => {
+  const quick = defineCase({ id: 'test/quick', verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { ctx.check.equal(CLAUSE, 'x', 1, 1); } });
+
+  it('does not count a slow open (a worker starting again after a crash) against the case', async () => {
+    const base = modelAdapter();
+    const adapter: Adapter = { ...base, open: async () => { await new Promise((r) => setTimeout(r, 300)); return base.open(); } };
+    const result = await runCase({ adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 100 }, quick);
+    expect(result).toMatchObject({ status: 'pass', ran: 'ok' });
+  });
+
+  it('times out a case whose first verb (queryDevice) never answers', async () => {
+    const { adapter } = instrumented({ queryDevice: () => new Promise(() => undefined) });
+    const result = await runCase({ adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 100 }, quick);
+    expect(result).toMatchObject({ status: 'error', ran: 'timeout' });
+  });
+});
