@@ -34,6 +34,8 @@
 
 #include "rvtc_abi.h"
 
+#define RVTC_MR_SLACK	64
+
 static bool test_faults;
 module_param(test_faults, bool, 0644);
 MODULE_PARM_DESC(test_faults, "accept RVTC_OP_TEST_FAULT, which provokes a kernel splat (tests only)");
@@ -414,7 +416,11 @@ static int rvtc_reg_mr(struct rvtc_session *s, u32 op, const void *p)
 	obj = rvtc_new_object(s, RVTC_MR);
 	if (!obj)
 		return rvtc_refuse(s, op, -ENOSPC, "this session holds %u objects already", RVTC_MAX_OBJECTS);
-	obj->buf = kvzalloc(req->length, GFP_KERNEL);
+	/*
+	 * Slack past the end: a driver that writes an atomic's 8 bytes into a
+	 * shorter SGE at the end of the buffer must not reach the next object.
+	 */
+	obj->buf = kvzalloc(req->length + RVTC_MR_SLACK, GFP_KERNEL);
 	if (!obj->buf) {
 		rvtc_forget(s, obj);
 		return rvtc_refuse(s, op, -ENOMEM, "cannot allocate %u bytes", req->length);
@@ -848,6 +854,11 @@ static int rvtc_modify_qp(struct rvtc_session *s, u32 op, const void *p)
 		return REFUSE(s, op, "unknown QP attribute mask 0x%x", req->mask);
 	if (req->mask & IB_QP_ALT_PATH)
 		return REFUSE(s, op, "alternate paths are not served");
+	/* The core indexes its state table with these before any driver sees them. */
+	if (((req->mask & IB_QP_STATE) && req->attr.qp_state > IB_QPS_ERR) ||
+	    ((req->mask & IB_QP_CUR_STATE) && req->attr.cur_qp_state > IB_QPS_ERR) ||
+	    ((req->mask & IB_QP_PATH_MIG_STATE) && req->attr.path_mig_state > IB_MIG_ARMED))
+		return REFUSE(s, op, "a QP state or migration state outside its enum");
 	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
 	if (!attr)
 		return rvtc_refuse(s, op, -ENOMEM, "out of memory");
