@@ -29,7 +29,7 @@ export function progress(state: ModelState): void {
     moved = false;
     for (const [handle, qp] of state.qps) {
       if (stateAllows(qp.state, 'FLUSH_SEND')) {
-        if (qp.sq.count > 0) {
+        if (qp.sq.count > 0 && !qp.sqStalled) {
           flushSend(state, qp);
           moved = true;
         }
@@ -61,6 +61,9 @@ function complete(state: ModelState, qp: Qp, wqe: SendWqe, status: WcStatus): vo
 function fail(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, status: WcStatus): Step {
   complete(state, qp, wqe, status);
   state.behaviour.errorQp(state, handle, qp);
+  // rvt_ruc_loopback's serr path: rvt_error_qp runs with RVT_S_BUSY set, so nothing reschedules
+  // the engine and the rest of the queue is not flushed yet (found by fuzzing against rvt_sim0).
+  qp.sqStalled = true;
   return 'done';
 }
 

@@ -49,6 +49,7 @@ export function createQp(
     srq: init.srq,
     rq,
     sq: new WqeRing(cap.max_send_wr + 1),
+    sqStalled: false,
     cap: granted,
     sq_sig_all: init.sq_sig_all,
     attr: {},
@@ -74,6 +75,8 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
     if (key !== 'qp_state' && key !== 'cur_qp_state' && attr[key] !== undefined) (qp.attr as Record<string, unknown>)[key] = attr[key];
   }
   if (next === 'RESET' && qp.state !== 'RESET') resetQp(qp);
+  // rvt_modify_qp runs rvt_error_qp (or the reset) outside the send engine: its schedule_send is taken.
+  qp.sqStalled = false;
   if (next === 'ERR' && qp.state !== 'ERR') {
     b.errorQp(state, handle, qp);
     return 0;
@@ -165,6 +168,8 @@ export function postSend(state: ModelState, handle: Handle, wrs: readonly SendWr
     const sgl = wr.sg_list.slice(0, Math.max(0, wr.num_sge));
     if (resolveSgl(state, qp.pd, sgl, undefined) === undefined) return einval;
     qp.sq.push({ wr: { ...wr, sg_list: sgl }, signaled: qp.sq_sig_all || wr.send_flags.includes('SIGNALED') });
+    // A posted WR runs the send engine (do_send or schedule_send), which also flushes a stalled queue.
+    qp.sqStalled = false;
   }
   return { rawReturn: 0, badWr: 'untouched' };
 }

@@ -56,6 +56,12 @@ export interface Qp {
   /** The QP's own receive queue; absent when it receives through an SRQ. */
   rq: RecvQueue | undefined;
   sq: WqeRing<SendWqe>;
+  /**
+   * The send queue waits for a kick after a loopback error: rvt_ruc_loopback errors the QP with
+   * RVT_S_BUSY still set, so the schedule_send that rvt_error_qp asks for is refused and the rest of
+   * the queue is flushed only when a post or a modify runs the engine again (seen on rvt_sim0).
+   */
+  sqStalled: boolean;
   cap: QpCap;
   sq_sig_all: boolean;
   attr: QpAttr;
