@@ -39,6 +39,7 @@ export function progress(state: ModelState): void {
       for (let wqe = qp.sq.toArray()[0]; wqe !== undefined; wqe = qp.sq.toArray()[0]) {
         if (executeSend(state, handle, qp, wqe) === 'wait') break;
         moved = true;
+        if (qp.sqStalled) break;
       }
     }
   }
@@ -60,10 +61,10 @@ function complete(state: ModelState, qp: Qp, wqe: SendWqe, status: WcStatus): vo
 
 function fail(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, status: WcStatus): Step {
   complete(state, qp, wqe, status);
-  state.behaviour.errorQp(state, handle, qp);
   // rvt_ruc_loopback's serr path: rvt_error_qp runs with RVT_S_BUSY set, so nothing reschedules
   // the engine and the rest of the queue is not flushed yet (found by fuzzing against rvt_sim0).
   qp.sqStalled = true;
+  state.behaviour.errorQp(state, handle, qp);
   return 'done';
 }
 

@@ -97,10 +97,12 @@ function resetQp(qp: Qp): void {
 /**
  * rvt_error_qp: to ERR, flush the send queue and the QP's own receive queue with
  * WR_FLUSH_ERR in order; an SRQ is never flushed, its QP reports LAST_WQE_REACHED instead.
+ * The send queue is flushed by the send engine that rvt_error_qp schedules, which does not run
+ * while the engine itself is erroring the QP (a stalled queue waits for the next kick).
  */
 export function errorQp(state: ModelState, handle: Handle, qp: Qp): void {
   qp.state = 'ERR';
-  flushSend(state, qp);
+  if (!qp.sqStalled) flushSend(state, qp);
   if (qp.srq !== undefined) {
     state.events.push({ event_type: 'QP_LAST_WQE_REACHED', element: { kind: 'qp', qp: handle } });
     return;
