@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { MOUNT_TAGS, PORT_NAMES } from './guest-init.js';
 
 export interface ForwardPort {
@@ -66,14 +67,23 @@ export interface QemuExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
+  /** Killed by the boot watchdog: the marker never appeared in the console log in time. */
+  bootHung: boolean;
   /** What QEMU itself printed (its own errors, not the guest's output). */
   messages: string;
 }
 
 const MAX_MESSAGES = 64 * 1024;
 
-/** Runs QEMU to its end, killing it when `timeoutMs` passes. */
-export function runQemu(binary: string, args: readonly string[], timeoutMs: number): Promise<QemuExit> {
+/** A line the guest must print to its console within `withinMs`, or QEMU is killed as hung. */
+export interface BootWatch {
+  path: string;
+  marker: string;
+  withinMs: number;
+}
+
+/** Runs QEMU to its end, killing it when `timeoutMs` passes (or the boot watch sees no progress). */
+export function runQemu(binary: string, args: readonly string[], timeoutMs: number, watch?: BootWatch): Promise<QemuExit> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let messages = '';
@@ -83,15 +93,35 @@ export function runQemu(binary: string, args: readonly string[], timeoutMs: numb
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     let timedOut = false;
+    let bootHung = false;
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
     }, timeoutMs);
+    const watchStarted = Date.now();
+    const watcher =
+      watch === undefined
+        ? undefined
+        : setInterval(() => {
+            let seen = '';
+            try {
+              seen = readFileSync(watch.path, 'utf8');
+            } catch {
+              // not created yet
+            }
+            if (seen.includes(watch.marker)) clearInterval(watcher);
+            else if (Date.now() - watchStarted > watch.withinMs) {
+              bootHung = true;
+              clearInterval(watcher);
+              child.kill('SIGKILL');
+            }
+          }, 1000);
     // A VM must not outlive the process that started it.
     const killOnExit = () => child.kill('SIGKILL');
     process.once('exit', killOnExit);
     const settle = () => {
       clearTimeout(timer);
+      clearInterval(watcher);
       process.removeListener('exit', killOnExit);
     };
     child.on('error', (error) => {
@@ -100,7 +130,7 @@ export function runQemu(binary: string, args: readonly string[], timeoutMs: numb
     });
     child.on('close', (code, signal) => {
       settle();
-      resolve({ code, signal, timedOut, messages });
+      resolve({ code, signal, timedOut, bootHung, messages });
     });
   });
 }

@@ -73,37 +73,49 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
     setup: prelude.setup,
   });
   const [vmlinux, initrd] = await Promise.all([bootableKernel(kernel, cacheDir), initramfsFor(kernel, cacheDir)]);
-  const consoleLogPath = await newConsoleLogPath(cacheDir);
-
-  const controlDir = await mkdtemp(join(tmpdir(), 'rvt-vm-'));
-  try {
-    await writeFile(join(controlDir, CONTROL_FILES.workDir), workDir);
-    const projectDir = hiddenInGuest(projectRoot()) ? projectRoot() : undefined;
-    await writeFile(join(controlDir, CONTROL_FILES.projectDir), projectDir ?? '');
-    await writeFile(join(controlDir, CONTROL_FILES.stage2), STAGE2_SETUP);
-    await writeFile(join(controlDir, CONTROL_FILES.job), script);
-    const exit = await withOutputSockets(controlDir, options, (stdoutSocket, stderrSocket) =>
-      runQemu(
-        qemu,
-        qemuArgs({
-          kernel: vmlinux,
-          initrd,
-          consoleLog: consoleLogPath,
-          controlDir,
-          workDir,
-          ...(projectDir === undefined ? {} : { projectDir }),
-          stdoutSocket,
-          stderrSocket,
-          forwardPorts: options.forwardPorts ?? [],
-        }),
-        options.timeoutMs,
-      ),
-    );
-    const exitCode = await guestStatus(controlDir, exit, options.timeoutMs, consoleLogPath);
-    return { exitCode, consoleLogPath, durationMs: Math.round(performance.now() - started), kernelVersion: kernel.version };
-  } finally {
-    await rm(controlDir, { recursive: true, force: true });
-  }
+  const boot = async (): Promise<VmRunResult | { hungAt: string }> => {
+    const consoleLogPath = await newConsoleLogPath(cacheDir);
+    const controlDir = await mkdtemp(join(tmpdir(), 'rvt-vm-'));
+    try {
+      await writeFile(join(controlDir, CONTROL_FILES.workDir), workDir);
+      const projectDir = hiddenInGuest(projectRoot()) ? projectRoot() : undefined;
+      await writeFile(join(controlDir, CONTROL_FILES.projectDir), projectDir ?? '');
+      await writeFile(join(controlDir, CONTROL_FILES.stage2), STAGE2_SETUP);
+      await writeFile(join(controlDir, CONTROL_FILES.job), script);
+      const exit = await withOutputSockets(controlDir, options, (stdoutSocket, stderrSocket) =>
+        runQemu(
+          qemu,
+          qemuArgs({
+            kernel: vmlinux,
+            initrd,
+            consoleLog: consoleLogPath,
+            controlDir,
+            workDir,
+            ...(projectDir === undefined ? {} : { projectDir }),
+            stdoutSocket,
+            stderrSocket,
+            forwardPorts: options.forwardPorts ?? [],
+          }),
+          options.timeoutMs,
+          { path: consoleLogPath, marker: STAGE2_MARKER, withinMs: BOOT_WATCHDOG_MS },
+        ),
+      );
+      if (exit.bootHung) return { hungAt: consoleLogPath };
+      const exitCode = await guestStatus(controlDir, exit, options.timeoutMs, consoleLogPath);
+      return { exitCode, consoleLogPath, durationMs: Math.round(performance.now() - started), kernelVersion: kernel.version };
+    } finally {
+      await rm(controlDir, { recursive: true, force: true });
+    }
+  };
+  const first = await boot();
+  if (!('hungAt' in first)) return first;
+  // Seen on these TCG hosts: now and then a guest spins before stage 2 and never gets further.
+  process.stderr.write(`rvt-vm: the guest did not reach stage 2 within ${BOOT_WATCHDOG_MS / 1000} s (console log ${first.hungAt}); booting it once more\n`);
+  const second = await boot();
+  if (!('hungAt' in second)) return second;
+  throw new UserError(`the VM hung before stage 2 twice (no "${STAGE2_MARKER}" line within ${BOOT_WATCHDOG_MS / 1000} s)`, {
+    hint: `kernel console logs: ${first.hungAt}, ${second.hungAt}`,
+  });
 }
 
 /** Runs `boot` with the sockets the guest's stdout/stderr arrive on, and waits for the last byte. */
@@ -150,6 +162,11 @@ async function readOptional(path: string): Promise<string | undefined> {
     return undefined;
   }
 }
+
+/** Stage 2 prints this first; a guest that never prints it within the watchdog is hung in boot. */
+const STAGE2_MARKER = '[rvt-vm ';
+/** Boot to stage 2 takes 4-10 s under TCG, up to a minute on a loaded host. */
+const BOOT_WATCHDOG_MS = 150_000;
 
 /** The guest puts empty tmpfs on these, so a project (e.g. a CI clone) below them needs its own share. */
 const TMPFS_IN_GUEST = ['/tmp', '/var/tmp', '/run'];

@@ -8,7 +8,7 @@ import { registerVmCommand } from '../../../adapters/rxe/vm/cli.js';
 import { cpioArchive } from '../../../adapters/rxe/vm/cpio.js';
 import { STAGE1_INIT, STAGE2_SETUP } from '../../../adapters/rxe/vm/guest-init.js';
 import { jobScript } from '../../../adapters/rxe/vm/job-script.js';
-import { qemuArgs } from '../../../adapters/rxe/vm/qemu.js';
+import { qemuArgs, runQemu } from '../../../adapters/rxe/vm/qemu.js';
 
 /** Reads a newc archive back: name, mode, rdev and data of each entry, up to the trailer. */
 function parseNewc(archive: Buffer) {
@@ -134,5 +134,23 @@ describe('vm command', () => {
     await expect(program.parseAsync(['vm', '--timeout', '0', '--', 'true'], { from: 'user' })).rejects.toThrow(
       /positive number of seconds/,
     );
+  });
+});
+
+describe('the boot watchdog', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rvt-boot-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('kills a VM whose console never shows the marker, and says so', async () => {
+    const started = Date.now();
+    const exit = await runQemu('/bin/sh', ['-c', 'exec sleep 30'], 60_000, { path: join(dir, 'no-console.log'), marker: '[rvt-vm ', withinMs: 1500 });
+    expect(exit).toMatchObject({ bootHung: true, timedOut: false });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('leaves a VM alone once the marker is there', async () => {
+    const log = join(dir, 'console.log');
+    const exit = await runQemu('/bin/sh', ['-c', `echo '[rvt-vm 3.9] stage 2' > '${log}'; sleep 3; exit 0`], 60_000, { path: log, marker: '[rvt-vm ', withinMs: 1500 });
+    expect(exit).toMatchObject({ bootHung: false, code: 0 });
   });
 });
