@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { assertComparable, type LoadedRun } from '../../reports/compare/comparable.js';
 import { successiveDiffs } from '../../reports/compare/diff.js';
+import { layerDisagreements } from '../../reports/compare/layers.js';
 import { renderComparison } from '../../reports/compare/render.js';
 import { renderHtml } from '../../reports/html/render.js';
 import { matrixRows } from '../../reports/matrix.js';
@@ -19,6 +20,7 @@ function asJson(runs: readonly LoadedRun[], diffs: ReturnType<typeof successiveD
     runs: runs.map(({ path, results: r }) => ({ path, adapter: r.adapter.adapter, device: r.adapter.device.name, profile: r.run.profile, gate: r.gate })),
     matrix: matrixRows(runs.map((r) => r.results)).map((row) => ({ clause: row.clause.id, statuses: row.cells.map((c) => c?.status ?? null) })),
     diffs,
+    layers: layerDisagreements(runs),
   };
 }
 

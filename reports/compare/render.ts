@@ -3,6 +3,7 @@ import { columnLabel, matrixRows } from '../matrix.js';
 import type { CheckResult, ClauseStatus } from '../results-schema.js';
 import type { LoadedRun } from './comparable.js';
 import type { ClauseChange, EvidenceChange, RunDiff } from './diff.js';
+import { type LayerDisagreement, layerDisagreements } from './layers.js';
 
 const label = (s: ClauseStatus | undefined) => (s === undefined ? 'absent' : STATUS_LABEL[s]);
 const pad = (text: string, width: number) => text.padEnd(width);
@@ -50,6 +51,20 @@ function diffLines(diff: RunDiff, runs: readonly LoadedRun[]): string[] {
   ];
 }
 
+/** Where one device's kernel path and user-space path disagree: the fault is in the path, not the driver. */
+function layerLines(runs: readonly LoadedRun[], found: readonly LayerDisagreement[]): string[] {
+  if (found.length === 0) return [];
+  const index = (path: string) => runs.findIndex((r) => r.path === path) + 1;
+  return [
+    '',
+    `the same device through two layers disagrees on ${found.length} clause${found.length === 1 ? '' : 's'} (the driver is shared, so the difference lies in the path: provider, uverbs or the kernel API):`,
+    ...found.flatMap((d) => [
+      `  ${d.device} ${d.clause}:`,
+      ...d.sides.flatMap((s) => [`    [${index(s.path)}] ${s.layer}: ${label(s.status)}`, ...s.evidence.map((e) => `        ${e}`)]),
+    ]),
+  ];
+}
+
 /** What `compare` prints: the runs, the clauses that differ, then each run against the previous one of the same target. */
 export function renderComparison(runs: readonly LoadedRun[], diffs: readonly RunDiff[]): string {
   return [
@@ -57,6 +72,7 @@ export function renderComparison(runs: readonly LoadedRun[], diffs: readonly Run
     ...runs.map((r, i) => `  [${i + 1}] ${columnLabel(r.results)}  ${r.path}  ${r.results.gate.passed ? 'PASS' : 'FAIL'}${r.results.run.interrupted ? ' (interrupted)' : ''}`),
     '',
     ...matrixLines(runs),
+    ...layerLines(runs, layerDisagreements(runs)),
     ...diffs.flatMap((d) => ['', ...diffLines(d, runs)]),
     '',
   ].join('\n');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UserError } from '../../cli/errors.js';
 import { assertComparable, type LoadedRun } from '../../reports/compare/comparable.js';
 import { diffRuns, successiveDiffs } from '../../reports/compare/diff.js';
+import { layerDisagreements } from '../../reports/compare/layers.js';
 import { renderComparison } from '../../reports/compare/render.js';
 import type { RunResults } from '../../reports/results-schema.js';
 import { capacityPlusOne, resultsFor } from './fixture.js';
@@ -47,6 +48,31 @@ describe('compare', () => {
     expect(text).toContain('  [1] model (model-rdmavt)  before/results.json  PASS');
     expect(text).toMatch(/clauses whose status differs \(8 of \d+;/);
     expect(text).toMatch(/ {2}post_srq_recv\.full\.rejected +pass +FAIL/);
+  });
+
+  it('names the clauses on which one device disagrees with itself through the kernel and libibverbs, with what each saw', async () => {
+    const onDevice = (results: RunResults, adapter: string, layer: 'kernel' | 'libibverbs'): RunResults => {
+      const r = as(results, adapter, 'rvt_sim0');
+      return { ...r, adapter: { ...r.adapter, layer } };
+    };
+    const kernel = loaded('kernel/results.json', onDevice(await resultsFor(), 'kernel', 'kernel'));
+    const user = loaded('user/results.json', onDevice(await resultsFor({ adapter: capacityPlusOne() }), 'ibverbs', 'libibverbs'));
+    const other = loaded('rxe/results.json', as(await resultsFor({ adapter: capacityPlusOne() }), 'ibverbs', 'rxe0'));
+    const found = layerDisagreements([kernel, user, other]);
+    const failed = user.results.clauses.filter((c) => c.status === 'fail').map((c) => c.id);
+    expect(found.map((d) => d.clause)).toEqual(failed);
+    expect(found.every((d) => d.device === 'rvt_sim0')).toBe(true);
+    const full = found.find((d) => d.clause === 'post_srq_recv.full.rejected');
+    expect(full?.sides.map((s) => [s.path, s.layer, s.status])).toEqual([
+      ['kernel/results.json', 'kernel', 'pass'],
+      ['user/results.json', 'libibverbs', 'fail'],
+    ]);
+    expect(full?.sides[1]?.evidence).toContain(
+      'post_srq_recv/fill-to-capacity: one WR more: fails, bad_wr at it: expected {"failed":true,"badWr":0}, got {"failed":false,"badWr":"untouched"}',
+    );
+    expect(renderComparison([kernel, user, other], [])).toMatch(/disagrees on \d+ clauses[^\n]*\n {2}rvt_sim0 post_srq_recv\.\S+:\n {4}\[1\] kernel: pass\n/);
+    // One layer only, or two devices: nothing to pair.
+    expect(layerDisagreements([kernel, other])).toEqual([]);
   });
 
   it.each([
