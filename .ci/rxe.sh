@@ -18,7 +18,7 @@ npm run build
 
 echo "== rxe: shared suite on rxe0 in the VM, profile documented, known deviations from expectations/rxe.yaml"
 # --timeout 120: post_send/fill-to-capacity takes ~30 s under TCG (more on a busy host); 30 s would make it a timeout.
-node dist/cli/main.js run --adapter rxe --vm --profile documented --timeout 120 \
+node dist/cli/main.js run --adapter ibverbs --vm --profile documented --timeout 120 \
   --expectations expectations/rxe.yaml --out conformance-report/rxe
 
 echo "== rxe: a reproducer from the recorded trace, compiled against libibverbs and run on rxe0 in the VM"

@@ -56,8 +56,8 @@ async function postRates(workDir: string): Promise<Figure[]> {
 
 async function suiteTimes(workDir: string): Promise<Figure[]> {
   const main = join(projectRoot(), 'dist/cli/main.js');
-  const command = 'node dist/cli/main.js run --adapter rxe --vm --quiet';
-  const { durationMs } = await inVm([process.execPath, main, 'run', '--adapter', 'rxe', '--quiet', '--out', 'report'], workDir);
+  const command = 'node dist/cli/main.js run --adapter ibverbs --vm --quiet';
+  const { durationMs } = await inVm([process.execPath, main, 'run', '--adapter', 'ibverbs', '--quiet', '--out', 'report'], workDir);
   const results = JSON.parse(await readFile(join(workDir, 'report/results.json'), 'utf8')) as { run: { startedAt: string; finishedAt: string } };
   const inGuestMs = Date.parse(results.run.finishedAt) - Date.parse(results.run.startedAt);
   return [

@@ -16,29 +16,38 @@ export interface AdapterOptions extends GrpcFlags {
 const FACTORIES: Record<string, (options: AdapterOptions) => Adapter> = {
   model: () => modelAdapter(),
   grpc: (options) => grpcAdapterFromFlags(options),
-  rxe: (options) => rxeAdapter({ device: options.device }),
+  ibverbs: (options) => rxeAdapter({ device: options.device }),
   kernel: (options) => kernelAdapter({ device: options.device }),
   ...Object.fromEntries(Object.entries(implementations).map(([name, b]) => [`model:${name}`, () => modelAdapter(b, `model:${name}`)])),
   ...Object.fromEntries(mutants.map((m) => [`mutant:${m.name}`, () => mutantAdapter(m)])),
 };
 
+/**
+ * Earlier names still accepted: the libibverbs adapter was `rxe` while rxe0 was the only device it
+ * drove; it now drives siw0 and rvt_sim0 (rdma-core's ipathverbs) as well.
+ */
+const ALIASES: Record<string, string> = { rxe: 'ibverbs' };
+
+/** The adapter an --adapter value names (parses the option, so every command sees one name). */
+export const canonicalAdapter = (name: string): string => ALIASES[name] ?? name;
+
 export const adapterNames = () => Object.keys(FACTORIES);
 
 /** The adapters that drive a real device and take --device (and --vm). */
-export const DEVICE_ADAPTERS = ['rxe', 'kernel'];
+export const DEVICE_ADAPTERS = ['ibverbs', 'kernel'];
 
 export function createAdapter(name: string, options: AdapterOptions = {}): Adapter {
-  const factory = FACTORIES[name];
+  const factory = FACTORIES[canonicalAdapter(name)];
   if (factory === undefined) {
-    throw new UserError(`unknown adapter '${name}'`, { hint: `choose one of: ${adapterNames().join(', ')}` });
+    throw new UserError(`unknown adapter '${name}'`, { hint: `choose one of: ${adapterNames().join(', ')} (rxe is the old name of ibverbs)` });
   }
   const stray = name === 'grpc' ? undefined : strayGrpcFlag(options);
   if (stray !== undefined) {
     throw new UserError(`${stray} is for --adapter grpc, not ${name}`, { hint: 'add --adapter grpc to run against an agent, or drop the flag' });
   }
-  if (options.device !== undefined && !DEVICE_ADAPTERS.includes(name)) {
+  if (options.device !== undefined && !DEVICE_ADAPTERS.includes(canonicalAdapter(name))) {
     // The device of a grpc run is chosen where the agent runs (rvt-conform agent --device).
-    throw new UserError(`--device is for --adapter rxe or kernel, not ${name}`, { hint: name === 'grpc' ? 'choose the device on the agent: rvt-conform agent --adapter rxe --device NAME' : 'drop --device, or add --adapter rxe or --adapter kernel' });
+    throw new UserError(`--device is for --adapter ibverbs or kernel, not ${name}`, { hint: name === 'grpc' ? 'choose the device on the agent: rvt-conform agent --adapter ibverbs --device NAME' : 'drop --device, or add --adapter ibverbs or --adapter kernel' });
   }
   return factory(options);
 }

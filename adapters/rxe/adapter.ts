@@ -16,7 +16,7 @@ export interface RxeAdapterOptions {
 const REMEDIES: Record<string, string> = {
   'addon-not-built': 'build the native binding: npm run build:native',
   'libibverbs-missing': installHint(),
-  'no-rdma-device': 'this machine has no RDMA device: run inside the rxe VM with `rvt-conform run --adapter rxe --vm`',
+  'no-rdma-device': 'this machine has no RDMA device: run inside the rxe VM with `rvt-conform run --adapter ibverbs --vm`',
   'no-such-device': 'name a device that ibv_devices lists with --device NAME',
   permission: 'run as root, or get read/write access to /dev/infiniband/uverbs*',
   memlock: 'raise the locked-memory limit (ulimit -l unlimited, or memlock in /etc/security/limits.conf)',
@@ -28,7 +28,7 @@ const REMEDIES: Record<string, string> = {
  */
 export function rxeAdapter(options: RxeAdapterOptions = {}): Adapter {
   return workerAdapter({
-    adapter: 'rxe',
+    adapter: 'ibverbs',
     script: 'adapters/rxe/worker.js',
     label: 'rxe worker',
     device: options.device,

@@ -1,5 +1,5 @@
 /**
- * `node dist/adapters/rxe/agent-in-vm-run.js [--agent-adapter rxe|kernel] [OUT] [-- RUN-FLAGS...]`:
+ * `node dist/adapters/rxe/agent-in-vm-run.js [--agent-adapter ibverbs|kernel] [OUT] [-- RUN-FLAGS...]`:
  * the shared suite on rxe0 through the gRPC adapter, with the agent inside the VM serving the rxe
  * (libibverbs) or the kernel adapter (see agent-in-vm.ts). Writes the
  * client's reports into OUT (default conformance-report/rxe-grpc) and the agent's log (the guest's
@@ -12,6 +12,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { canonicalAdapter } from '../../cli/adapters.js';
 import { isUserError } from '../../cli/errors.js';
 import { withAgentInVm } from './agent-in-vm.js';
 import { projectRoot } from './vm/project-root.js';
@@ -31,8 +32,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const positional = dash === -1 ? argv : argv.slice(0, dash);
   const runFlags = dash === -1 ? DEFAULT_RUN_FLAGS : argv.slice(dash + 1);
   const agentFlag = positional.indexOf('--agent-adapter');
-  const adapter = agentFlag === -1 ? 'rxe' : positional[agentFlag + 1];
-  if (adapter !== 'rxe' && adapter !== 'kernel') {
+  const adapter = agentFlag === -1 ? 'ibverbs' : canonicalAdapter(positional[agentFlag + 1] ?? '');
+  if (adapter !== 'ibverbs' && adapter !== 'kernel') {
     process.stderr.write(`agent-in-vm: --agent-adapter takes rxe or kernel, not ${String(adapter)}\n`);
     return 2;
   }

@@ -20,7 +20,7 @@ export const STATUS_FILE_NAME = 'agent-status';
 
 export interface AgentInVmOptions {
   /** The adapter the agent serves: rxe (libibverbs) or kernel (the rvtc module, built and loaded in the guest). */
-  adapter?: 'rxe' | 'kernel';
+  adapter?: 'ibverbs' | 'kernel';
   /** The whole VM cycle, boot to power-off, fn included; QEMU is killed when it passes. */
   vmTimeoutMs?: number;
   /** How long the host waits for the agent to answer a health check after starting QEMU. */
@@ -99,7 +99,7 @@ export function healthCheck(target: string, timeoutMs: number): Promise<string> 
 }
 
 /**
- * Boots the rxe VM with `rvt-conform agent --adapter rxe` listening on the guest's port 7471 behind
+ * Boots the rxe VM with `rvt-conform agent --adapter ibverbs` listening on the guest's port 7471 behind
  * a random token, forwarded to a free port on the host's 127.0.0.1; waits until it answers a health
  * check, runs fn(target, tokenFile), then writes the stop file and waits for the VM to power off.
  * The token and stop files live in workDir, which the guest shares read-write.
@@ -111,8 +111,8 @@ export async function withAgentInVm<T>(
 ): Promise<T> {
   const say = options.say ?? ((line: string) => process.stderr.write(`agent-in-vm: ${line}\n`));
   const dir = resolve(workDir);
-  const adapter = options.adapter ?? 'rxe';
-  if (adapter === 'rxe' && !existsSync(addonPath())) {
+  const adapter = options.adapter ?? 'ibverbs';
+  if (adapter === 'ibverbs' && !existsSync(addonPath())) {
     throw new UserError('the native binding is not built, so the agent in the VM would have no rxe adapter', { hint: 'npm run build:native' });
   }
   const modules = adapter === 'kernel' ? [await rvtcModule()] : [];

@@ -46,7 +46,7 @@ export function nativeAdapter(binding: VerbsBinding, device: string): Adapter {
         const rdmaCore = rdmaCoreVersion();
         const driver = info?.driver ?? (provider === undefined ? undefined : SOFTWARE_DRIVERS[provider]);
         return {
-          adapter: 'rxe',
+          adapter: 'ibverbs',
           implementation: `rdma-core ${provider ?? 'unknown'} provider through libibverbs`,
           version: rdmaCore ?? 'unknown',
           layer: 'libibverbs',

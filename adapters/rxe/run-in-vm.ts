@@ -27,7 +27,7 @@ export async function rvtcModule(): Promise<JobModule> {
 }
 
 /**
- * `rvt-conform run --adapter rxe|kernel --vm ...`: the same run command, inside the VM. The guest
+ * `rvt-conform run --adapter ibverbs|kernel --vm ...`: the same run command, inside the VM. The guest
  * sees the host root read-only and the current directory read-write, so reports must go under it.
  * The kernel adapter's module is built on the host against the guest kernel's headers and loaded
  * in the guest before the run. Returns the guest run's exit status.
@@ -74,7 +74,7 @@ export async function runSubcommandInVm(
       hint: `run from a directory that contains ${out}, or give a relative --out`,
     });
   }
-  if (adapter === 'rxe' && !existsSync(addonPath())) {
+  if (adapter === 'ibverbs' && !existsSync(addonPath())) {
     throw new UserError('the native binding is not built, so the VM would have nothing to run', { hint: 'npm run build:native' });
   }
   if (!isVmDevice(device)) {
@@ -83,14 +83,14 @@ export async function runSubcommandInVm(
   const modules = adapter === 'kernel' ? [await rvtcModule()] : [];
   const main = join(projectRoot(), 'dist/cli/main.js');
   process.stderr.write(`rvt-conform: booting the VM for ${subcommand} --adapter ${adapter} on ${device} (about 10 s before it starts)\n`);
-    const rdmavtSrc = target.rdmavtSrc === undefined ? undefined : rdmavtSourceDir(target.rdmavtSrc);
+  const rdmavtSrc = target.rdmavtSrc === undefined ? undefined : rdmavtSourceDir(target.rdmavtSrc);
   const result = await runInVm({
     command: [process.execPath, main, subcommand, ...guestArgs(args)],
     workDir,
     modules,
     device,
     // libibverbs binds to rvt_sim0 only as a qib device (rdma-core's ipathverbs provider).
-    deviceOptions: { qibId: adapter === 'rxe', ...(rdmavtSrc === undefined ? {} : { rdmavtSrc }) },
+    deviceOptions: { qibId: adapter === 'ibverbs', ...(rdmavtSrc === undefined ? {} : { rdmavtSrc }) },
     // The report names the rdmavt the run used.
     env: rdmavtSrc === undefined ? {} : { [RDMAVT_SOURCE_ENV]: rdmavtSrc },
     timeoutMs: VM_RUN_TIMEOUT_MS,

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readCredential, readKeyPair, readToken } from '../../adapters/grpc/credential-files.js';
 import { type Agent, startAgent, type TlsFiles } from '../../adapters/grpc/server.js';
 import { DEFAULT_LIMITS, type HostLimits } from '../../adapters/remote/session-host.js';
-import { createAdapter } from '../adapters.js';
+import { canonicalAdapter, createAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
 import { parsePositiveInt } from '../options.js';
 
@@ -78,7 +78,7 @@ export function registerAgentCommand(program: Command): void {
   program
     .command('agent')
     .description('serve a local adapter over gRPC, for `run --adapter grpc --target HOST:PORT` on another machine')
-    .option('-a, --adapter <name>', 'the implementation to serve', 'model')
+    .option('-a, --adapter <name>', 'the implementation to serve (model, ibverbs, kernel, grpc, ...)', canonicalAdapter, 'model')
     .option('--device <name>', 'the device, for adapters that drive one (e.g. rxe0)')
     .option('--listen <host:port>', 'where to listen; anything but loopback needs TLS or a token (or --insecure)', '127.0.0.1:7471')
     .option('--tls-cert <file>', "the agent's certificate (PEM); with --tls-key, serve over TLS")

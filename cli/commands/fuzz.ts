@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../../reports/atomic.js';
 import { FuzzResults } from '../../suites/fuzz/report-schema.js';
 import { fuzz } from '../../suites/fuzz/run.js';
 import { runSubcommandInVm } from '../../adapters/rxe/run-in-vm.js';
-import { DEVICE_ADAPTERS, createAdapter } from '../adapters.js';
+import { DEVICE_ADAPTERS, canonicalAdapter, createAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
 import type { Profile } from '../../adapters/adapter.js';
@@ -26,19 +26,19 @@ export function registerFuzzCommand(program: Command): void {
   program
     .command('fuzz')
     .description('differential fuzzing: random verb sequences on an adapter and on the reference model; a divergence is shrunk and written with its replay seed and path')
-    .option('-a, --adapter <name>', 'the implementation to fuzz', 'model')
+    .option('-a, --adapter <name>', 'the implementation to fuzz (model, ibverbs, kernel, grpc, ...)', canonicalAdapter, 'model')
     .option('--runs <n>', 'number of random sequences', parsePositiveInt, 100)
     .option('--seed <n>', 'seed (replay a divergence with its seed and --path)', parseSeed)
     .option('--path <path>', 'replay path of a divergence, from fuzz.json')
     .option('-p, --profile <profile>', "documented (success and bad_wr must agree) or rdmavt (errno names too); default: the adapter's", parseProfile)
     .option('-o, --out <dir>', 'where fuzz.json goes', 'conformance-report')
     .option('--json', 'print fuzz.json to stdout', false)
-    .option('--device <name>', 'with --adapter rxe or kernel: the RDMA device (e.g. rvt_sim0, the real rdmavt)')
-    .option('--vm', 'with --adapter rxe or kernel: fuzz inside the QEMU VM (fuzz.json comes back under the current directory)', false)
+    .option('--device <name>', 'with --adapter ibverbs or kernel: the RDMA device (e.g. rvt_sim0, the real rdmavt)')
+    .option('--vm', 'with --adapter ibverbs or kernel: fuzz inside the QEMU VM (fuzz.json comes back under the current directory)', false)
     .action(async (flags: FuzzFlags) => {
       if (flags.vm) {
         if (!DEVICE_ADAPTERS.includes(flags.adapter)) {
-          throw new UserError(`--vm is for --adapter rxe or kernel, not ${flags.adapter}`, { hint: 'add --adapter kernel --device rvt_sim0, or drop --vm' });
+          throw new UserError(`--vm is for --adapter ibverbs or kernel, not ${flags.adapter}`, { hint: 'add --adapter kernel --device rvt_sim0, or drop --vm' });
         }
         process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, process.argv.slice(process.argv.indexOf('fuzz') + 1), flags.out, { device: flags.device });
         return;

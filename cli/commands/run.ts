@@ -15,7 +15,7 @@ import { allCases } from '../../suites/index.js';
 import { runCases } from '../../suites/runner.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { runRunInVm } from '../../adapters/rxe/run-in-vm.js';
-import { DEVICE_ADAPTERS, createAdapter } from '../adapters.js';
+import { DEVICE_ADAPTERS, canonicalAdapter, createAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
 import { progressMode, progressPrinter } from '../progress.js';
@@ -70,7 +70,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   }
   if (flags.vm) {
     if (!DEVICE_ADAPTERS.includes(flags.adapter)) {
-      throw new UserError(`--vm is for --adapter rxe or kernel, not ${flags.adapter}`, { hint: 'add --adapter rxe or --adapter kernel, or drop --vm' });
+      throw new UserError(`--vm is for --adapter ibverbs or kernel, not ${flags.adapter}`, { hint: 'add --adapter ibverbs or --adapter kernel, or drop --vm' });
     }
     // The guest runs this very command line, minus what only the host acts on; the flags were already checked here.
     return runRunInVm(flags.adapter, process.argv.slice(process.argv.indexOf('run') + 1), flags.out, {
@@ -129,14 +129,14 @@ export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description('run the shared suites against an adapter and write the reports')
-    .option('-a, --adapter <name>', 'the implementation to test', 'model')
+    .option('-a, --adapter <name>', 'the implementation to test (model, ibverbs, kernel, grpc, ...)', canonicalAdapter, 'model')
     .option('--target <host:port>', 'with --adapter grpc: where the agent listens (rvt-conform agent on the machine with the device)')
     .option('--tls-ca <file>', "with --adapter grpc: connect over TLS, trusting this CA for the agent's certificate")
     .option('--tls-cert <file>', 'with --adapter grpc: this client\'s certificate, for an agent that asks for one (mutual TLS)')
     .option('--tls-key <file>', "with --adapter grpc: this client's private key")
     .option('--token-file <file>', 'with --adapter grpc: the bearer token the agent requires (the file holds it on one line)')
-    .option('--device <name>', 'with --adapter rxe or kernel: the RDMA device (default: rxe: the first libibverbs lists; kernel: rxe0)')
-    .option('--vm', 'with --adapter rxe or kernel: run inside a QEMU VM that has the Soft-RoCE device rxe0 (kernel: with the rvtc module built and loaded; reports come back under the current directory)', false)
+    .option('--device <name>', 'with --adapter ibverbs or kernel: the RDMA device (default: ibverbs: the first device libibverbs lists; kernel: rxe0)')
+    .option('--vm', 'with --adapter ibverbs or kernel: run inside a QEMU VM that has the Soft-RoCE device rxe0 (kernel: with the rvtc module built and loaded; reports come back under the current directory)', false)
     .option('--rdmavt-src <dir>', 'with --vm --device rvt_sim0: build rdmavt.ko from this source (a kernel tree or a copy of drivers/infiniband/sw/rdmavt) and run on it instead of the stock module')
     .option('-o, --out <dir>', 'where the reports go', 'conformance-report')
     .option('-c, --case <glob>', "only the cases whose id (or verb) matches, e.g. 'post_srq_recv/*'")

@@ -42,7 +42,7 @@ describe('rvt-conform run', () => {
     [['run', '--case', 'nothing/*'], /--case 'nothing\/\*' matches no case/],
     [['run', '--timeout', '-3'], /expected a positive integer/],
     [['frobnicate'], /unknown command 'frobnicate'/],
-    [['run', '--device', 'rxe0'], /--device is for --adapter rxe or kernel, not model/],
+    [['run', '--device', 'rxe0'], /--device is for --adapter ibverbs or kernel, not model/],
   ])('exits 2 with a clear message and no stack trace for %j', async (args, message) => {
     const r = await cli(args);
     expect(r.exitCode).toBe(2);

@@ -74,7 +74,7 @@ describe('expectations file', () => {
     const rxe = implementations.rxe;
     if (rxe === undefined) throw new Error('model:rxe missing');
     // Named as the real adapter, so the file's conditions apply.
-    const results = await resultsFor({ adapter: modelAdapter(rxe, 'rxe'), cases: casesNamed('post_srq_recv/fill-to-capacity', 'post_srq_recv/check-order'), expectations: parseExpectations(text, 'rxe.yaml', options) });
+    const results = await resultsFor({ adapter: modelAdapter(rxe, 'ibverbs'), cases: casesNamed('post_srq_recv/fill-to-capacity', 'post_srq_recv/check-order'), expectations: parseExpectations(text, 'rxe.yaml', options) });
     for (const id of ['post_srq_recv.capacity.exactly-max_wr', ORDER]) expect(results.clauses.find((c) => c.id === id)?.status, id).toBe('xfail');
   });
 
