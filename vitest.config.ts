@@ -1,10 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects: `unit` is `npm test` (no VM, about a minute); `vm` boots QEMU guests
+// (`npm run test:vm`, minutes each, one VM at a time), which .ci/run runs as its own tier.
+const VM_TESTS = 'test/**/*.vm.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [VM_TESTS], testTimeout: 30_000 } },
+      // One VM at a time: the machine has two cores and the guests run under TCG.
+      { extends: true, test: { name: 'vm', include: [VM_TESTS], testTimeout: 300_000, fileParallelism: false } },
+    ],
   },
 });
