@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killMatrix, rdmavtMutants } from '../../../adapters/kernel/rdmavt-mutants.js';
-import { kernelSourceFolder } from '../../../adapters/rxe/vm/devices.js';
+import { hasTarball, kernelTree } from '../../kernel-source.js';
 
-const TARBALL = '/usr/src/linux-source-6.1.tar.xz';
 const scratch = mkdtempSync(join(tmpdir(), 'rdmavt-mutants-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -19,8 +18,8 @@ describe('the C mutants of rdmavt', () => {
     for (const m of mutants) expect(m.description.length).toBeGreaterThan(20);
   });
 
-  it.skipIf(!existsSync(TARBALL))(`each applies to 6.1's rdmavt and changes qp.c or srq.c only${existsSync(TARBALL) ? '' : ' (skipped: needs linux-source-6.1)'}`, async () => {
-    const stock = await kernelSourceFolder(join(scratch, 'cache'), 'drivers/infiniband/sw/rdmavt');
+  it.skipIf(!hasTarball)(`each applies to 6.1's rdmavt and changes qp.c or srq.c only${hasTarball ? '' : ' (skipped: needs linux-source-6.1)'}`, async () => {
+    const stock = join(kernelTree(), 'drivers/infiniband/sw/rdmavt');
     for (const m of mutants) {
       const files = [...readFileSync(m.patch, 'utf8').matchAll(/^\+\+\+ b\/(\S+)/gm)].map((x) => x[1]);
       expect(files.every((f) => f === 'qp.c' || f === 'srq.c'), m.name).toBe(true);

@@ -1,11 +1,10 @@
 import { execa } from 'execa';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseManPages } from '../../../spec/kernel-doc/man.js';
 import { parseKernelDoc } from '../../../spec/kernel-doc/parse.js';
+import { TARBALL, hasTarball, kernelTree } from '../../kernel-source.js';
 import { disagreements } from './oracle-compare.js';
 
 /**
@@ -14,30 +13,16 @@ import { disagreements } from './oracle-compare.js';
  * the (small) normalisation the comparison needs.
  */
 
-const TARBALL = '/usr/src/linux-source-6.1.tar.xz';
-const PREFIX = 'linux-source-6.1';
 const RDMAVT = 'drivers/infiniband/sw/rdmavt';
-const absent = !existsSync(TARBALL);
+const absent = !hasTarball;
 const title = absent
   ? `kernel-doc oracle (skipped: ${TARBALL} is absent; apt-get install linux-source-6.1 to run it)`
   : 'kernel-doc oracle: scripts/kernel-doc and parseKernelDoc agree on rdmavt';
 
 describe.skipIf(absent)(title, () => {
-  let dir = '';
-  let root = '';
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'rvt-kernel-doc-oracle-'));
-    root = join(dir, PREFIX);
-    // One pass over the 140 MB stream for both the driver and the script.
-    await execa('tar', ['-xJf', TARBALL, '-C', dir, `${PREFIX}/${RDMAVT}`, `${PREFIX}/scripts/kernel-doc`]);
-  }, 300_000);
-
-  afterAll(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
   it('same functions, parameters, sections and signatures on every .c file', async () => {
+    // The driver and the script, extracted once by the global setup.
+    const root = kernelTree();
     const files = (await readdir(join(root, RDMAVT))).filter((name) => name.endsWith('.c')).sort();
     expect(files).toContain('qp.c');
     const problems: string[] = [];

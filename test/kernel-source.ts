@@ -1,0 +1,43 @@
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { ROOT } from './helpers.js';
+
+/** Debian's kernel sources: the tests that read the real kernel skip without them. */
+export const TARBALL = '/usr/src/linux-source-6.1.tar.xz';
+export const PREFIX = 'linux-source-6.1';
+export const hasTarball = existsSync(TARBALL);
+
+/** What the kernel-source tests read: the version, rdmavt, and the kernel's own kernel-doc script. */
+const MEMBERS = ['Makefile', 'drivers/infiniband/sw/rdmavt', 'scripts/kernel-doc'];
+
+/** Keyed by the tarball's size and mtime, so an upgraded linux-source-6.1 is extracted again. */
+function cacheDir(): string {
+  const stat = statSync(TARBALL);
+  return join(ROOT, 'node_modules/.cache/rvt-conform', `kernel-${stat.size.toString(36)}-${Math.trunc(stat.mtimeMs).toString(36)}`);
+}
+
+/** The kernel tree (with only MEMBERS) that `prepareKernelSource` extracted. */
+export const kernelTree = (): string => join(cacheDir(), 'tree', PREFIX);
+
+/** A .tar.xz of MEMBERS alone, laid out as the real one: the tarball code path without 140 MB of xz. */
+export const smallTarball = (): string => join(cacheDir(), `${PREFIX}.tar.xz`);
+
+/**
+ * Extracts MEMBERS once per machine (each pass over the real .tar.xz decompresses the whole
+ * stream: 15-30 s here) and packs them again as a small tarball. Run by the global setup, so the
+ * test files share it instead of each decompressing the tarball.
+ */
+export async function prepareKernelSource(): Promise<void> {
+  if (!hasTarball) return;
+  const dir = cacheDir();
+  if (existsSync(smallTarball())) return;
+  const tmp = `${dir}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(join(tmp, 'tree'), { recursive: true });
+  await execa('tar', ['-xJf', TARBALL, '-C', join(tmp, 'tree'), ...MEMBERS.map((m) => `${PREFIX}/${m}`)]);
+  await execa('tar', ['-cJf', join(tmp, `${PREFIX}.tar.xz`), '-C', join(tmp, 'tree'), PREFIX]);
+  await rm(dir, { recursive: true, force: true });
+  await rename(tmp, dir);
+}
