@@ -8,7 +8,9 @@
  * what rdmavt requires of a driver, the least a real one would, each callback
  * naming the qib function it stands in for. Sends to a connected QP go
  * through rdmavt's own loopback engine, rvt_ruc_loopback(), as qib_do_send()
- * does when the destination LID is the port's own (here it always is).
+ * does when the destination LID is the port's own (here it always is); UD
+ * sends to the port's LID are delivered to the local QP as qib_ud_loopback()
+ * does.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,6 +18,7 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <rdma/ib_hdrs.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
 #include <rdma/rdmavt_qp.h>
@@ -119,19 +122,159 @@ static bool rvt_sim_send_ok(struct rvt_qp *qp)
 		 !(qp->s_flags & RVT_S_ANY_WAIT_SEND));
 }
 
+/* qib_make_grh(): the GRH a UD receive finds before the payload. */
+static void rvt_sim_make_grh(struct ib_grh *hdr, const struct ib_global_route *grd,
+			     u32 length)
+{
+	hdr->version_tclass_flow =
+		cpu_to_be32((IB_GRH_VERSION << IB_GRH_VERSION_SHIFT) |
+			    (grd->traffic_class << IB_GRH_TCLASS_SHIFT) |
+			    (grd->flow_label << IB_GRH_FLOW_SHIFT));
+	hdr->paylen = cpu_to_be16(length);
+	hdr->next_hdr = IB_GRH_NEXT_HDR;
+	hdr->hop_limit = grd->hop_limit;
+	hdr->sgid.global.subnet_prefix = rvt_sim->port.gid_prefix;
+	hdr->sgid.global.interface_id = cpu_to_be64(SIM_GUID);
+	hdr->dgid = grd->dgid;
+}
+
 /*
- * A UD send leaves for a wire this device does not have: it completes as
- * sent, like a datagram that no one receives (qib_make_ud_req() with a
- * remote destination). There is no local UD delivery (qib_ud_loopback()).
+ * qib_ud_loopback() (hfi1's ud_loopback()): a UD send addressed to this
+ * port lands in the destination QP's receive queue, through rdmavt's
+ * rvt_get_rwqe(), as a packet from the wire would. A datagram that cannot
+ * be delivered (no such QP, wrong type or state, Q_Key mismatch, no
+ * receive posted, too big for the receive) is dropped, as on the wire.
+ * The port has one P_Key, so the P_Key check always passes.
+ */
+static void rvt_sim_ud_loopback(struct rvt_qp *sqp, struct rvt_swqe *swqe)
+{
+	struct rdma_ah_attr *ah_attr = rvt_get_swqe_ah_attr(swqe);
+	enum ib_qp_type sqptype, dqptype;
+	struct rvt_sge_state ssge;
+	struct rvt_qp *qp;
+	unsigned long flags;
+	struct ib_wc wc;
+	u32 length;
+	int ret;
+
+	rcu_read_lock();
+	qp = rvt_lookup_qpn(&rvt_sim->rdi, &rvt_sim->port,
+			    rvt_get_swqe_remote_qpn(swqe));
+	if (!qp)
+		goto drop;
+	sqptype = sqp->ibqp.qp_type == IB_QPT_GSI ? IB_QPT_UD : sqp->ibqp.qp_type;
+	dqptype = qp->ibqp.qp_type == IB_QPT_GSI ? IB_QPT_UD : qp->ibqp.qp_type;
+	if (dqptype != sqptype ||
+	    !(ib_rvt_state_ops[qp->state] & RVT_PROCESS_RECV_OK))
+		goto drop;
+	/* A Q_Key with the high bit set means the sender's own (IBA 10.2.5). */
+	if (qp->ibqp.qp_num) {
+		u32 qkey = (int)rvt_get_swqe_remote_qkey(swqe) < 0 ?
+			   sqp->qkey : rvt_get_swqe_remote_qkey(swqe);
+
+		if (qkey != qp->qkey)
+			goto drop;
+	}
+
+	length = swqe->length;
+	memset(&wc, 0, sizeof(wc));
+	wc.byte_len = length + sizeof(struct ib_grh);
+	if (swqe->wr.opcode == IB_WR_SEND_WITH_IMM) {
+		wc.wc_flags = IB_WC_WITH_IMM;
+		wc.ex.imm_data = swqe->wr.ex.imm_data;
+	}
+
+	spin_lock_irqsave(&qp->r_lock, flags);
+	if (qp->r_flags & RVT_R_REUSE_SGE) {
+		qp->r_flags &= ~RVT_R_REUSE_SGE;
+	} else {
+		ret = rvt_get_rwqe(qp, false);
+		if (ret < 0) {
+			rvt_rc_error(qp, IB_WC_LOC_QP_OP_ERR);
+			goto unlock;
+		}
+		if (!ret)
+			goto unlock;
+	}
+	/* Too big for the receive: dropped, and the receive WQE kept. */
+	if (unlikely(wc.byte_len > qp->r_len)) {
+		qp->r_flags |= RVT_R_REUSE_SGE;
+		goto unlock;
+	}
+	if (rdma_ah_get_ah_flags(ah_attr) & IB_AH_GRH) {
+		struct ib_grh grh;
+
+		rvt_sim_make_grh(&grh, rdma_ah_read_grh(ah_attr), length);
+		rvt_copy_sge(qp, &qp->r_sge, &grh, sizeof(grh), true, false);
+		wc.wc_flags |= IB_WC_GRH;
+	} else {
+		rvt_skip_sge(&qp->r_sge, sizeof(struct ib_grh), true);
+	}
+	ssge.sg_list = swqe->sg_list + 1;
+	ssge.sge = *swqe->sg_list;
+	ssge.num_sge = swqe->wr.num_sge;
+	while (length) {
+		u32 len = rvt_get_sge_length(&ssge.sge, length);
+
+		rvt_copy_sge(qp, &qp->r_sge, ssge.sge.vaddr, len, true, false);
+		rvt_update_sge(&ssge, len, false);
+		length -= len;
+	}
+	rvt_put_ss(&qp->r_sge);
+	if (!test_and_clear_bit(RVT_R_WRID_VALID, &qp->r_aflags))
+		goto unlock;
+	wc.wr_id = qp->r_wr_id;
+	wc.status = IB_WC_SUCCESS;
+	wc.opcode = IB_WC_RECV;
+	wc.qp = &qp->ibqp;
+	wc.src_qp = sqp->ibqp.qp_num;
+	wc.pkey_index = qp->ibqp.qp_type == IB_QPT_GSI ?
+			rvt_get_swqe_pkey_index(swqe) : 0;
+	wc.slid = SIM_LID;
+	wc.sl = rdma_ah_get_sl(ah_attr);
+	wc.port_num = qp->port_num;
+	rvt_recv_cq(qp, &wc, swqe->wr.send_flags & IB_SEND_SOLICITED);
+unlock:
+	spin_unlock_irqrestore(&qp->r_lock, flags);
+drop:
+	rcu_read_unlock();
+}
+
+/*
+ * qib_make_ud_req() as qib_do_send() drives it: in the error state the
+ * queue is flushed; otherwise each WQE addressed to this port's LID is
+ * looped back, and any other leaves for a wire this device does not have,
+ * completing as sent like a datagram that no one receives.
  */
 static void rvt_sim_send_ud(struct rvt_qp *qp)
 {
+	struct rdma_ah_attr *ah_attr;
+	struct rvt_swqe *wqe;
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->s_lock, flags);
-	while (qp->s_last != READ_ONCE(qp->s_head) &&
-	       (ib_rvt_state_ops[qp->state] & RVT_PROCESS_NEXT_SEND_OK))
-		rvt_send_complete(qp, rvt_get_swqe_ptr(qp, qp->s_last), IB_WC_SUCCESS);
+	for (;;) {
+		if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_NEXT_SEND_OK)) {
+			if (!(ib_rvt_state_ops[qp->state] & RVT_FLUSH_SEND) ||
+			    qp->s_last == READ_ONCE(qp->s_head))
+				break;
+			rvt_send_complete(qp, rvt_get_swqe_ptr(qp, qp->s_last),
+					  IB_WC_WR_FLUSH_ERR);
+			continue;
+		}
+		if (qp->s_cur == READ_ONCE(qp->s_head))
+			break;
+		wqe = rvt_get_swqe_ptr(qp, qp->s_cur);
+		if (++qp->s_cur >= qp->s_size)
+			qp->s_cur = 0;
+		ah_attr = rvt_get_swqe_ah_attr(wqe);
+		if (rdma_ah_get_dlid(ah_attr) == SIM_LID) {
+			spin_unlock_irqrestore(&qp->s_lock, flags);
+			rvt_sim_ud_loopback(qp, wqe);
+			spin_lock_irqsave(&qp->s_lock, flags);
+		}
+		rvt_send_complete(qp, wqe, IB_WC_SUCCESS);
+	}
 	spin_unlock_irqrestore(&qp->s_lock, flags);
 }
 
