@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { UserError } from '../../cli/errors.js';
 import { addonPath } from './native/index.js';
@@ -8,7 +9,7 @@ import { findGuestKernel } from './vm/kernel.js';
 import { buildModule } from './vm/modules.js';
 import type { JobModule } from './vm/job-script.js';
 import { projectRoot, vmCacheDir } from './vm/project-root.js';
-import { runInVm } from './vm/run.js';
+import { runInVm, visibleInGuest } from './vm/run.js';
 
 /** Boot, a full suite under TCG, power-off: minutes; an hour means something hangs. */
 const VM_RUN_TIMEOUT_MS = 60 * 60 * 1000;
@@ -84,9 +85,13 @@ export async function runSubcommandInVm(
   const main = join(projectRoot(), 'dist/cli/main.js');
   process.stderr.write(`rvt-conform: booting the VM for ${subcommand} --adapter ${adapter} on ${device} (about 10 s before it starts)\n`);
   const rdmavtSrc = target.rdmavtSrc === undefined ? undefined : rdmavtSourceDir(target.rdmavtSrc);
+  // Only the report folder is shared read-write (uncached); the guest runs in the current
+  // directory as it sees it through the cached read-only shares, so Node and the project load fast.
+  await mkdir(out, { recursive: true });
+  const where = visibleInGuest(workDir, out) ? { workDir: out, cwd: workDir } : { workDir };
   const result = await runInVm({
     command: [process.execPath, main, subcommand, ...guestArgs(args)],
-    workDir,
+    ...where,
     modules,
     device,
     // libibverbs binds to rvt_sim0 only as a qib device (rdma-core's ipathverbs provider).

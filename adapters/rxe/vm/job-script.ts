@@ -11,6 +11,7 @@ export interface JobModule {
 
 export interface JobSpec {
   command: readonly string[];
+  /** The command's working directory in the guest. */
   workDir: string;
   env: Readonly<Record<string, string>>;
   modules?: readonly JobModule[];

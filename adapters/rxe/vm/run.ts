@@ -16,7 +16,7 @@ import { type ForwardPort, type QemuExit, qemuArgs, runQemu } from './qemu.js';
 import { bootableKernel } from './vmlinux.js';
 
 export interface VmRunOptions {
-  /** The program and its arguments, run in the guest with `workDir` as its working directory. */
+  /** The program and its arguments, run in the guest in `cwd` (default: `workDir`). */
   command: string[];
   /**
    * Shared read-write at the same path as on the host; the rest of the host's root is visible
@@ -24,6 +24,12 @@ export interface VmRunOptions {
    * directory under them is still mounted, and so is this project if it lives there).
    */
   workDir: string;
+  /**
+   * The guest command's working directory, when it is not `workDir`: a directory the guest sees
+   * read-only (through the host root or the project share, both cached), so that only what the
+   * command writes crosses the uncached read-write share. Must be visible in the guest.
+   */
+  cwd?: string;
   /** The whole cycle, boot to power-off; QEMU is killed when it passes. */
   timeoutMs: number;
   /** Added to the guest command's clean environment (HOME, PATH, LANG, TERM). */
@@ -61,13 +67,15 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
     throw new UserError(`work directory ${workDir} does not exist`);
   }
   if (workDir === '/') throw new UserError('the work directory cannot be /: the host root is shared read-only');
+  const cwd = resolve(options.cwd ?? workDir);
+  if (!visibleInGuest(cwd, workDir)) throw new UserError(`${cwd} is not visible in the guest: it is under ${TMPFS_IN_GUEST.join(', ')}, outside the project and the work directory`);
   const qemu = requireExecutable('qemu-system-x86_64', 'qemu-system-x86');
   const kernel = findGuestKernel();
   const cacheDir = vmCacheDir();
   const prelude = await devicePrelude(options.device ?? 'rxe0', kernel, cacheDir, options.deviceOptions);
   const script = jobScript({
     command: options.command,
-    workDir,
+    workDir: cwd,
     env: options.env ?? {},
     modules: [...prelude.modules, ...(options.modules ?? [])],
     setup: prelude.setup,
@@ -171,6 +179,13 @@ const BOOT_WATCHDOG_MS = 150_000;
 /** The guest puts empty tmpfs on these, so a project (e.g. a CI clone) below them needs its own share. */
 const TMPFS_IN_GUEST = ['/tmp', '/var/tmp', '/run'];
 
+const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
 function hiddenInGuest(path: string): boolean {
-  return TMPFS_IN_GUEST.some((dir) => path === dir || path.startsWith(`${dir}/`));
+  return TMPFS_IN_GUEST.some((dir) => within(path, dir));
+}
+
+/** Whether the guest sees `path`: outside the tmpfs mounts, or inside the project or the work directory. */
+export function visibleInGuest(path: string, workDir: string): boolean {
+  return !hiddenInGuest(path) || within(path, projectRoot()) || within(path, workDir);
 }

@@ -8,7 +8,9 @@ import { registerVmCommand } from '../../../adapters/rxe/vm/cli.js';
 import { cpioArchive } from '../../../adapters/rxe/vm/cpio.js';
 import { STAGE1_INIT, STAGE2_SETUP } from '../../../adapters/rxe/vm/guest-init.js';
 import { jobScript } from '../../../adapters/rxe/vm/job-script.js';
+import { projectRoot } from '../../../adapters/rxe/vm/project-root.js';
 import { qemuArgs, runQemu } from '../../../adapters/rxe/vm/qemu.js';
+import { visibleInGuest } from '../../../adapters/rxe/vm/run.js';
 
 /** Reads a newc archive back: name, mode, rdev and data of each entry, up to the trailer. */
 function parseNewc(archive: Buffer) {
@@ -124,6 +126,16 @@ describe('QEMU command line', () => {
 
   it('forwards ports on the host loopback only', () => {
     expect(after('-nic')).toEqual(['user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:50051-:50051']);
+  });
+});
+
+describe('what the guest sees', () => {
+  it('hides /tmp, /var/tmp and /run behind tmpfs, except the project and the work directory', () => {
+    expect(visibleInGuest('/work/reports', '/srv/out')).toBe(true);
+    expect(visibleInGuest('/tmp/elsewhere', '/srv/out')).toBe(false);
+    expect(visibleInGuest('/run/x', '/srv/out')).toBe(false);
+    expect(visibleInGuest('/tmp/job/out', '/tmp/job')).toBe(true);
+    expect(visibleInGuest(join(projectRoot(), 'conformance-report'), '/srv/out')).toBe(true);
   });
 });
 
