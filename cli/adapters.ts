@@ -3,8 +3,6 @@ import { type GrpcFlags, grpcAdapterFromFlags, strayGrpcFlag } from '../adapters
 import { implementations } from '../adapters/model/implementations.js';
 import { modelAdapter } from '../adapters/model/index.js';
 import { mutantAdapter, mutants } from '../adapters/mutants/index.js';
-import { kernelAdapter } from '../adapters/kernel/adapter.js';
-import { rxeAdapter } from '../adapters/rxe/adapter.js';
 import { UserError } from './errors.js';
 
 /** What an adapter may need besides its name: the device it drives; for grpc, the agent and credentials. */
@@ -13,11 +11,12 @@ export interface AdapterOptions extends GrpcFlags {
 }
 
 /** The adapters the CLI can build, by the name given to --adapter. */
-const FACTORIES: Record<string, (options: AdapterOptions) => Adapter> = {
+const FACTORIES: Record<string, (options: AdapterOptions) => Adapter | Promise<Adapter>> = {
   model: () => modelAdapter(),
   grpc: (options) => grpcAdapterFromFlags(options),
-  ibverbs: (options) => rxeAdapter({ device: options.device }),
-  kernel: (options) => kernelAdapter({ device: options.device }),
+  // Real-device adapters load on demand: a model run never pays for their modules.
+  ibverbs: async (options) => (await import('../adapters/rxe/adapter.js')).rxeAdapter({ device: options.device }),
+  kernel: async (options) => (await import('../adapters/kernel/adapter.js')).kernelAdapter({ device: options.device }),
   ...Object.fromEntries(Object.entries(implementations).map(([name, b]) => [`model:${name}`, () => modelAdapter(b, `model:${name}`)])),
   ...Object.fromEntries(mutants.map((m) => [`mutant:${m.name}`, () => mutantAdapter(m)])),
 };
@@ -36,7 +35,7 @@ export const adapterNames = () => Object.keys(FACTORIES);
 /** The adapters that drive a real device and take --device (and --vm). */
 export const DEVICE_ADAPTERS = ['ibverbs', 'kernel'];
 
-export function createAdapter(name: string, options: AdapterOptions = {}): Adapter {
+export async function createAdapter(name: string, options: AdapterOptions = {}): Promise<Adapter> {
   const factory = FACTORIES[canonicalAdapter(name)];
   if (factory === undefined) {
     throw new UserError(`unknown adapter '${name}'`, { hint: `choose one of: ${adapterNames().join(', ')} (rxe is the old name of ibverbs)` });

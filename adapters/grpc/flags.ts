@@ -1,6 +1,5 @@
 import { UserError } from '../../cli/errors.js';
 import type { Adapter } from '../adapter.js';
-import { grpcAdapter } from './client.js';
 import { readCredential, readKeyPair, readToken } from './credential-files.js';
 
 /** The flags of `rvt-conform run` that say where the agent is and how to prove who we are. */
@@ -26,7 +25,8 @@ export function strayGrpcFlag(flags: GrpcFlags): string | undefined {
   return given === undefined ? undefined : FLAG_NAMES[given];
 }
 
-export function grpcAdapterFromFlags(flags: GrpcFlags): Adapter {
+/** Loads the gRPC client (grpc-js, protobufjs) only for a grpc run: it is most of the CLI's start-up cost. */
+export async function grpcAdapterFromFlags(flags: GrpcFlags): Promise<Adapter> {
   if (flags.target === undefined) {
     throw new UserError('--adapter grpc needs --target HOST:PORT: where the agent listens', {
       hint: 'start one on the machine with the device (rvt-conform agent --adapter NAME --listen HOST:PORT) and pass its address',
@@ -34,6 +34,7 @@ export function grpcAdapterFromFlags(flags: GrpcFlags): Adapter {
   }
   const pair = readKeyPair(flags.tlsCert, flags.tlsKey);
   const ca = flags.tlsCa === undefined ? undefined : readCredential('--tls-ca', flags.tlsCa);
+  const { grpcAdapter } = await import('./client.js');
   return grpcAdapter({
     target: flags.target,
     tls: ca === undefined && pair === undefined ? undefined : { ca, ...pair },

@@ -59,7 +59,7 @@ function stopRequested(): Promise<void> {
 export async function agentCommand(flags: AgentFlags): Promise<void> {
   const tls = tlsOf(flags);
   const token = flags.tokenFile === undefined ? undefined : readToken('--token-file', flags.tokenFile);
-  const adapter = createAdapter(flags.adapter, flags.device === undefined ? {} : { device: flags.device });
+  const adapter = await createAdapter(flags.adapter, flags.device === undefined ? {} : { device: flags.device });
   let agent: Agent;
   try {
     const info = await adapter.info();

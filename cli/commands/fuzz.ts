@@ -4,7 +4,6 @@ import { modelAdapter } from '../../adapters/model/index.js';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { FuzzResults } from '../../suites/fuzz/report-schema.js';
 import { fuzz } from '../../suites/fuzz/run.js';
-import { runSubcommandInVm } from '../../adapters/rxe/run-in-vm.js';
 import { DEVICE_ADAPTERS, canonicalAdapter, createAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
@@ -40,10 +39,11 @@ export function registerFuzzCommand(program: Command): void {
         if (!DEVICE_ADAPTERS.includes(flags.adapter)) {
           throw new UserError(`--vm is for --adapter ibverbs or kernel, not ${flags.adapter}`, { hint: 'add --adapter kernel --device rvt_sim0, or drop --vm' });
         }
+        const { runSubcommandInVm } = await import('../../adapters/rxe/run-in-vm.js');
         process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, process.argv.slice(process.argv.indexOf('fuzz') + 1), flags.out, { device: flags.device });
         return;
       }
-      const adapter = createAdapter(flags.adapter, flags.device === undefined ? {} : { device: flags.device });
+      const adapter = await createAdapter(flags.adapter, flags.device === undefined ? {} : { device: flags.device });
       try {
         const info = await adapter.info();
         const profile = flags.profile ?? info.defaultProfile;

@@ -14,7 +14,6 @@ import type { Case } from '../../suites/case.js';
 import { allCases } from '../../suites/index.js';
 import { runCases } from '../../suites/runner.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
-import { runRunInVm } from '../../adapters/rxe/run-in-vm.js';
 import { DEVICE_ADAPTERS, canonicalAdapter, createAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
@@ -73,6 +72,8 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       throw new UserError(`--vm is for --adapter ibverbs or kernel, not ${flags.adapter}`, { hint: 'add --adapter ibverbs or --adapter kernel, or drop --vm' });
     }
     // The guest runs this very command line, minus what only the host acts on; the flags were already checked here.
+    // The VM runner (and what it builds with) loads only on the host, only for --vm.
+    const { runRunInVm } = await import('../../adapters/rxe/run-in-vm.js');
     return runRunInVm(flags.adapter, process.argv.slice(process.argv.indexOf('run') + 1), flags.out, {
       device: flags.device,
       rdmavtSrc: flags.rdmavtSrc,
@@ -80,7 +81,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   }
   const cases = selectCases(allCases, flags.case);
   const expectations = await expectationsOf(flags.expectations);
-  const adapter = createAdapter(flags.adapter, flags);
+  const adapter = await createAdapter(flags.adapter, flags);
   const outDir = resolve(flags.out);
   const controller = new AbortController();
   const onSigint = () => controller.abort();

@@ -1,4 +1,5 @@
-import { execa } from 'execa';
+/** execa only when a tarball is read: the run command loads this module and must start fast in the VM. */
+const loadExeca = async () => (await import('execa')).execa;
 import { open, readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { UserError } from '../../cli/errors.js';
@@ -77,6 +78,7 @@ async function openTarball(path: string, format: 'xz' | 'tar'): Promise<KernelSo
   const readFiles = async (relPaths: readonly string[]) => {
     const members = relPaths.map((relPath) => prefix + checkedRelPath(relPath));
     const args = ['-x', ...compression(format), '-f', path, `--to-command=${MEMBER_HEADER}`, '--', ...members];
+    const execa = await loadExeca();
     const result = await execa('tar', args, {
       encoding: 'buffer',
       stripFinalNewline: false, // it belongs to the last member
@@ -133,6 +135,7 @@ function compression(format: 'xz' | 'tar'): string[] {
  * stops there instead of decompressing the whole stream. git-archive's pax header is skipped.
  */
 async function tarballPrefix(path: string, format: 'xz' | 'tar'): Promise<string> {
+  const execa = await loadExeca();
   const lister = execa('tar', ['-t', ...compression(format), '-f', path], { reject: false, buffer: { stdout: false } });
   let first: string | undefined;
   try {
