@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI for the kernel adapter: the shared suite against the kernel verbs of rxe0 (rdma_rxe), siw0 and
-# the real rdmavt (rvt_sim0; also C mutants of rdmavt and a bounded fuzz of the model against it), through
+# the real rdmavt (rvt_sim0; also its user-space path through libibverbs and ipathverbs, compared
+# with its kernel path, C mutants of rdmavt and a bounded fuzz of the model against it), through
 # the rvtc module built against the guest kernel's headers and loaded in the VM; then the same
 # through the gRPC agent in the VM, compared case by case. Runs as root after .ci/rxe.sh (packages,
 # dist). Exits non-zero when the gate fails, i.e. when the kernel verbs do something
@@ -11,13 +12,13 @@ cd "$(dirname "$0")/.."
 sh adapters/rxe/vm/install-deps.sh
 npm run build
 
-echo "== kernel: rvtc.ko passes checkpatch (linux-source-6.1's scripts/checkpatch.pl)"
+echo "== kernel: rvtc.ko and rvt_sim.ko pass checkpatch (linux-source-6.1's scripts/checkpatch.pl)"
 checkpatch=$(mktemp -d)
 tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$checkpatch" --wildcards \
   'linux-source-6.1/scripts/checkpatch.pl' 'linux-source-6.1/scripts/spelling.txt' 'linux-source-6.1/scripts/const_structs.checkpatch'
 # One warning is intended: the test-only fault sleeps 1 ms (msleep) in atomic context on purpose.
 perl "$checkpatch/linux-source-6.1/scripts/checkpatch.pl" --no-tree --quiet --ignore MSLEEP -f \
-  adapters/kernel/module/rvtc.c adapters/kernel/module/rvtc_abi.h
+  adapters/kernel/module/rvtc.c adapters/kernel/module/rvtc_abi.h adapters/kernel/rvt-sim/rvt_sim.c
 rm -rf "$checkpatch"
 
 echo "== kernel: shared suite on rxe0's kernel verbs in the VM, profile documented, known deviations from expectations/kernel-rxe.yaml"
@@ -45,6 +46,15 @@ node dist/cli/main.js run --adapter kernel --device siw0 --vm --timeout 120 \
 echo "== kernel: the real rdmavt (Debian's rdmavt.ko on rvt_sim0), profile rdmavt, gated by expectations/kernel-rdmavt.yaml"
 node dist/cli/main.js run --adapter kernel --device rvt_sim0 --vm --profile rdmavt --timeout 120 \
   --expectations expectations/kernel-rdmavt.yaml --out conformance-report/kernel-rdmavt
+
+echo "== rdmavt's user-space path: libibverbs (rdma-core's ipathverbs) on rvt_sim0 as a qib device, profile rdmavt, gated by expectations/ibverbs-rdmavt.yaml"
+node dist/cli/main.js run --adapter ibverbs --device rvt_sim0 --vm --profile rdmavt --timeout 120 \
+  --expectations expectations/ibverbs-rdmavt.yaml --out conformance-report/ibverbs-rdmavt
+
+echo "== rdmavt through both layers, beside the model: where the kernel verbs and libibverbs disagree on the same rdmavt"
+node dist/cli/main.js run --quiet --out conformance-report/model-rdmavt
+node dist/cli/main.js compare conformance-report/model-rdmavt/results.json conformance-report/kernel-rdmavt/results.json \
+  conformance-report/ibverbs-rdmavt/results.json --html conformance-report/rdmavt-layers.html
 
 echo "== kernel: differential fuzz, the reference model against the real rdmavt (bounded: 3 sequences, fixed seed)"
 node dist/cli/main.js fuzz --adapter kernel --device rvt_sim0 --vm --runs 3 --seed 20261130 --out conformance-report/kernel-rdmavt-fuzz

@@ -33,19 +33,29 @@ export function kernelLogWatch(log: Pick<KernelLog, 'drain'>): CaseWatch {
   };
 }
 
+/** The kernel log, or undefined when this process may not read it (not root, dmesg_restrict). */
+function openKernelLogIfAllowed(): KernelLog | undefined {
+  try {
+    return new KernelLog();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /**
- * The kernel verbs of a device (ib_post_srq_recv and friends, layer kernel) through the rvtc
- * module, from a worker process: an oops during a request kills the worker, not the run.
+ * `inner` with the kernel log watched around every case, from its first info() on. `required`:
+ * the kernel adapter must read it (it runs as root anyway); a user-space adapter reads it when
+ * it may, since its driver is kernel code too (a WARN in rdmavt under ibv_post_send is a failure).
  */
-export function kernelAdapter(options: KernelAdapterOptions = {}): Adapter {
-  const device = options.device ?? 'rxe0';
-  const inner = workerAdapter({ adapter: 'kernel', script: 'adapters/kernel/worker.js', label: 'kernel worker', device, remedies: REMEDIES });
+export function watchingKernelLog(inner: Adapter, required: boolean): Adapter {
   let log: KernelLog | undefined;
   return {
     ...inner,
     info: async () => {
       const info = await inner.info();
-      log ??= new KernelLog();
+      log ??= required ? new KernelLog() : openKernelLogIfAllowed();
       return info;
     },
     get watch() {
@@ -56,4 +66,14 @@ export function kernelAdapter(options: KernelAdapterOptions = {}): Adapter {
       log?.close();
     },
   };
+}
+
+/**
+ * The kernel verbs of a device (ib_post_srq_recv and friends, layer kernel) through the rvtc
+ * module, from a worker process: an oops during a request kills the worker, not the run.
+ */
+export function kernelAdapter(options: KernelAdapterOptions = {}): Adapter {
+  const device = options.device ?? 'rxe0';
+  const inner = workerAdapter({ adapter: 'kernel', script: 'adapters/kernel/worker.js', label: 'kernel worker', device, remedies: REMEDIES });
+  return watchingKernelLog(inner, true);
 }

@@ -1,4 +1,5 @@
 import type { Adapter } from '../adapter.js';
+import { watchingKernelLog } from '../kernel/adapter.js';
 import { workerAdapter } from '../remote/worker-adapter.js';
 import { installHint } from './vm/project-root.js';
 
@@ -23,18 +24,20 @@ const REMEDIES: Record<string, string> = {
 };
 
 /**
- * A real RDMA device through libibverbs (rdma-core's user-space provider; rxe is the one at hand).
- * The native binding runs in a worker process, so a provider crash costs one case.
+ * A real RDMA device through libibverbs (rdma-core's user-space provider and the kernel driver
+ * under it). The native binding runs in a worker process, so a provider crash costs one case;
+ * the kernel log is watched around each case when this process may read it.
  */
 export function rxeAdapter(options: RxeAdapterOptions = {}): Adapter {
-  return workerAdapter({
+  const inner = workerAdapter({
     adapter: 'ibverbs',
     script: 'adapters/rxe/worker.js',
-    label: 'rxe worker',
+    label: 'ibverbs worker',
     device: options.device,
     remedies: REMEDIES,
     ...(options.crashForTest === undefined
       ? {}
       : { firstWorkerEnv: { RVT_RXE_CRASH_BEFORE: `${options.crashForTest.before}:${options.crashForTest.kind}` } }),
   });
+  return watchingKernelLog(inner, false);
 }

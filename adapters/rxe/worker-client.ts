@@ -30,7 +30,7 @@ const STOP_GRACE_MS = 10_000;
 export interface WorkerOptions {
   /** The worker's module under dist/, e.g. `adapters/rxe/worker.js`. */
   script?: string;
-  /** How messages name the worker, e.g. `rxe worker`. */
+  /** How messages name the worker, e.g. `ibverbs worker`. */
   label?: string;
   device?: string | undefined;
   /** Extra environment for the worker (tests: RVT_RXE_CRASH_BEFORE). */
@@ -54,7 +54,7 @@ export class WorkerClient {
   private readonly label: string;
 
   constructor(options: WorkerOptions = {}) {
-    this.label = options.label ?? 'rxe worker';
+    this.label = options.label ?? 'ibverbs worker';
     const args = [workerPath(options.script ?? 'adapters/rxe/worker.js'), ...(options.device === undefined ? [] : [options.device])];
     this.child = execa(process.execPath, args, {
       stdin: 'pipe',

@@ -1,5 +1,5 @@
 /**
- * The rxe worker: a separate Node process that loads the native binding and serves its sessions
+ * The ibverbs worker: a separate Node process that loads the native binding and serves its sessions
  * to rxeAdapter over stdin/stdout (adapters/rxe/protocol.ts). A crash in native code kills this
  * process only; the parent reports it as the case's result and starts a fresh worker.
  *
@@ -50,4 +50,4 @@ async function handle(request: Request): Promise<unknown> {
 }
 
 // The parent ended our stdin (dispose): release every device resource before exiting.
-serveWorker('rxe worker', handle, () => host?.closeAll() ?? Promise.resolve());
+serveWorker('ibverbs worker', handle, () => host?.closeAll() ?? Promise.resolve());

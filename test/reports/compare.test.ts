@@ -73,6 +73,9 @@ describe('compare', () => {
     expect(renderComparison([kernel, user, other], [])).toMatch(/disagrees on \d+ clauses[^\n]*\n {2}rvt_sim0 post_srq_recv\.\S+:\n {4}\[1\] kernel: pass\n/);
     // One layer only, or two devices: nothing to pair.
     expect(layerDisagreements([kernel, other])).toEqual([]);
+    // A clause one layer cannot observe is no disagreement: nothing was seen there.
+    const unseen = { ...user.results, clauses: user.results.clauses.map((c) => (c.status === 'fail' ? { ...c, status: 'not-observable' as const } : c)) };
+    expect(layerDisagreements([kernel, loaded('user/results.json', unseen)])).toEqual([]);
   });
 
   it.each([
