@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { release } from 'node:os';
 import type { Adapter, AdapterInfo, Capability } from '../adapter.js';
@@ -5,25 +7,31 @@ import { Unavailable } from '../remote/serve-worker.js';
 import { DeviceAttrResp, Op, PortAttrResp, QueryPortReq } from './abi.js';
 import { CONTROL_DEVICE, KernelControl, KernelRefusal } from './control.js';
 import * as names from './names.js';
+import { RDMAVT_KO_ENV, RDMAVT_SOURCE_ENV } from './rdmavt-env.js';
 import { openKernelSession } from './session.js';
 import { fromCString } from './struct.js';
 
 /** enum rdma_node_type: an iWARP RNIC. */
 const RDMA_NODE_RNIC = 4;
 
-/** Set in the VM when rdmavt.ko was built from a source the user gave (--rdmavt-src): that source. */
-export const RDMAVT_SOURCE_ENV = 'RVT_RDMAVT_SOURCE';
 
-/** Which rdmavt.ko is loaded: the stock one or one built from a source, and its srcversion. */
-function rdmavtModule(): string {
-  let srcversion = 'unknown';
+/**
+ * The loaded module's identity: the sha256 of its file (Debian's modules carry no srcversion in
+ * /sys/module), the stock one found by modinfo unless RDMAVT_KO_ENV names the one built.
+ */
+function moduleDigest(): string {
   try {
-    srcversion = readFileSync('/sys/module/rdmavt/srcversion', 'utf8').trim();
-  } catch {
-    // Built without MODULE_INFO srcversion: say so rather than guess.
+    const file = process.env[RDMAVT_KO_ENV] ?? execFileSync('modinfo', ['-n', 'rdmavt'], { encoding: 'utf8' }).trim();
+    return `${file} sha256 ${createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16)}`;
+  } catch (error) {
+    return `file unknown (${(error as Error).message.split('\n')[0]})`;
   }
+}
+
+/** Which rdmavt.ko is loaded: the stock one or one built from a source, and which file. */
+function rdmavtModule(): string {
   const source = process.env[RDMAVT_SOURCE_ENV];
-  return `${source === undefined ? "Debian's stock rdmavt.ko" : `rdmavt.ko built from ${source}`}, srcversion ${srcversion}`;
+  return `${source === undefined ? "Debian's stock rdmavt.ko" : `rdmavt.ko built from ${source}`}: ${moduleDigest()}`;
 }
 
 /** Opens a control session, turning "cannot" into the reasons the parent has remedies for. */

@@ -3,7 +3,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../../cli/errors.js';
-import { RDMAVT_SOURCE_ENV } from './device-adapter.js';
+import { RDMAVT_SOURCE_ENV } from './rdmavt-env.js';
 import { rvtcModule } from '../rxe/run-in-vm.js';
 import { kernelSourceFolder } from '../rxe/vm/devices.js';
 import { projectRoot, vmCacheDir } from '../rxe/vm/project-root.js';

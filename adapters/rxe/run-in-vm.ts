@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { UserError } from '../../cli/errors.js';
 import { addonPath } from './native/index.js';
-import { RDMAVT_SOURCE_ENV } from '../kernel/device-adapter.js';
+import { RDMAVT_SOURCE_ENV } from '../kernel/rdmavt-env.js';
 import { VM_DEVICES, isVmDevice, rdmavtSourceDir } from './vm/devices.js';
 import { findGuestKernel } from './vm/kernel.js';
 import { buildModule } from './vm/modules.js';

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../../../cli/errors.js';
+import { RDMAVT_KO_ENV } from '../../kernel/rdmavt-env.js';
 import { cachedFile } from './cache.js';
 import type { JobModule } from './job-script.js';
 import type { GuestKernel } from './kernel.js';
@@ -24,6 +25,8 @@ export const isVmDevice = (name: string): name is VmDevice => (VM_DEVICES as rea
 export interface DevicePrelude {
   modules: JobModule[];
   setup: string[];
+  /** Added to the command's environment (e.g. which rdmavt.ko was loaded, for the report). */
+  env?: Record<string, string>;
 }
 
 const KERNEL_SOURCE = '/usr/src/linux-source-6.1.tar.xz';
@@ -103,6 +106,7 @@ export async function devicePrelude(device: VmDevice, kernel: GuestKernel, cache
         `insmod '${sim}'${options.qibId ? ' qib_id=1' : ''}`,
         ...portActive('rvt_sim0'),
       ],
+      ...(rdmavt === undefined ? {} : { env: { [RDMAVT_KO_ENV]: rdmavt.ko } }),
     };
   }
   const built = await buildModule(kernel, cacheDir, { sourceDir: await kernelSourceFolder(cacheDir, 'drivers/infiniband/sw/siw'), makeArgs: ['CONFIG_RDMA_SIW=m'] });

@@ -76,7 +76,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
   const script = jobScript({
     command: options.command,
     workDir: cwd,
-    env: options.env ?? {},
+    env: { ...prelude.env, ...options.env },
     modules: [...prelude.modules, ...(options.modules ?? [])],
     setup: prelude.setup,
   });
