@@ -166,7 +166,8 @@ describe('rvt-conform run --expectations', () => {
   it('passes the gate on the expected failure, and records the file in results.json', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rvt-expect-'));
     await writeFile(join(dir, 'e.yaml'), file(entry(ORDER, 'fail', '    when: { adapter: mutant:full-before-num_sge }\n')));
-    const r = await cli(['--adapter', 'mutant:full-before-num_sge', '--out', join(dir, 'out'), '--expectations', join(dir, 'e.yaml')]);
+    // All the SRQ post cases, not check-order alone: a gate with nothing seen to hold is never PASS.
+    const r = await cli(['--adapter', 'mutant:full-before-num_sge', '--out', join(dir, 'out'), '--expectations', join(dir, 'e.yaml'), '--case', 'post_srq_recv/*']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('1 expected to fail');
     const results = RunResults.parse(JSON.parse(await readFile(join(dir, 'out', 'results.json'), 'utf8')));
