@@ -9,7 +9,7 @@ import { findGuestKernel } from './vm/kernel.js';
 import { buildModule } from './vm/modules.js';
 import type { JobModule } from './vm/job-script.js';
 import { projectRoot, vmCacheDir } from './vm/project-root.js';
-import { runInVm, visibleInGuest } from './vm/run.js';
+import { runInVm, startEstimate, visibleInGuest } from './vm/run.js';
 
 /** Boot, a full suite under TCG, power-off: minutes; an hour means something hangs. */
 const VM_RUN_TIMEOUT_MS = 60 * 60 * 1000;
@@ -83,7 +83,7 @@ export async function runSubcommandInVm(
   }
   const modules = adapter === 'kernel' ? [await rvtcModule()] : [];
   const main = join(projectRoot(), 'dist/cli/main.js');
-  process.stderr.write(`rvt-conform: booting the VM for ${subcommand} --adapter ${adapter} on ${device} (about 10 s before it starts)\n`);
+  process.stderr.write(`rvt-conform: booting the VM for ${subcommand} --adapter ${adapter} on ${device} (${startEstimate()})\n`);
   const rdmavtSrc = target.rdmavtSrc === undefined ? undefined : rdmavtSourceDir(target.rdmavtSrc);
   // Only the report folder is shared read-write (uncached); the guest runs in the current
   // directory as it sees it through the cached read-only shares, so Node and the project load fast.

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { VM_DEVICES, type VmDevice, isVmDevice } from './devices.js';
-import { runInVm } from './run.js';
+import { runInVm, startEstimate } from './run.js';
 
 /**
  * `rvt-conform vm [options] -- <command...>`: runs a command next to a real rxe device.
@@ -18,7 +18,7 @@ export function registerVmCommand(program: Command): void {
     .option('--work-dir <dir>', "shared read-write at the same path; the command's working directory", process.cwd())
     .option('--device <name>', `bring up this device too (one of ${VM_DEVICES.join(', ')}; rxe0 is always there)`, parseDevice, 'rxe0')
     .action(async (command: string[], options: { timeout: number; workDir: string; device: VmDevice }) => {
-      process.stderr.write('rvt-conform vm: booting the VM (about 10 s before the command starts)\n');
+      process.stderr.write(`rvt-conform vm: booting the VM (${startEstimate()})\n`);
       const result = await runInVm({ command, workDir: options.workDir, device: options.device, timeoutMs: options.timeout * 1000 });
       process.stderr.write(
         `rvt-conform vm: exit status ${result.exitCode} after ${(result.durationMs / 1000).toFixed(1)} s ` +

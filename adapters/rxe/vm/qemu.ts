@@ -69,6 +69,8 @@ export interface QemuExit {
   timedOut: boolean;
   /** Killed by the boot watchdog: the marker never appeared in the console log in time. */
   bootHung: boolean;
+  /** When the watch's `started` line appeared, in ms after QEMU was spawned. */
+  startedAfterMs?: number;
   /** What QEMU itself printed (its own errors, not the guest's output). */
   messages: string;
 }
@@ -80,7 +82,12 @@ export interface BootWatch {
   path: string;
   marker: string;
   withinMs: number;
+  /** A later line whose time is measured (e.g. the job starting), not enforced. */
+  started?: string;
 }
+
+/** How often the console log is read: the start time is measured to this. */
+const WATCH_POLL_MS = 250;
 
 /** Runs QEMU to its end, killing it when `timeoutMs` passes (or the boot watch sees no progress). */
 export function runQemu(binary: string, args: readonly string[], timeoutMs: number, watch?: BootWatch): Promise<QemuExit> {
@@ -99,6 +106,7 @@ export function runQemu(binary: string, args: readonly string[], timeoutMs: numb
       child.kill('SIGKILL');
     }, timeoutMs);
     const watchStarted = Date.now();
+    let startedAfterMs: number | undefined;
     const watcher =
       watch === undefined
         ? undefined
@@ -109,13 +117,17 @@ export function runQemu(binary: string, args: readonly string[], timeoutMs: numb
             } catch {
               // not created yet
             }
-            if (seen.includes(watch.marker)) clearInterval(watcher);
-            else if (Date.now() - watchStarted > watch.withinMs) {
+            if (seen.includes(watch.marker)) {
+              if (watch.started === undefined || seen.includes(watch.started)) {
+                if (watch.started !== undefined) startedAfterMs = Date.now() - watchStarted;
+                clearInterval(watcher);
+              }
+            } else if (Date.now() - watchStarted > watch.withinMs) {
               bootHung = true;
               clearInterval(watcher);
               child.kill('SIGKILL');
             }
-          }, 1000);
+          }, WATCH_POLL_MS);
     // A VM must not outlive the process that started it.
     const killOnExit = () => child.kill('SIGKILL');
     process.once('exit', killOnExit);
@@ -130,7 +142,7 @@ export function runQemu(binary: string, args: readonly string[], timeoutMs: numb
     });
     child.on('close', (code, signal) => {
       settle();
-      resolve({ code, signal, timedOut, bootHung, messages });
+      resolve({ code, signal, timedOut, bootHung, messages, ...(startedAfterMs === undefined ? {} : { startedAfterMs }) });
     });
   });
 }

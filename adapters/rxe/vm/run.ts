@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -105,10 +105,11 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
             forwardPorts: options.forwardPorts ?? [],
           }),
           options.timeoutMs,
-          { path: consoleLogPath, marker: STAGE2_MARKER, withinMs: BOOT_WATCHDOG_MS },
+          { path: consoleLogPath, marker: STAGE2_MARKER, withinMs: BOOT_WATCHDOG_MS, started: JOB_MARKER },
         ),
       );
       if (exit.bootHung) return { hungAt: consoleLogPath };
+      if (exit.startedAfterMs !== undefined) await recordStart(cacheDir, exit.startedAfterMs);
       const exitCode = await guestStatus(controlDir, exit, options.timeoutMs, consoleLogPath);
       return { exitCode, consoleLogPath, durationMs: Math.round(performance.now() - started), kernelVersion: kernel.version };
     } finally {
@@ -173,6 +174,26 @@ async function readOptional(path: string): Promise<string | undefined> {
 
 /** Stage 2 prints this first; a guest that never prints it within the watchdog is hung in boot. */
 const STAGE2_MARKER = '[rvt-vm ';
+/** Stage 2's line once the device is up, just before the job script. */
+const JOB_MARKER = 'running the job';
+const LAST_START_FILE = 'last-start.json';
+
+async function recordStart(cacheDir: string, ms: number): Promise<void> {
+  await writeFile(join(cacheDir, LAST_START_FILE), `${JSON.stringify({ ms, at: new Date().toISOString() })}\n`);
+}
+
+/**
+ * What the "booting" message promises: the time QEMU took to reach the job on this machine last
+ * time (it varies with load), or a first-run estimate when nothing was measured yet.
+ */
+export function startEstimate(): string {
+  try {
+    const last = JSON.parse(readFileSync(join(vmCacheDir(), LAST_START_FILE), 'utf8')) as { ms: number };
+    return `the job started ${(last.ms / 1000).toFixed(1)} s after boot last time`;
+  } catch {
+    return 'about 10 s to boot on a first run';
+  }
+}
 /** Boot to stage 2 takes 4-10 s under TCG, up to a minute on a loaded host. */
 const BOOT_WATCHDOG_MS = 150_000;
 

@@ -165,4 +165,12 @@ describe('the boot watchdog', () => {
     const exit = await runQemu('/bin/sh', ['-c', `echo '[rvt-vm 3.9] stage 2' > '${log}'; sleep 3; exit 0`], 60_000, { path: log, marker: '[rvt-vm ', withinMs: 1500 });
     expect(exit).toMatchObject({ bootHung: false, code: 0 });
   });
+
+  it('measures when the job started, for the next run\'s start-up message', async () => {
+    const log = join(dir, 'job.log');
+    const script = `echo '[rvt-vm 3.9] stage 2' > '${log}'; sleep 1; echo '[rvt-vm 5.1] running the job' >> '${log}'; sleep 1`;
+    const exit = await runQemu('/bin/sh', ['-c', script], 60_000, { path: log, marker: '[rvt-vm ', withinMs: 1500, started: 'running the job' });
+    expect(exit.startedAfterMs).toBeGreaterThanOrEqual(1000);
+    expect(exit.startedAfterMs).toBeLessThan(2000);
+  });
 });
