@@ -40,8 +40,10 @@ export interface KernelMutantResult {
   description: string;
   /** Cases that passed on the stock rdmavt and fail (or error) on the mutant. */
   killedBy: string[];
-  /** Set when the run itself did not finish (e.g. the mutant panicked the guest): why. */
+  /** Set when the mutant took the guest's kernel down (oops, panic) before the suite ended: why. */
   runError?: string;
+  /** Set when the run failed for a reason that is not the mutant's (the harness, the host): neither killed nor survived. */
+  harnessError?: string;
   durationMs: number;
 }
 
@@ -50,7 +52,15 @@ export interface KernelMutationReport {
   mutants: KernelMutantResult[];
   killed: number;
   survived: string[];
+  /** Mutants whose run failed for a harness reason: not decided, so the score cannot claim them. */
+  undecided: string[];
 }
+
+/** The guest kernel's own words for going down: only these make a run without results a kill. */
+const GUEST_DOWN = /\bKernel panic\b|\bOops\b|\bkernel BUG at\b|\bBUG: unable to handle\b|\bgeneral protection fault\b/;
+
+/** The suite left no results because the mutant took the kernel down (the console log shows it). */
+class GuestWentDown extends Error {}
 
 /** A case outcome that counts as a kill: a failed check or a case that could not run to its end. */
 const KILLING = new Set(['fail', 'error']);
@@ -70,7 +80,12 @@ async function suiteOnRvtSim(workDir: string, out: string, rdmavtSrc: string | u
     stdout: process.stderr,
   });
   const file = join(workDir, out, 'results.json');
-  if (!existsSync(file)) throw new Error(`the suite left no results (guest status ${result.exitCode}; console log ${result.consoleLogPath})`);
+  if (!existsSync(file)) {
+    const why = `the suite left no results (guest status ${result.exitCode}; console log ${result.consoleLogPath})`;
+    const consoleLog = readFileSync(result.consoleLogPath, 'utf8');
+    const down = consoleLog.split('\n').find((line) => GUEST_DOWN.test(line));
+    throw down === undefined ? new Error(why) : new GuestWentDown(`${why}: ${down.trim()}`);
+  }
   const results = JSON.parse(readFileSync(file, 'utf8')) as { cases: { id: string; status: string }[] };
   return Object.fromEntries(results.cases.map((c) => [c.id, c.status]));
 }
@@ -101,19 +116,30 @@ export async function runKernelMutation(options: { only?: readonly string[]; cas
       say(`rdmavt mutants: ${mutant.name} (${mutant.description})`);
       let killedBy: string[] = [];
       let runError: string | undefined;
+      let harnessError: string | undefined;
       try {
         const statuses = await suiteOnRvtSim(workDir, `mutant-${mutant.name}`, src, `mutant ${mutant.name}`, options.caseGlob);
         killedBy = Object.keys(statuses).filter((id) => KILLING.has(statuses[id] as string) && !KILLING.has(baseline[id] ?? 'pass'));
       } catch (error) {
-        // A mutant that takes the guest down is killed too, by the run itself.
         if (error instanceof UserError && /does not build|failed:/.test(error.message)) throw error;
-        runError = (error as Error).message;
+        // A mutant that takes the guest's kernel down is killed, by the run itself; any other
+        // failed run says nothing about the mutant.
+        if (error instanceof GuestWentDown) runError = error.message;
+        else harnessError = (error as Error).message;
       }
       await rm(src, { recursive: true, force: true });
-      results.push({ name: mutant.name, description: mutant.description, killedBy, ...(runError === undefined ? {} : { runError }), durationMs: Math.round(performance.now() - started) });
+      results.push({
+        name: mutant.name,
+        description: mutant.description,
+        killedBy,
+        ...(runError === undefined ? {} : { runError }),
+        ...(harnessError === undefined ? {} : { harnessError }),
+        durationMs: Math.round(performance.now() - started),
+      });
     }
-    const survived = results.filter((r) => r.killedBy.length === 0 && r.runError === undefined).map((r) => r.name);
-    return { baseline, mutants: results, killed: results.length - survived.length, survived };
+    const undecided = results.filter((r) => r.harnessError !== undefined).map((r) => r.name);
+    const survived = results.filter((r) => r.killedBy.length === 0 && r.runError === undefined && r.harnessError === undefined).map((r) => r.name);
+    return { baseline, mutants: results, killed: results.length - survived.length - undecided.length, survived, undecided };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
@@ -126,8 +152,12 @@ export function killMatrix(report: KernelMutationReport): string {
   const width = Math.max(4, ...cases.map((c) => c.length));
   const lines = [`${'case'.padEnd(width)}  ${cols.join(' ')}`];
   for (const id of cases) lines.push(`${id.padEnd(width)}  ${report.mutants.map((m) => (m.killedBy.includes(id) ? ' X' : ' .')).join(' ')}`);
-  lines.push('', ...report.mutants.map((m, i) => `${String(i + 1).padStart(2)} ${m.killedBy.length > 0 || m.runError ? 'killed  ' : 'SURVIVED'} ${m.name} (${m.killedBy.length} case(s)${m.runError ? `; the run failed: ${m.runError}` : ''}, ${(m.durationMs / 1000).toFixed(0)} s)`));
-  lines.push('', `rdmavt mutation score: ${report.killed}/${report.mutants.length}`);
+  const verdict = (m: KernelMutantResult) => (m.harnessError ? 'UNDECIDED' : m.killedBy.length > 0 || m.runError ? 'killed   ' : 'SURVIVED ');
+  const why = (m: KernelMutantResult) => (m.runError ? `; the guest went down: ${m.runError}` : m.harnessError ? `; the run failed, not for the mutant: ${m.harnessError}` : '');
+  lines.push('', ...report.mutants.map((m, i) => `${String(i + 1).padStart(2)} ${verdict(m)} ${m.name} (${m.killedBy.length} case(s)${why(m)}, ${(m.durationMs / 1000).toFixed(0)} s)`));
+  const decided = report.mutants.length - report.undecided.length;
+  lines.push('', `rdmavt mutation score: ${report.killed}/${decided}${report.undecided.length > 0 ? ` (${report.undecided.length} not decided: run them again)` : ''}`);
   if (report.survived.length > 0) lines.push(`survivors (each is a missing case): ${report.survived.join(', ')}`);
+  if (report.undecided.length > 0) lines.push(`not decided (the run failed for a harness reason): ${report.undecided.join(', ')}`);
   return lines.join('\n');
 }

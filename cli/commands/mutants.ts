@@ -37,7 +37,8 @@ export function registerMutantsCommand(program: Command): void {
       if (flags.kernel) {
         const report = await runKernelMutation({ ...(flags.only === undefined ? {} : { only: flags.only }), ...(flags.case === undefined ? {} : { caseGlob: flags.case }) });
         process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${killMatrix(report)}\n`);
-        process.exitCode = report.survived.length === 0 ? 0 : 1;
+        // A run that failed for the harness is not the driver's doing: exit 2, like other setup problems.
+        process.exitCode = report.undecided.length > 0 ? 2 : report.survived.length === 0 ? 0 : 1;
         return;
       }
       if (flags.only !== undefined || flags.case !== undefined) throw new UserError('--only and --case are for --kernel', { hint: 'add --kernel' });

@@ -39,10 +39,28 @@ describe('the C mutants of rdmavt', () => {
       ],
       killed: 1,
       survived: ['two'],
+      undecided: [],
     });
     expect(text).toContain('a/x    X  .');
-    expect(text).toMatch(/2 SURVIVED two/);
+    expect(text).toMatch(/2 SURVIVED +two/);
     expect(text).toContain('rdmavt mutation score: 1/2');
     expect(text).toContain('survivors (each is a missing case): two');
+  });
+
+  it('counts a run that failed for the harness as neither killed nor survived', () => {
+    const text = killMatrix({
+      baseline: { 'a/x': 'pass' },
+      mutants: [
+        { name: 'one', description: 'd', killedBy: ['a/x'], durationMs: 1000 },
+        { name: 'panics', description: 'd', killedBy: [], runError: 'no results: Kernel panic - not syncing', durationMs: 1000 },
+        { name: 'unlucky', description: 'd', killedBy: [], harnessError: 'no results (guest status 1)', durationMs: 1000 },
+      ],
+      killed: 2,
+      survived: [],
+      undecided: ['unlucky'],
+    });
+    expect(text).toMatch(/2 killed +panics .*the guest went down: no results: Kernel panic/);
+    expect(text).toMatch(/3 UNDECIDED unlucky .*the run failed, not for the mutant/);
+    expect(text).toContain('rdmavt mutation score: 2/2 (1 not decided: run them again)');
   });
 });
