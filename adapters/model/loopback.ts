@@ -35,7 +35,8 @@ export function progress(state: ModelState): void {
         }
         continue;
       }
-      if (!stateAllows(qp.state, 'PROCESS_SEND')) continue;
+      // The model completes a WR in one step, so each one is a new start (RVT_PROCESS_NEXT_SEND_OK).
+      if (!stateAllows(qp.state, 'PROCESS_NEXT_SEND')) continue;
       for (let wqe = qp.sq.toArray()[0]; wqe !== undefined; wqe = qp.sq.toArray()[0]) {
         if (executeSend(state, handle, qp, wqe) === 'wait') break;
         moved = true;

@@ -16,6 +16,9 @@ export const qpVerbMutants: Mutant[] = [
   mutate(rdmavt, 'post-send-in-rtr', 'post_send', 'accepts send posts in RTR', {
     stateAllows: (state, op) => (op === 'POST_SEND' && state === 'RTR') || stateAllows(state, op),
   }),
+  mutate(rdmavt, 'sqd-starts-sends', 'post_send', 'starts sends posted in SQD (PROCESS_SEND taken for PROCESS_NEXT_SEND)', {
+    stateAllows: (state, op) => (op === 'PROCESS_NEXT_SEND' && state === 'SQD') || stateAllows(state, op),
+  }),
   mutate(rdmavt, 'send-gate-sets-bad-wr', 'post_send', 'writes *bad_wr when the state gate fails', {
     intercept: {
       postSend: (state, args, next) => {

@@ -27,6 +27,14 @@ export const postSendClauses: Clause[] = [
     covers,
   },
   {
+    id: 'post_send.sqd.queued',
+    verb,
+    statement: 'In SQD a send is accepted and queued but not started: rdmavt starts no new WR until the QP is back in RTS.',
+    sources: [code('ib_rvt_state_ops', 'IB_QPS_SQD has RVT_POST_SEND_OK and RVT_PROCESS_SEND_OK but not RVT_PROCESS_NEXT_SEND_OK, which rvt_ruc_loopback needs to start a WR')],
+    level: 'reference',
+    covers: ['rvt_post_send', 'rvt_ruc_loopback'],
+  },
+  {
     id: 'post_send.bad_wr.first-failing',
     verb,
     statement: 'On a per-WR failure, bad_wr points at the first failing WR; earlier WRs are sent, later ones are not.',

@@ -2,7 +2,7 @@ import type { SendWrInput } from '../../spec/verbs/wr.js';
 import { defineCase } from '../case.js';
 import { fillThenOneMore } from '../fill.js';
 import type { CaseContext } from '../context.js';
-import { bringUp, createRcQp, type LoopbackPair, tryCreateQp } from '../fixtures.js';
+import { bringUp, createRcQp, type LoopbackPair, moveTo, tryCreateQp } from '../fixtures.js';
 import { qpInState } from '../qp-in-state.js';
 import { recvWr, sendMessages, wrIds } from '../traffic.js';
 
@@ -31,6 +31,27 @@ const gateCases = (['RESET', 'INIT', 'RTR'] as const).map((state) =>
 
 export const postSendCases = [
   ...gateCases,
+  defineCase({
+    id: 'post_send/sqd-queues',
+    verb: 'post_send',
+    title: 'A send posted in SQD (send queue drained) is accepted and not started',
+    clauses: ['post_send.sqd.queued'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 9)] });
+      await moveTo(ctx.verbs, pair.sender.qp, 'SQD');
+      const out = await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(90)] });
+      const sent = await ctx.poll(pair.sender.cq, 1);
+      const received = await ctx.poll(pair.receiver.cq, 1);
+      ctx.check.equal(
+        'post_send.sqd.queued',
+        'the post returns 0 and neither side completes',
+        { rawReturn: 0, sent: [], received: [] },
+        { rawReturn: out.rawReturn, sent: wrIds(sent), received: wrIds(received) },
+      );
+    },
+  }),
   defineCase({
     id: 'post_send/state-rts-accepts',
     verb: 'post_send',

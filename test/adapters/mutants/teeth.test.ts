@@ -13,6 +13,7 @@ const MUST_FAIL: Record<string, string[]> = {
   'post-recv-in-reset': ['post_recv/state-reset-rejects'],
   'post-recv-on-srq-qp': ['post_recv/srq-attached-rejected'],
   'post-send-in-rtr': ['post_send/state-rtr-rejects'],
+  'sqd-starts-sends': ['post_send/sqd-queues'],
   'unsignaled-completes': ['post_send/unsignaled'],
   'limit-at-or-below': ['srq_limit/fires-below'],
   'limit-never-disarmed': ['srq_limit/once-then-disarmed'],
