@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rvtcModule } from '../../../adapters/rxe/run-in-vm.js';
-import { runInVm } from '../../../adapters/rxe/vm/run.js';
 import { RunResults } from '../../../reports/results-schema.js';
 import { CLI } from '../../helpers.js';
-import { VM_TEST_TIMEOUT_MS, collector, vmSkipReason } from '../rxe/vm-helpers.js';
+import { VM_TEST_TIMEOUT_MS, runGuestScript, vmSkipReason } from '../rxe/vm-helpers.js';
 
 const HOLDER = fileURLToPath(new URL('./fixtures/hold-resources.mjs', import.meta.url));
 const CASE = 'post_srq_recv/single-wr';
@@ -40,17 +39,7 @@ describe.skipIf(vmSkipReason !== undefined)(`kernel adapter on rxe0${vmSkipReaso
       rdma -j resource show > after.json
       rmmod rvtc; echo "rmmod $?" >> exits
       dmesg > dmesg.txt`;
-    const output = collector();
-    const result = await runInVm({
-      command: ['sh', '-c', script],
-      workDir: work,
-      modules: [await rvtcModule()],
-      env: { NODE: process.execPath, CLI, HOLDER },
-      timeoutMs: VM_TEST_TIMEOUT_MS,
-      stdout: output.stream,
-      stderr: output.stream,
-    });
-    if (result.exitCode !== 0) throw new Error(`the guest script failed (${result.exitCode}): ${output.text()}`);
+    await runGuestScript(script, { workDir: work, modules: [await rvtcModule()], env: { NODE: process.execPath, CLI, HOLDER } });
   }, VM_TEST_TIMEOUT_MS);
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));

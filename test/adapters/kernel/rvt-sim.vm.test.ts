@@ -7,8 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInVm } from '../../../adapters/rxe/vm/run.js';
-import { VM_TEST_TIMEOUT_MS, collector, vmSkipReason } from '../rxe/vm-helpers.js';
+import { VM_TEST_TIMEOUT_MS, runGuestScript, vmSkipReason } from '../rxe/vm-helpers.js';
 
 const PROGRAMS = ['ibv_rc_pingpong', 'ibv_srq_pingpong', 'ibv_ud_pingpong'] as const;
 const ITERATIONS = 50;
@@ -32,17 +31,7 @@ describe.skipIf(vmSkipReason !== undefined)(`rdma-core's pingpongs on rvt_sim0${
         wait $server; echo "$prog server $?" >> exits
       done
       dmesg > dmesg.txt`;
-    const output = collector();
-    const result = await runInVm({
-      command: ['sh', '-c', script],
-      workDir: work,
-      device: 'rvt_sim0',
-      deviceOptions: { qibId: true },
-      timeoutMs: VM_TEST_TIMEOUT_MS,
-      stdout: output.stream,
-      stderr: output.stream,
-    });
-    if (result.exitCode !== 0) throw new Error(`the guest script failed (${result.exitCode}): ${output.text()}`);
+    await runGuestScript(script, { workDir: work, device: 'rvt_sim0', deviceOptions: { qibId: true } });
   }, VM_TEST_TIMEOUT_MS);
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
