@@ -1,5 +1,6 @@
 import { type CTRFReport, ReportBuilder, type Test, TestBuilder, type TestStatus } from 'ctrf';
 import { describeCheck } from './evidence.js';
+import { gateText } from './gate.js';
 import type { CaseResult, CaseStatus, RunResults } from './results-schema.js';
 
 /**
@@ -40,7 +41,21 @@ function test(results: RunResults, c: CaseResult): Test {
   return builder.build();
 }
 
-/** ctrf.json (Common Test Report Format): a test per case, clause ids and the checks in `extra`. */
+/** The gate as a test of its own (see junit.ts): failed whenever the gate is, with its reasons. */
+function gateTest(results: RunResults): Test {
+  const adapter = results.adapter.adapter;
+  return new TestBuilder()
+    .testId('gate')
+    .name(`[${adapter}] gate`)
+    .status(results.gate.passed ? 'passed' : 'failed')
+    .rawStatus(results.gate.passed ? 'pass' : 'fail')
+    .duration(0)
+    .suite([`rvt-conform ${adapter} (${results.adapter.device.name})`])
+    .message(gateText(results.gate))
+    .build();
+}
+
+/** ctrf.json (Common Test Report Format): a test per case, clause ids and the checks in `extra`; the gate last. */
 export function renderCtrf(results: RunResults): string {
   const report: CTRFReport = new ReportBuilder()
     .tool({ name: results.tool.name, version: results.tool.version })
@@ -52,7 +67,7 @@ export function renderCtrf(results: RunResults): string {
       testEnvironment: `${results.adapter.adapter}: ${results.adapter.implementation}`,
       extra: { adapter: results.adapter, profile: results.run.profile },
     })
-    .addTests(results.cases.map((c) => test(results, c)))
+    .addTests([...results.cases.map((c) => test(results, c)), gateTest(results)])
     .summaryOverrides({
       start: Date.parse(results.run.startedAt),
       stop: Date.parse(results.run.finishedAt),

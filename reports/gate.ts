@@ -1,5 +1,14 @@
 import type { CaseResult, ClauseResult, ClauseStatus, Gate } from './results-schema.js';
 
+/** The gate as one test's text (JUnit failure body, CTRF message): the summary, then what failed it. */
+export function gateText(gate: Gate): string {
+  return [
+    gate.summary,
+    ...gate.failures.map((id) => `failed: ${id}`),
+    ...gate.unexpectedPasses.map((id) => `passed against its expectation: ${id}`),
+  ].join('\n');
+}
+
 /** Binding clauses in scope that were not seen to hold or fail, by why: named in the headline. */
 const UNVERIFIED: readonly [ClauseStatus, string][] = [
   ['skip', 'skipped (capability missing)'],

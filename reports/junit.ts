@@ -1,5 +1,6 @@
 import junitModule, { type Builder } from 'junit-report-builder';
 import { describeCheck } from './evidence.js';
+import { gateText } from './gate.js';
 import type { RunResults } from './results-schema.js';
 
 // The package sets module.exports to the builder while its types declare an ES default export;
@@ -43,5 +44,9 @@ export function renderJunit(results: RunResults): string {
       test.failure(`expected ${expectation.status} (${expectation.reason}) but it passed: remove the entry at ${expectation.source}`, 'UnexpectedPass');
     }
   }
+  // The gate is a test of its own, so a CI system's red or green is the gate's even when no case
+  // failed: an unexpected pass of a clause, an interrupted run, nothing observed to hold.
+  const gate = suite.testCase().className(`rvt-conform.${adapter.adapter}.gate`).name(`[${adapter.adapter}] gate`).time(0);
+  if (!results.gate.passed) gate.failure(gateText(results.gate), 'GateFailed');
   return builder.build();
 }

@@ -84,14 +84,24 @@ describe('ctrf.json', () => {
     const results = await resultsFor({ adapter: capacityPlusOne(), extra: [crashed] });
     const report = JSON.parse(renderCtrf(results));
     expect(validate(report).errors ?? []).toEqual([]);
-    expect(report.results.tests).toHaveLength(results.cases.length);
+    expect(report.results.tests).toHaveLength(results.cases.length + 1);
     const fill = report.results.tests.find((t: { testId: string }) => t.testId === 'post_srq_recv/fill-to-capacity');
     expect(fill).toMatchObject({ status: 'failed', rawStatus: 'fail', name: expect.stringMatching(/^\[mutant:capacity-plus-one\] /) });
     expect(fill.extra.clauses).toContain('post_srq_recv.full.rejected');
     expect(fill.message).toContain('post_srq_recv.full.rejected: one WR more: fails, bad_wr at it');
-    expect(report.results.tests.at(-1)).toMatchObject({ status: 'other', rawStatus: 'error', message: 'the implementation crashed: SIGSEGV' });
-    expect(report.results.summary).toMatchObject({ tests: results.cases.length, start: 0, stop: 1000 });
+    expect(report.results.tests.at(-2)).toMatchObject({ status: 'other', rawStatus: 'error', message: 'the implementation crashed: SIGSEGV' });
+    expect(report.results.tests.at(-1)).toMatchObject({ testId: 'gate', status: 'failed', message: expect.stringContaining('failed: post_srq_recv.full.rejected') });
+    expect(report.results.summary).toMatchObject({ tests: results.cases.length + 1, start: 0, stop: 1000 });
     expect(report.extra.gate.passed).toBe(false);
+  });
+
+  it('fails with the gate when no case failed (nothing observed to hold), and passes with it', async () => {
+    const unseen = JSON.parse(renderCtrf(await resultsFor({ cases: allCases.filter((c) => c.id === 'post_srq_recv/interrupt-context') })));
+    expect(unseen.results.tests.filter((t: { status: string }) => t.status === 'failed').map((t: { testId: string }) => t.testId)).toEqual(['gate']);
+    expect(unseen.results.summary.failed).toBe(1);
+    const good = JSON.parse(renderCtrf(await resultsFor()));
+    expect(good.results.tests.at(-1)).toMatchObject({ testId: 'gate', status: 'passed' });
+    expect(good.results.summary.failed).toBe(0);
   });
 });
 
@@ -103,6 +113,15 @@ describe('junit.xml', () => {
     expect(xml).toContain('<property name="clause" value="post_srq_recv.full.rejected"/>');
     expect(xml).toMatch(/<failure message="[^"]*post_srq_recv.full.rejected/);
     expect(xml).not.toContain('<error');
+  });
+
+  it('fails the gate testcase whenever the gate fails, even with no failing case, with the reasons as its body', async () => {
+    const unseen = renderJunit(await resultsFor({ cases: allCases.filter((c) => c.id === 'post_srq_recv/interrupt-context') }));
+    expect(unseen).toMatch(/<testsuite [^>]*failures="1"/);
+    expect(unseen).toMatch(/name="\[model\] gate"[^>]*>\s*<failure message="FAIL: no binding clause was observed to hold/);
+    const good = renderJunit(await resultsFor());
+    expect(good).toMatch(/<testsuite [^>]*failures="0"/);
+    expect(good).toMatch(/name="\[model\] gate"/);
   });
 
   it('reports a harness error as <error>, never as <failure>', async () => {
