@@ -40,6 +40,9 @@ const SPLATS: readonly RegExp[] = [
 /** After these the kernel cannot be trusted for the rest of the run (the VM should end). */
 const FATAL: readonly RegExp[] = [/\bOops\b/, /\bkernel BUG at /, /\bgeneral protection fault\b/, /\bBUG: unable to handle\b/, /\bKernel panic\b/];
 
+/** Whether a kernel log (or console) line says the kernel went down. */
+export const isFatalLine = (line: string): boolean => FATAL.some((re) => re.test(line));
+
 /** How much of the log after the first splat is kept as evidence (the call trace follows it). */
 const EVIDENCE_LINES = 40;
 /** And before it: a WARN's own message (e.g. FORTIFY_SOURCE's "memcpy: detected field-spanning write") comes first. */
@@ -60,7 +63,7 @@ export function findSplat(records: readonly KmsgRecord[]): Splat | undefined {
   const context = records.slice(Math.max(0, first - CONTEXT_LINES), first);
   return {
     lines: [...context, ...tail.slice(0, EVIDENCE_LINES)].map((r) => `[${(r.usec / 1e6).toFixed(6)}] ${r.text}`),
-    fatal: tail.some((r) => FATAL.some((re) => re.test(r.text))),
+    fatal: tail.some((r) => isFatalLine(r.text)),
   };
 }
 

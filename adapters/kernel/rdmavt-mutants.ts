@@ -3,6 +3,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../../cli/errors.js';
+import { isFatalLine } from './kmsg.js';
 import { RDMAVT_SOURCE_ENV } from './rdmavt-env.js';
 import { rvtcModule } from '../rxe/run-in-vm.js';
 import { kernelSourceFolder } from '../rxe/vm/devices.js';
@@ -56,9 +57,6 @@ export interface KernelMutationReport {
   undecided: string[];
 }
 
-/** The guest kernel's own words for going down: only these make a run without results a kill. */
-const GUEST_DOWN = /\bKernel panic\b|\bOops\b|\bkernel BUG at\b|\bBUG: unable to handle\b|\bgeneral protection fault\b/;
-
 /** The suite left no results because the mutant took the kernel down (the console log shows it). */
 class GuestWentDown extends Error {}
 
@@ -83,7 +81,8 @@ async function suiteOnRvtSim(workDir: string, out: string, rdmavtSrc: string | u
   if (!existsSync(file)) {
     const why = `the suite left no results (guest status ${result.exitCode}; console log ${result.consoleLogPath})`;
     const consoleLog = readFileSync(result.consoleLogPath, 'utf8');
-    const down = consoleLog.split('\n').find((line) => GUEST_DOWN.test(line));
+    // Only the kernel's own words for going down make a run without results a kill.
+    const down = consoleLog.split('\n').find(isFatalLine);
     throw down === undefined ? new Error(why) : new GuestWentDown(`${why}: ${down.trim()}`);
   }
   const results = JSON.parse(readFileSync(file, 'utf8')) as { cases: { id: string; status: string }[] };
