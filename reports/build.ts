@@ -3,7 +3,7 @@ import type { AdapterInfo, Profile } from '../adapters/adapter.js';
 import type { Clause } from '../spec/clauses/schema.js';
 import type { CaseRun } from '../suites/runner.js';
 import { clauseResults } from './clause-status.js';
-import { coveredByClauses, withExpectation } from './expectations/apply.js';
+import { coveredByClauses, withExpectation, withWaiver } from './expectations/apply.js';
 import type { Expectation } from './expectations/load.js';
 import { expectationsFor, runInfoOf } from './expectations/match.js';
 import { evaluateGate } from './gate.js';
@@ -65,10 +65,16 @@ export function caseResult(run: CaseRun): CaseResult {
 export function buildResults(input: BuildInput): RunResults {
   const expected = expectationsFor(input.expectations?.entries ?? [], runInfoOf(input.info, input.profile));
   // Case expectations first: a clause failed only by expected cases is an xfail, not a failure.
-  const ownCases = input.runs.map((run) => withExpectation(caseResult(run), expected.get(run.case.id)));
+  const capabilities = input.info.capabilities;
+  const ownCases = input.runs.map((run) => {
+    const kase = withExpectation(caseResult(run), expected.get(run.case.id));
+    return withWaiver(kase, [kase], capabilities, expected);
+  });
   const clauses = clauseResults(input.clauses, ownCases, input.profile).map((clause) => {
     const cited = input.citations?.get(clause.id);
-    return withExpectation(cited === undefined ? clause : { ...clause, citations: [...cited] }, expected.get(clause.id));
+    const result = withExpectation(cited === undefined ? clause : { ...clause, citations: [...cited] }, expected.get(clause.id));
+    const skipped = ownCases.filter((c) => c.status === 'skip' && c.clauses.includes(clause.id));
+    return withWaiver(result, skipped, capabilities, expected);
   });
   const byId = new Map(clauses.map((c) => [c.id, c]));
   const cases = ownCases.map((c) => coveredByClauses(c, byId));

@@ -5,8 +5,11 @@ import { CoverageEntry } from '../spec/coverage.js';
 import { AppliedExpectation } from './expectations/schema.js';
 import { JsonValue } from './json-value.js';
 
-/** 2: xfail/xpass and the applied expectations, run.expectations, gate.unexpectedPasses, citations and coverage. */
-export const RESULTS_SCHEMA_VERSION = 2;
+/**
+ * 2: xfail/xpass and the applied expectations, run.expectations, gate.unexpectedPasses, citations and coverage.
+ * 3: gate.unverified and gate.waived (a binding clause that was not seen to hold needs a waiver).
+ */
+export const RESULTS_SCHEMA_VERSION = 3;
 
 /** `xfail` (an expected failure happened) and `xpass` (an expected failure passed) exist only where an expectation applied. */
 export const CaseStatus = z.enum(['pass', 'fail', 'error', 'skip', 'not-observable', 'xfail', 'xpass']);
@@ -82,6 +85,10 @@ export const Gate = z.object({
   failures: z.array(z.string()),
   /** Clauses and cases that passed against an expectation: the expectation is stale. */
   unexpectedPasses: z.array(z.string()),
+  /** Binding clauses in scope neither seen to hold or fail nor waived (skipped, not observable): they fail the gate. */
+  unverified: z.array(z.string()),
+  /** Binding clauses in scope not seen to hold that an expectations entry waives, with its reason. */
+  waived: z.array(z.string()),
   summary: z.string(),
 });
 export type Gate = z.infer<typeof Gate>;

@@ -20,6 +20,8 @@ export const ERRNO_NUMBERS = {
   ERANGE: 34,
   ENOSYS: 38,
   EOPNOTSUPP: 95,
+  ENOBUFS: 105,
+  ENOTCONN: 107,
   ETIMEDOUT: 110,
 } as const;
 

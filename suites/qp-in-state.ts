@@ -1,14 +1,25 @@
+import type { Capability } from '../adapters/adapter.js';
 import type { QpState } from '../spec/verbs/attrs.js';
+import type { Handle } from '../spec/verbs/ints.js';
 import type { CaseContext } from './context.js';
 import { bringUp, createRcQp, moveTo, type QpEnd } from './fixtures.js';
 
 /** The states a fresh RC QP can be driven to with the verbs alone (SQE needs a send error). */
 export type ReachableState = Exclude<QpState, 'SQE'>;
 
-/** A fresh RC QP (its own RQ, or `srq`) in `state`, aimed at itself so RTR/RTS need no peer. */
-export async function qpInState(ctx: CaseContext, state: ReachableState, srq?: number): Promise<QpEnd> {
-  const pd = await ctx.pd();
-  const end = await createRcQp(ctx.verbs, pd, srq);
+/**
+ * What a case needs to drive a QP into `state` with modify_qp alone: RTS (and SQD, reached through
+ * it) is where an RC QP is connected, which the verbs do by themselves only on a device that
+ * connects RC QPs by modify_qp (rc_loopback); an iWARP QP is connected by its CM instead.
+ */
+export function requiresFor(...states: ReachableState[]): Capability[] {
+  return states.some((s) => s === 'RTS' || s === 'SQD') ? ['rc_loopback'] : [];
+}
+
+/** A fresh RC QP (its own RQ, or an SRQ on the SRQ's PD) in `state`, aimed at itself so RTR/RTS need no peer; and its PD. */
+export async function qpInState(ctx: CaseContext, state: ReachableState, shared?: { pd: Handle; srq: Handle }): Promise<QpEnd & { pd: Handle }> {
+  const pd = shared?.pd ?? (await ctx.pd());
+  const end = { ...(await createRcQp(ctx.verbs, pd, shared?.srq)), pd };
   if (state === 'RESET') return end;
   if (state === 'ERR') {
     await bringUp(ctx.verbs, end.qp, end.qp_num, 'INIT');

@@ -138,11 +138,16 @@ async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent' | 'sign
   } catch (error) {
     const checks = ctx?.check.checks ?? [];
     if (error instanceof Timeout) return finish({ ran: 'timeout', status: 'error', reason: `timed out after ${timeoutMs} ms` }, checks);
+    // A check that already failed is a verdict; what broke after it is reported alongside.
+    const failed = checks.some((c) => c.status === 'fail');
+    if (error instanceof SetupError && !failed) {
+      // A verb the case does not test refused what the case needs: nothing was decided, and no
+      // clause of the case may read as failed (or passed) for it. The gate counts it as unverified.
+      return finish({ ran: 'precondition-failed', status: 'skip', reason: `precondition failed: ${error.message}`, error: describeError(error) }, checks);
+    }
     const ran: Ran = error instanceof ImplementationCrash ? 'crash' : 'error';
     const where = error instanceof SetupError ? 'setup' : ran === 'crash' ? 'the implementation crashed' : 'exception';
-    // A check that already failed is a verdict; what broke after it is reported alongside.
-    const status = checks.some((c) => c.status === 'fail') ? 'fail' : 'error';
-    return finish({ ran, status, reason: `${where}: ${describeError(error).message}`, error: describeError(error) }, checks);
+    return finish({ ran, status: failed ? 'fail' : 'error', reason: `${where}: ${describeError(error).message}`, error: describeError(error) }, checks);
   }
   const checks = (ctx as CaseContext | undefined)?.check.checks ?? [];
   return finish({ ran: 'ok', ...statusFromChecks(kase, checks) }, checks);

@@ -40,8 +40,8 @@ export async function sendMessages(ctx: CaseContext, pair: LoopbackPair, count: 
 /** The wr_ids of completions, in the order they came. */
 export const wrIds = (wcs: readonly WorkCompletion[]): bigint[] => wcs.map((wc) => wc.wr_id);
 
-/** A receive WR with one 64-byte sge in the pair's buffer, in the upper half (slot `id % 512`). */
-export function recvWr(pair: LoopbackPair, id: number | bigint, extra: Record<string, unknown> = {}) {
+/** A receive WR with one 64-byte sge in the buffer (a pair's, a rig's), in the upper half (slot `id % 512`). */
+export function recvWr(pair: Pick<LoopbackPair, 'buffer'>, id: number | bigint, extra: Record<string, unknown> = {}) {
   const slot = Number(BigInt(id) % 512n);
   return {
     wr_id: BigInt(id),

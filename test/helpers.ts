@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { type Adapter } from '../adapters/adapter.js';
 import { modelAdapter } from '../adapters/model/index.js';
+import { type Expectation, loadExpectations } from '../reports/expectations/load.js';
+import { clauses } from '../spec/clauses/index.js';
 import type { Case } from '../suites/case.js';
+import { allCases } from '../suites/index.js';
 import { type CaseRun, runCases } from '../suites/runner.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -15,3 +18,11 @@ export async function runAgainst(adapter: Adapter, cases: readonly Case[]): Prom
 }
 
 export const referenceModel = () => modelAdapter();
+
+export const MODEL_EXPECTATIONS = `${ROOT}expectations/model.yaml`;
+
+/** expectations/model.yaml: the model's waivers (what a Node process cannot observe), as `npm run conform` applies them. */
+export async function modelWaivers(): Promise<Expectation[]> {
+  const knownIds = new Set([...clauses.map((c) => c.id), ...allCases.map((c) => c.id)]);
+  return loadExpectations(MODEL_EXPECTATIONS, { knownIds, today: new Date().toISOString().slice(0, 10) });
+}

@@ -1,6 +1,6 @@
 import type { CaseResult, ClauseResult, ClauseStatus } from '../results-schema.js';
 import type { Expectation } from './load.js';
-import type { AppliedExpectation } from './schema.js';
+import { type AppliedExpectation, expectationKey } from './schema.js';
 
 /**
  * The status once an expectation is known: the expected failure that happened is `xfail`, a pass
@@ -14,8 +14,8 @@ function expectedOutcome<S extends ClauseStatus>(actual: S, expected: Expectatio
 }
 
 function applied(entry: Expectation): AppliedExpectation {
-  const { id, status, reason, link, expires, source } = entry;
-  return { id, status, reason, link, source, ...(expires === undefined ? {} : { expires }) };
+  const { status, reason, link, expires, source } = entry;
+  return { id: expectationKey(entry), status, reason, link, source, ...(expires === undefined ? {} : { expires }) };
 }
 
 /** A case or clause with the expectation for its id, if there is one. */
@@ -36,4 +36,24 @@ export function coveredByClauses(kase: CaseResult, clauses: ReadonlyMap<string, 
   const first = expected[0];
   if (first === undefined || expected.some((e) => e === undefined)) return kase;
   return { ...kase, status: 'xfail', expectation: first };
+}
+
+/**
+ * A skip is waived when every skipped case lacks only capabilities an entry waives (`capability:`
+ * entries): the result then carries that entry, so the gate counts it as waived, not unverified.
+ * A skip for any other reason (a setup that failed) needs an entry for its own id.
+ */
+export function withWaiver<R extends CaseResult | ClauseResult>(
+  result: R,
+  skipped: readonly CaseResult[],
+  capabilities: readonly string[],
+  expected: ReadonlyMap<string, Expectation>,
+): R {
+  if (result.status !== 'skip' || result.expectation !== undefined || skipped.length === 0) return result;
+  const missing = skipped.map((c) => (c.ran === 'precondition-failed' ? c.requires.filter((cap) => !capabilities.includes(cap)) : []));
+  if (missing.some((m) => m.length === 0)) return result;
+  const entries = missing.flat().map((cap) => expected.get(`capability:${cap}`));
+  const first = entries[0];
+  if (first === undefined || entries.some((e) => e === undefined)) return result;
+  return { ...result, expectation: applied(first) };
 }

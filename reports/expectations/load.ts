@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { type Document, isMap, isPair, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { UserError } from '../../cli/errors.js';
-import { type ExpectationEntry, ExpectationsFile } from './schema.js';
+import { type ExpectationEntry, ExpectationsFile, expectationKey } from './schema.js';
 
 /** An entry of an expectations file and where it is written (`file:line`), for error messages and reports. */
 export type Expectation = ExpectationEntry & { source: string };
@@ -55,17 +55,19 @@ function entryProblems(doc: Document, lines: LineCounter, entries: readonly Expe
   const unconditional = new Map<string, number>();
   entries.forEach((entry, index) => {
     const at = (key: string) => lineOf(doc, lines, ['expectations', index, key]);
-    if (!options.knownIds.has(entry.id)) {
+    if (entry.id !== undefined && !options.knownIds.has(entry.id)) {
       problems.push({ line: at('id'), message: `unknown id '${entry.id}': no clause or case has it (see 'rvt-conform list')` });
     }
     if (entry.expires !== undefined && entry.expires < options.today) {
       problems.push({ line: at('expires'), message: `expired on ${entry.expires}: re-check the deviation, then renew the date or remove the entry` });
     }
-    const earlier = unconditional.get(entry.id);
+    const key = expectationKey(entry);
+    const keyField = entry.id === undefined ? 'capability' : 'id';
+    const earlier = unconditional.get(key);
     if (earlier !== undefined) {
-      problems.push({ line: at('id'), message: `never applies: the entry for '${entry.id}' at line ${earlier} has no 'when' and comes first` });
+      problems.push({ line: at(keyField), message: `never applies: the entry for '${key}' at line ${earlier} has no 'when' and comes first` });
     } else if (entry.when === undefined) {
-      unconditional.set(entry.id, at('id'));
+      unconditional.set(key, at(keyField));
     }
   });
   return problems;
@@ -74,8 +76,9 @@ function entryProblems(doc: Document, lines: LineCounter, entries: readonly Expe
 function fail(file: string, problems: readonly Problem[]): never {
   const sorted = [...problems].sort((a, b) => a.line - b.line);
   throw new UserError(sorted.map((p) => `${file}:${p.line}: ${p.message}`).join('\n'), {
-    hint: 'the file is `expectations:` and a list of entries, each with id, status (fail, error, skip or not-observable), reason and link; ' +
-      'optional: expires (YYYY-MM-DD) and when (adapter, device, driver, profile)',
+    hint:
+      'the file is `expectations:` and a list of entries, each with id, status (fail, error, skip or not-observable), reason and link ' +
+      '(or, to waive an unsupported optional feature, capability and status skip); optional: expires (YYYY-MM-DD) and when (adapter, device, driver, profile)',
   });
 }
 

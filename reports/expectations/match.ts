@@ -1,6 +1,6 @@
 import type { AdapterInfo, Profile } from '../../adapters/adapter.js';
 import type { Expectation } from './load.js';
-import type { When } from './schema.js';
+import { expectationKey, type When } from './schema.js';
 
 /** The run info an expectation's `when` is matched against. */
 export interface RunInfo {
@@ -22,11 +22,12 @@ export function conditionsHold(when: When | undefined, run: RunInfo): boolean {
   return matches(when.adapter, run.adapter) && matches(when.device, run.device) && matches(when.driver, run.driver) && matches(when.profile, run.profile);
 }
 
-/** The expectation that applies to each id under this run: the first entry for it whose conditions hold. */
+/** The expectation that applies to each id (or `capability:<name>`) under this run: the first entry for it whose conditions hold. */
 export function expectationsFor(entries: readonly Expectation[], run: RunInfo): ReadonlyMap<string, Expectation> {
   const applied = new Map<string, Expectation>();
   for (const entry of entries) {
-    if (!applied.has(entry.id) && conditionsHold(entry.when, run)) applied.set(entry.id, entry);
+    const key = expectationKey(entry);
+    if (!applied.has(key) && conditionsHold(entry.when, run)) applied.set(key, entry);
   }
   return applied;
 }

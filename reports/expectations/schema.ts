@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Profile } from '../../adapters/adapter.js';
+import { Capability, Profile } from '../../adapters/adapter.js';
 
 /**
  * What an expectation can announce for a clause or a case: everything but a pass. An expectation
@@ -25,15 +25,34 @@ export const When = z
   .describe('run-info conditions: all must hold');
 export type When = z.infer<typeof When>;
 
-export const ExpectationEntry = z.strictObject({
-  id: z.string().min(1).describe('a clause id (verb.topic.detail) or a case id (verb/name)'),
-  status: ExpectedStatus,
-  reason: z.string().min(1).describe('why the implementation ends so, in a sentence'),
-  link: z.url({ protocol: /^https?$/ }).describe('the bug, mailing-list thread or source line that shows it'),
-  expires: z.iso.date().optional().describe('YYYY-MM-DD: after this day the entry is an error, so it gets re-checked'),
-  when: When.optional(),
-});
+/**
+ * One entry: by `id`, the known outcome of a clause or case; by `capability`, a waiver for an
+ * optional feature the device does not support (status skip): clauses skipped only for lacking
+ * it no longer fail the gate, and the headline still counts them.
+ */
+export const ExpectationEntry = z
+  .strictObject({
+    id: z.string().min(1).optional().describe('a clause id (verb.topic.detail) or a case id (verb/name)'),
+    capability: Capability.optional().describe('an optional feature the device does not support (status: skip), instead of id'),
+    status: ExpectedStatus,
+    reason: z.string().min(1).describe('why the implementation ends so, in a sentence'),
+    link: z.url({ protocol: /^https?$/ }).describe('the bug, mailing-list thread or source line that shows it'),
+    expires: z.iso.date().optional().describe('YYYY-MM-DD: after this day the entry is an error, so it gets re-checked'),
+    when: When.optional(),
+  })
+  .check((ctx) => {
+    const { id, capability, status } = ctx.value;
+    if ((id === undefined) === (capability === undefined)) {
+      ctx.issues.push({ code: 'custom', input: ctx.value, path: [], message: "give either 'id' (a clause or case) or 'capability' (a waived feature), not both or neither" });
+    }
+    if (capability !== undefined && status !== 'skip') {
+      ctx.issues.push({ code: 'custom', input: status, path: ['status'], message: "a capability waiver has status 'skip': the clauses that need it are not run" });
+    }
+  });
 export type ExpectationEntry = z.infer<typeof ExpectationEntry>;
+
+/** The key an entry applies under: a clause or case id, or `capability:<name>` for a waiver. */
+export const expectationKey = (entry: Pick<ExpectationEntry, 'id' | 'capability'>): string => entry.id ?? `capability:${entry.capability}`;
 
 /** An expectations file (e.g. expectations/rxe.yaml): the first entry for an id whose `when` holds applies. */
 export const ExpectationsFile = z

@@ -1,5 +1,5 @@
 import { defineCase } from '../case.js';
-import { srqRig, wrIds } from './rig.js';
+import { srqPostRig, srqRig, wrIds } from './rig.js';
 
 const tooMany = (maxSge: number) => ({ num_sge: maxSge + 1 });
 
@@ -47,9 +47,9 @@ export const badWrCases = [
     verb: 'post_srq_recv',
     title: 'Two failing WRs: bad_wr points at the first of them',
     clauses: ['post_srq_recv.bad_wr.first-failing'],
-    requires: ['srq', 'rc_loopback'],
+    requires: ['srq'],
     async run(ctx) {
-      const rig = await srqRig(ctx, { max_wr: 16 });
+      const rig = await srqPostRig(ctx, { max_wr: 16 });
       const bad = tooMany(rig.attr.max_sge);
       const out = await rig.post([rig.wr(1), rig.wr(2, bad), rig.wr(3, bad)]);
       ctx.check.equal('post_srq_recv.bad_wr.first-failing', 'bad_wr index', 1, out.badWr);

@@ -1,6 +1,6 @@
 import { defineCase } from '../case.js';
 import { fillThenOneMore } from '../fill.js';
-import { srqRig, wrIds } from './rig.js';
+import { srqPostRig, srqRig, wrIds } from './rig.js';
 
 const REQUESTED = 16;
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
@@ -16,9 +16,9 @@ export const capacityCases = [
       'post_srq_recv.full.rejected',
       'post_srq_recv.full.enomem',
     ],
-    requires: ['srq', 'rc_loopback'],
+    requires: ['srq'],
     async run(ctx) {
-      const rig = await srqRig(ctx, { max_wr: REQUESTED });
+      const rig = await srqPostRig(ctx, { max_wr: REQUESTED });
       const query = await ctx.verbs.querySrq({ srq: rig.srq });
       const granted = query.attr?.max_wr ?? 0;
       ctx.check.that('post_srq_recv.capacity.at-least-max_wr', 'max_wr granted at create >= requested', rig.attr.max_wr >= REQUESTED, `>= ${REQUESTED}`, rig.attr.max_wr);
@@ -85,9 +85,9 @@ export const capacityCases = [
     verb: 'post_srq_recv',
     title: 'On a full SRQ, a WR with too many sges fails for num_sge (EINVAL), not fullness',
     clauses: ['post_srq_recv.order.num_sge-before-full'],
-    requires: ['srq', 'rc_loopback'],
+    requires: ['srq'],
     async run(ctx) {
-      const rig = await srqRig(ctx, { max_wr: 8 });
+      const rig = await srqPostRig(ctx, { max_wr: 8 });
       await rig.post(range(1, rig.attr.max_wr).map((id) => rig.wr(id)));
       const out = await rig.post([rig.wr(99, { num_sge: rig.attr.max_sge + 1 })]);
       ctx.check.equal('post_srq_recv.order.num_sge-before-full', 'errno when both checks fail', 'EINVAL', out.errno);

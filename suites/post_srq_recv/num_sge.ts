@@ -1,5 +1,5 @@
 import { defineCase } from '../case.js';
-import { srqRig, wrIds } from './rig.js';
+import { srqPostRig, srqRig, wrIds } from './rig.js';
 
 export const numSgeCases = [
   defineCase({
@@ -7,9 +7,9 @@ export const numSgeCases = [
     verb: 'post_srq_recv',
     title: 'num_sge = max_sge + 1 is rejected with EINVAL',
     clauses: ['post_srq_recv.num_sge.too-many-rejected', 'post_srq_recv.num_sge.too-many-einval', 'post_srq_recv.return.errno-sign'],
-    requires: ['srq', 'rc_loopback'],
+    requires: ['srq'],
     async run(ctx) {
-      const rig = await srqRig(ctx, { max_wr: 16, max_sge: 2 });
+      const rig = await srqPostRig(ctx, { max_wr: 16, max_sge: 2 });
       const out = await rig.post([rig.wr(1, { num_sge: rig.attr.max_sge + 1 })]);
       ctx.check.that('post_srq_recv.num_sge.too-many-rejected', 'the post fails', out.rawReturn !== 0, 'non-zero', out.rawReturn);
       ctx.check.equal('post_srq_recv.num_sge.too-many-rejected', 'bad_wr index', 0, out.badWr);
@@ -22,10 +22,10 @@ export const numSgeCases = [
     verb: 'post_srq_recv',
     title: 'num_sge = max_sge is accepted (the bound is inclusive)',
     clauses: ['post_srq_recv.num_sge.too-many-rejected'],
-    requires: ['srq', 'rc_loopback'],
+    requires: ['srq'],
     async run(ctx) {
-      const rig = await srqRig(ctx, { max_wr: 16, max_sge: 2 });
-      const { buffer } = rig.pair;
+      const rig = await srqPostRig(ctx, { max_wr: 16, max_sge: 2 });
+      const { buffer } = rig;
       const sg_list = Array.from({ length: rig.attr.max_sge }, (_, i) => ({ addr: buffer.addr + BigInt(40960 + i * 64), length: 64, lkey: buffer.lkey }));
       const out = await rig.post([{ wr_id: 1n, sg_list }]);
       ctx.check.equal('post_srq_recv.num_sge.too-many-rejected', 'return value with num_sge = max_sge', 0, out.rawReturn);
@@ -36,9 +36,9 @@ export const numSgeCases = [
     verb: 'post_srq_recv',
     title: 'A negative num_sge is rejected with EINVAL (compared unsigned)',
     clauses: ['post_srq_recv.num_sge.too-many-einval'],
-    requires: ['srq', 'rc_loopback'],
+    requires: ['srq'],
     async run(ctx) {
-      const rig = await srqRig(ctx, { max_wr: 16 });
+      const rig = await srqPostRig(ctx, { max_wr: 16 });
       const out = await rig.post([rig.wr(1, { num_sge: -1 })]);
       ctx.check.equal('post_srq_recv.num_sge.too-many-einval', 'errno and bad_wr', { errno: 'EINVAL', badWr: 0 }, { errno: out.errno, badWr: out.badWr });
     },

@@ -1,5 +1,5 @@
 import { defineCase } from '../case.js';
-import { srqRig, wrIds } from './rig.js';
+import { srqPostRig, srqRig, wrIds } from './rig.js';
 
 export const successCases = [
   defineCase({
@@ -7,9 +7,9 @@ export const successCases = [
     verb: 'post_srq_recv',
     title: 'One valid WR posts with 0 and leaves bad_wr alone',
     clauses: ['post_srq_recv.return.zero-on-success', 'post_srq_recv.bad_wr.untouched-on-success'],
-    requires: ['srq', 'rc_loopback'],
+    requires: ['srq'],
     async run(ctx) {
-      const rig = await srqRig(ctx, { max_wr: 16 });
+      const rig = await srqPostRig(ctx, { max_wr: 16 });
       const out = await rig.post([rig.wr(1)]);
       ctx.check.equal('post_srq_recv.return.zero-on-success', 'return value', 0, out.rawReturn);
       ctx.check.equal('post_srq_recv.bad_wr.untouched-on-success', 'bad_wr after success', 'untouched', out.badWr);

@@ -2,7 +2,7 @@ import type { QpAttr, QpAttrMask } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
 import { rcSteps } from '../fixtures.js';
-import { qpInState, type ReachableState } from '../qp-in-state.js';
+import { qpInState, type ReachableState, requiresFor } from '../qp-in-state.js';
 
 type Step = { attr: QpAttr; mask: QpAttrMask[] };
 type Build = (ctx: CaseContext, selfQpn: number) => Promise<Step>;
@@ -74,6 +74,7 @@ function rejectsCase(id: string, title: string, clause: string, from: ReachableS
     verb: 'modify_qp',
     title,
     clauses: [clause],
+    requires: requiresFor(from),
     async run(ctx) {
       const { out, state } = await attempt(ctx, from, build);
       ctx.check.equal(clause, 'errno, and the state query reads afterwards', { errno: 'EINVAL', state: from }, { errno: out.errno, state });
@@ -88,6 +89,7 @@ export const transitionCases = [
       verb: 'modify_qp',
       title: `RC ${from} -> ${to} with its required attributes succeeds`,
       clauses: ['modify_qp.transition.allowed'],
+      requires: requiresFor(from, to),
       async run(ctx) {
         const { out, state } = await attempt(ctx, from, build);
         ctx.check.equal('modify_qp.transition.allowed', 'return value, and the state query reads afterwards', { rawReturn: 0, state: to }, { rawReturn: out.rawReturn, state });

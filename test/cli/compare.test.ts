@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RunResults } from '../../reports/results-schema.js';
-import { CLI } from '../helpers.js';
+import { CLI, MODEL_EXPECTATIONS } from '../helpers.js';
 
 const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
 const CASES = 'post_srq_recv/*';
+const run = (...args: string[]) => cli(['run', '--case', CASES, '--expectations', MODEL_EXPECTATIONS, '--quiet', ...args]);
 
 describe('rvt-conform compare', () => {
   let dir: string;
@@ -24,10 +25,10 @@ describe('rvt-conform compare', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'rvt-compare-'));
     const runs = await Promise.all([
-      cli(['run', '--case', CASES, '--out', join(dir, 'model'), '--quiet']),
-      cli(['run', '--case', CASES, '--out', join(dir, 'model-again'), '--quiet']),
-      cli(['run', '--case', CASES, '--adapter', 'mutant:capacity-plus-one', '--out', join(dir, 'mutant'), '--quiet']),
-      cli(['run', '--case', CASES, '--profile', 'documented', '--out', join(dir, 'documented'), '--quiet']),
+      run('--out', join(dir, 'model')),
+      run('--out', join(dir, 'model-again')),
+      run('--adapter', 'mutant:capacity-plus-one', '--out', join(dir, 'mutant')),
+      run('--profile', 'documented', '--out', join(dir, 'documented')),
     ]);
     expect(runs.map((r) => r.exitCode)).toEqual([0, 0, 1, 0]);
     await recordedAs('mutant', 'model-broken', 'model', 'model-rdmavt');
@@ -78,8 +79,8 @@ describe('rvt-conform compare', () => {
   it.each([
     ['a file that is not there', async () => join(dir, 'nothing.json'), /cannot read .*nothing\.json: ENOENT/],
     ['a file that is not JSON', async () => write('notjson.json', '{'), /notjson\.json is not JSON/],
-    ['an older schema version', async () => write('old.json', JSON.stringify({ schemaVersion: 1 })), /old\.json has results schema version 1; this rvt-conform reads version 2/],
-    ['a malformed results.json', async () => write('bad.json', JSON.stringify({ schemaVersion: 2, cases: 3 })), /bad\.json is not a valid results\.json:\n {2}tool: /],
+    ['an older schema version', async () => write('old.json', JSON.stringify({ schemaVersion: 1 })), /old\.json has results schema version 1; this rvt-conform reads version 3/],
+    ['a malformed results.json', async () => write('bad.json', JSON.stringify({ schemaVersion: 3, cases: 3 })), /bad\.json is not a valid results\.json:\n {2}tool: /],
   ])('rejects %s with its path (exit 2)', async (_, make, message) => {
     const r = await cli(['compare', path('model'), await make()]);
     expect(r.exitCode).toBe(2);

@@ -7,7 +7,7 @@ import { type ProgressStream, progressMode, progressPrinter } from '../../cli/pr
 import { RunResults } from '../../reports/results-schema.js';
 import { allCases } from '../../suites/index.js';
 import type { CaseRun, CaseStatus, RunEvent } from '../../suites/runner.js';
-import { CLI } from '../helpers.js';
+import { CLI, MODEL_EXPECTATIONS } from '../helpers.js';
 
 const [first, second] = allCases;
 if (first === undefined || second === undefined) throw new Error('need two cases');
@@ -73,7 +73,7 @@ describe('progress', () => {
 });
 
 describe('rvt-conform run output', () => {
-  const run = (args: string[], options = {}) => execa(process.execPath, [CLI, 'run', ...args], { reject: false, env: { CI: '1' }, ...options });
+  const run = (args: string[], options = {}) => execa(process.execPath, [CLI, 'run', '--expectations', MODEL_EXPECTATIONS, ...args], { reject: false, env: { CI: '1' }, ...options });
   const outDir = () => mkdtemp(join(tmpdir(), 'rvt-progress-'));
   const CASES = 'post_srq_recv/*';
 

@@ -14,7 +14,7 @@ import { RunResults } from '../../reports/results-schema.js';
 import { clauses } from '../../spec/clauses/index.js';
 import { allCases } from '../../suites/index.js';
 import type { CaseRun } from '../../suites/runner.js';
-import { CLI, ROOT } from '../helpers.js';
+import { CLI, MODEL_EXPECTATIONS, ROOT } from '../helpers.js';
 import { casesNamed, mutant, resultsFor } from './fixture.js';
 
 const options: LoadOptions = { knownIds: new Set([...clauses.map((c) => c.id), ...allCases.map((c) => c.id)]), today: '2026-01-15' };
@@ -56,6 +56,10 @@ describe('expectations file', () => {
     ['an expired entry', file(entry(ORDER, 'fail', '    expires: 2026-01-14\n')), /^e\.yaml:6: expired on 2026-01-14: re-check/],
     ['an entry an earlier unconditional one hides', file(entry(ORDER, 'fail'), entry(ORDER, 'error')), /^e\.yaml:6: never applies: the entry for '.*' at line 2/],
     ['an empty file', '# only a comment\n', /^e\.yaml:1: the file is empty$/],
+    ['an entry with neither id nor capability', `expectations:\n  - status: skip\n    reason: r\n    link: ${LINK}\n`, /^e\.yaml:2: .*give either 'id' .* or 'capability'/],
+    ['an entry with both', file(entry(ORDER, 'skip', '    capability: ud\n')), /^e\.yaml:2: .*not both or neither/],
+    ['a capability waiver that is not a skip', `expectations:\n  - capability: ud\n    status: fail\n    reason: r\n    link: ${LINK}\n`, /^e\.yaml:3: .*a capability waiver has status 'skip'/],
+    ['an unknown capability', `expectations:\n  - capability: rdma_cm\n    status: skip\n    reason: r\n    link: ${LINK}\n`, /^e\.yaml:2: expectations\.0\.capability: /],
   ])('rejects %s with file:line (exit 2)', (_, text, message) => {
     expect(problems(text)).toMatch(message);
   });
@@ -76,6 +80,14 @@ describe('expectations file', () => {
     // Named as the real adapter, so the file's conditions apply.
     const results = await resultsFor({ adapter: modelAdapter(rxe, 'ibverbs'), cases: casesNamed('post_srq_recv/fill-to-capacity', 'post_srq_recv/check-order'), expectations: parseExpectations(text, 'rxe.yaml', options) });
     for (const id of ['post_srq_recv.capacity.exactly-max_wr', ORDER]) expect(results.clauses.find((c) => c.id === id)?.status, id).toBe('xfail');
+  });
+
+  it("parses the README's example of waiving an optional feature", async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const example = /```yaml\n(\s*expectations:\n\s*- capability:[\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const [waiver] = parseExpectations((example ?? '').replace(/^ {2}/gm, ''), 'README.md', options);
+    expect(waiver).toMatchObject({ capability: 'srq_resize', status: 'skip', when: { adapter: 'kernel', driver: 'siw' } });
   });
 
   it('every shipped expectations file is valid', async () => {
@@ -165,7 +177,8 @@ describe('rvt-conform run --expectations', () => {
 
   it('passes the gate on the expected failure, and records the file in results.json', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rvt-expect-'));
-    await writeFile(join(dir, 'e.yaml'), file(entry(ORDER, 'fail', '    when: { adapter: mutant:full-before-num_sge }\n')));
+    const waivers = (await readFile(MODEL_EXPECTATIONS, 'utf8')).split('expectations:\n')[1] ?? '';
+    await writeFile(join(dir, 'e.yaml'), file(entry(ORDER, 'fail', '    when: { adapter: mutant:full-before-num_sge }\n'), waivers));
     // All the SRQ post cases, not check-order alone: a gate with nothing seen to hold is never PASS.
     const r = await cli(['--adapter', 'mutant:full-before-num_sge', '--out', join(dir, 'out'), '--expectations', join(dir, 'e.yaml'), '--case', 'post_srq_recv/*']);
     expect(r.exitCode).toBe(0);

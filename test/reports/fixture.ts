@@ -6,7 +6,7 @@ import { clauses } from '../../spec/clauses/index.js';
 import type { Case } from '../../suites/case.js';
 import { allCases } from '../../suites/index.js';
 import type { CaseRun } from '../../suites/runner.js';
-import { referenceModel, runAgainst } from '../helpers.js';
+import { modelWaivers, referenceModel, runAgainst } from '../helpers.js';
 
 export interface ResultsOptions {
   adapter?: Adapter;
@@ -14,6 +14,7 @@ export interface ResultsOptions {
   cases?: readonly Case[];
   /** Runs appended after the real ones (a crash, say). */
   extra?: CaseRun[];
+  /** The expectations file's entries; expectations/model.yaml's waivers when not given. */
   expectations?: readonly Expectation[];
   interrupted?: boolean;
   more?: Partial<BuildInput>;
@@ -34,7 +35,7 @@ export async function resultsFor(options: ResultsOptions = {}) {
     finishedAt: new Date(1000),
     interrupted: options.interrupted ?? false,
     snapshot: null,
-    ...(options.expectations ? { expectations: { file: 'test.yaml', entries: options.expectations } } : {}),
+    expectations: { file: 'test.yaml', entries: options.expectations ?? (await modelWaivers()) },
     ...options.more,
   });
 }

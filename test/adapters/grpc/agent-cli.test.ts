@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI } from '../../helpers.js';
+import { CLI, MODEL_EXPECTATIONS } from '../../helpers.js';
 import { makeCertificates } from './certificates.js';
 
 const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
@@ -54,7 +54,7 @@ describe('rvt-conform agent', () => {
     const credentials = ['--tls-ca', files.ca, '--tls-cert', files.clientCert, '--tls-key', files.clientKey, '--token-file', tokenFile];
     // by name, as the certificate says (Node frowns on TLS server names that are IP addresses)
     const target = address.replace('127.0.0.1', 'localhost');
-    const r = await cli(['run', '--adapter', 'grpc', '--target', target, ...credentials, '--case', 'post_srq_recv/*', '--out', out, '--json']);
+    const r = await cli(['run', '--adapter', 'grpc', '--target', target, ...credentials, '--case', 'post_srq_recv/*', '--out', out, '--json', '--expectations', MODEL_EXPECTATIONS]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as { adapter: { adapter: string; via: string } };

@@ -1,0 +1,40 @@
+import type { Adapter, AdapterInfo, Session } from '../../adapters/adapter.js';
+import type { CallName } from '../../adapters/calls.js';
+import { referenceModel } from '../helpers.js';
+
+type Override = (real: (args: never) => Promise<unknown>) => (args: never) => Promise<unknown>;
+
+/**
+ * The reference model with some calls replaced and its info edited: each lie an adapter (or a
+ * misconfigured device) can tell the harness. Unit-test fakes only: the gate must see through them.
+ */
+function lying(name: string, overrides: Partial<Record<CallName, Override>>, info: (real: AdapterInfo) => AdapterInfo = (i) => i): Adapter {
+  const model = referenceModel();
+  return {
+    ...model,
+    info: async () => ({ ...info(await model.info()), adapter: name }),
+    async open(): Promise<Session> {
+      const session = await model.open();
+      const replaced = Object.fromEntries(
+        Object.entries(overrides).map(([call, override]) => [call, override((session[call as CallName] as (args: never) => Promise<unknown>).bind(session))]),
+      );
+      return { ...session, ...replaced, close: () => session.close() } as Session;
+    },
+  };
+}
+
+/** Declares every capability, including SRQs, but every SRQ create fails with EOPNOTSUPP. */
+export const claimsSrqsItLacks = () =>
+  lying('claims-srqs', { createSrq: () => async () => ({ rawReturn: -95, srq: null, attr: null }) }, (i) => ({
+    ...i,
+    capabilities: ['srq', 'srq_resize', 'srq_limit_event', 'rc_loopback', 'ud', 'async_events', 'mr_data', 'post_contexts'],
+  }));
+
+/** Every case's setup fails on its first verb: no protection domain can be allocated. */
+export const failsInSetup = () => lying('fails-in-setup', { allocPd: () => async () => ({ rawReturn: -12, pd: null }) });
+
+/** Answers the device query, then never answers again: every case runs into its timeout. */
+export const hangs = () => lying('hangs', { allocPd: () => () => new Promise<never>(() => undefined) });
+
+/** Declares no capability at all, so every case that needs one is skipped. */
+export const declaresNothing = () => lying('declares-nothing', {}, (i) => ({ ...i, capabilities: [] }));
