@@ -40,7 +40,7 @@ export function progressPrinter(stream: ProgressStream, mode: ProgressMode): Pro
     end({ interrupted, ran, total }) {
       if (mode === 'quiet') return;
       if (mode === 'live') stream.write('\r\x1b[K');
-      if (interrupted) stream.write(`interrupted after ${ran} of ${total} cases: the results so far are written, marked interrupted\n`);
+      if (interrupted) stream.write(`interrupted after ${ran} of ${total} cases: the results are written, marked interrupted, the cases not reached listed as skipped\n`);
     },
   };
 }

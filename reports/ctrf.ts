@@ -1,43 +1,29 @@
 import { type CTRFReport, ReportBuilder, type Test, TestBuilder, type TestStatus } from 'ctrf';
-import { describeCheck } from './evidence.js';
 import { gateText } from './gate.js';
-import type { CaseResult, CaseStatus, RunResults } from './results-schema.js';
+import { type CaseOutcome, caseOutcome } from './outcome.js';
+import type { CaseResult, RunResults } from './results-schema.js';
 
 /**
  * CTRF has five statuses. A harness error is `other`, never `failed` (it is not a verdict); an
- * expected failure is `skipped` and an unexpected pass `failed`, as pytest reports them; the
- * exact status is kept in `rawStatus`.
+ * expected failure, a skip, a precondition that failed and a clause this adapter cannot observe
+ * are `skipped`, an unexpected pass `failed`, as in junit.xml; rvt-conform's own status is `rawStatus`.
  */
-const CTRF_STATUS: Record<CaseStatus, TestStatus> = {
-  pass: 'passed',
-  fail: 'failed',
-  error: 'other',
-  skip: 'skipped',
-  'not-observable': 'other',
-  xfail: 'skipped',
-  xpass: 'failed',
-};
-
-function message(c: CaseResult): string | undefined {
-  if (c.status === 'fail') return c.checks.filter((k) => k.status === 'fail').map((k) => `${k.clause}: ${describeCheck(k)}`).join('\n');
-  if (c.status === 'xfail' || c.status === 'xpass') return `expected ${c.expectation?.status}: ${c.expectation?.reason} (${c.expectation?.source})`;
-  return c.reason;
-}
+const CTRF_STATUS: Record<CaseOutcome['kind'], TestStatus> = { passed: 'passed', failed: 'failed', error: 'other', skipped: 'skipped' };
 
 function test(results: RunResults, c: CaseResult): Test {
   const adapter = results.adapter.adapter;
+  const outcome = caseOutcome(c);
   const builder = new TestBuilder()
     .testId(c.id)
-    .name(`[${adapter}] ${c.id}: ${c.title}`)
-    .status(CTRF_STATUS[c.status])
-    .rawStatus(c.status)
+    .name(c.id)
+    .status(CTRF_STATUS[outcome.kind])
+    .rawStatus(outcome.label)
     .duration(Math.round(c.durationMs)) // CTRF durations are whole milliseconds
     .suite([`rvt-conform ${adapter} (${results.adapter.device.name})`, c.verb])
     .device(results.adapter.device.name)
-    .extra({ clauses: c.clauses, verb: c.verb, ran: c.ran, checks: c.checks, ...(c.expectation ? { expectation: c.expectation } : {}) });
-  const text = message(c);
-  if (text) builder.message(text);
-  if (c.error?.stack) builder.trace(c.error.stack);
+    .extra({ title: c.title, clauses: c.clauses, verb: c.verb, ran: c.ran, checks: c.checks, ...(c.expectation ? { expectation: c.expectation } : {}) });
+  if (outcome.message) builder.message(outcome.message);
+  if (outcome.body) builder.trace(outcome.body);
   return builder.build();
 }
 
@@ -46,7 +32,7 @@ function gateTest(results: RunResults): Test {
   const adapter = results.adapter.adapter;
   return new TestBuilder()
     .testId('gate')
-    .name(`[${adapter}] gate`)
+    .name('gate')
     .status(results.gate.passed ? 'passed' : 'failed')
     .rawStatus(results.gate.passed ? 'pass' : 'fail')
     .duration(0)

@@ -1,5 +1,6 @@
 import { describeCheck } from './evidence.js';
 import { describeSource, needsAttention, STATUS_LABEL } from './labels.js';
+import { outcomeCounts } from './outcome.js';
 import type { CaseResult, ClauseResult, ClauseStatus, RunResults } from './results-schema.js';
 import type { AppliedExpectation } from './expectations/schema.js';
 
@@ -12,6 +13,7 @@ const expectationLine = (e: AppliedExpectation) => `${e.reason} ([link](${e.link
 function headline(results: RunResults): string[] {
   const { adapter, gate, run } = results;
   const t = results.totals;
+  const ci = outcomeCounts(results);
   return [
     `# rvt-conform: ${gate.passed ? 'PASS' : 'FAIL'}`,
     '',
@@ -24,6 +26,25 @@ function headline(results: RunResults): string[] {
     `Cases: ${t.pass} pass, ${t.fail} fail, ${t.error} error, ${t.skip} skip, ${t['not-observable']} not observable` +
       `${t.xfail + t.xpass > 0 ? `, ${t.xfail} expected fail, ${t.xpass} unexpected pass` : ''}.`,
     '',
+    `As CI sees it (junit.xml, ctrf.json): ${ci.tests} tests, ${ci.passed} passed, ${ci.failures} failed, ${ci.errors} errors, ${ci.skipped} skipped (the gate is one test).`,
+    '',
+  ];
+}
+
+/** Binding clauses nobody saw hold: those that fail the gate, then those an expectations entry waives. */
+function unverified(results: RunResults): string[] {
+  const byId = new Map(results.clauses.map((c) => [c.id, c]));
+  const line = (id: string) => {
+    const c = byId.get(id);
+    const why = c?.expectation && c.expectation.status === c.status ? expectationLine(c.expectation) : (c?.reason ?? '');
+    return `- \`${id}\` (${c ? STATUS_LABEL[c.status] : ''}): ${cell(why)}`;
+  };
+  const { unverified: open, waived } = results.gate;
+  return [
+    ...(open.length === 0
+      ? []
+      : ['## Not verified, not waived', '', 'Binding clauses no case observed (skipped or not observable): each fails the gate until it is observed or an expectations entry waives it.', '', ...open.map(line), '']),
+    ...(waived.length === 0 ? [] : ['## Waived', '', 'Binding clauses not observed here, waived by the expectations file with its reason.', '', ...waived.map(line), '']),
   ];
 }
 
@@ -119,6 +140,7 @@ export function renderMarkdown(results: RunResults): string {
   return [
     ...headline(results),
     ...failing(results),
+    ...unverified(results),
     ...expectationSections(results),
     ...clauseTable(results),
     ...coverageSection(results),

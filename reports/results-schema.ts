@@ -16,7 +16,7 @@ export const CaseStatus = z.enum(['pass', 'fail', 'error', 'skip', 'not-observab
 export type CaseStatus = z.infer<typeof CaseStatus>;
 
 /** "Did the case run", separate from what its checks found. */
-export const Ran = z.enum(['ok', 'error', 'timeout', 'crash', 'precondition-failed']);
+export const Ran = z.enum(['ok', 'error', 'timeout', 'crash', 'capability-missing', 'precondition-failed', 'not-run']);
 
 export const ClauseStatus = z.enum([...CaseStatus.options, 'not-run']);
 export type ClauseStatus = z.infer<typeof ClauseStatus>;

@@ -1,5 +1,7 @@
+import { join } from 'node:path';
+import { describeCheck } from './evidence.js';
 import { STATUS_LABEL } from './labels.js';
-import { type CaseStatus, ClauseStatus, type RunResults } from './results-schema.js';
+import { type CaseResult, type CaseStatus, type ClauseResult, ClauseStatus, type RunResults } from './results-schema.js';
 import { reportFileNames } from './write.js';
 
 /** "3 pass, 1 fail, ..." over the statuses that occur (pass and fail always, so the line keeps its shape). */
@@ -14,6 +16,24 @@ function clauseTotals(results: RunResults): Record<ClauseStatus, number> {
   return Object.fromEntries(ClauseStatus.options.map((s) => [s, results.clauses.filter((c) => c.status === s).length])) as Record<ClauseStatus, number>;
 }
 
+/** The shell-quoted word, so a printed command can be pasted as it is. */
+const shellWord = (word: string) => (/^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** The command that writes a reproducer of a case from this run's results. */
+export function reproCommand(caseId: string, outDir: string): string {
+  return `rvt-conform repro ${shellWord(caseId)} --from ${shellWord(join(outDir, 'results.json'))}`;
+}
+
+/** Under a failing clause: the first case that broke it, one line of evidence, and how to replay it. */
+function evidenceLines(clause: ClauseResult, cases: readonly CaseResult[], outDir: string): string[] {
+  const naming = cases.filter((c) => clause.cases.includes(c.id) && (c.status === 'fail' || c.status === 'error'));
+  const failed = naming.find((c) => c.checks.some((k) => k.clause === clause.id && k.status === 'fail')) ?? naming[0];
+  if (failed === undefined) return [];
+  const check = failed.checks.find((k) => k.clause === clause.id && k.status === 'fail');
+  const evidence = check === undefined ? (failed.reason ?? failed.status) : describeCheck(check);
+  return [`        ${failed.id}: ${evidence}`, ...(failed.trace.length > 0 ? [`        replay: ${reproCommand(failed.id, outDir)}`] : [])];
+}
+
 /** The one-screen summary printed at the end of a run. */
 export function renderSummary(results: RunResults, outDir: string): string {
   const caseStatuses = Object.keys(results.totals) as CaseStatus[];
@@ -25,6 +45,11 @@ export function renderSummary(results: RunResults, outDir: string): string {
   ];
   for (const clause of results.clauses.filter((c) => c.status === 'fail' || c.status === 'error')) {
     lines.push(`  ${clause.binding ? 'FAIL' : 'deviation (not binding)'}  ${clause.id}  [${clause.level}]  ${clause.status}`);
+    if (clause.binding) lines.push(...evidenceLines(clause, results.cases, outDir));
+  }
+  const unverified = results.gate.unverified;
+  if (unverified.length > 0) {
+    lines.push(`  NOT VERIFIED (skipped or not observable, and not waived): ${unverified.join(', ')}`);
   }
   for (const r of [...results.clauses, ...results.cases].filter((k) => k.status === 'xpass')) {
     lines.push(`  UNEXPECTED PASS  ${r.id}: remove the entry at ${r.expectation?.source ?? 'the expectations file'}`);

@@ -7,7 +7,12 @@ import { SetupError } from './fixtures.js';
 import { type TraceEntry, tracedVerbs } from './verbs.js';
 
 /** "Did the case run": separate from "did each clause hold" (the checks). */
-export type Ran = 'ok' | 'error' | 'timeout' | 'crash' | 'precondition-failed';
+/**
+ * How a case ran, apart from what its checks found: `capability-missing` (the adapter does not
+ * declare what it needs), `precondition-failed` (a verb it does not test refused its setup),
+ * `not-run` (an expectation skips it, the run was interrupted, or the kernel went down before it).
+ */
+export type Ran = 'ok' | 'error' | 'timeout' | 'crash' | 'capability-missing' | 'precondition-failed' | 'not-run';
 export type CaseStatus = 'pass' | 'fail' | 'error' | 'skip' | 'not-observable';
 
 export interface CaseRun {
@@ -115,7 +120,7 @@ async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent' | 'sign
 
   const missing = kase.requires.filter((cap) => !info.capabilities.includes(cap));
   if (missing.length > 0) {
-    return finish({ ran: 'precondition-failed', status: 'skip', reason: `the adapter does not provide: ${missing.join(', ')}` });
+    return finish({ ran: 'capability-missing', status: 'skip', reason: `the adapter does not provide: ${missing.join(', ')}` });
   }
 
   let ctx: CaseContext | undefined;
@@ -161,24 +166,29 @@ export async function runCases(options: RunOptions): Promise<{ runs: CaseRun[]; 
     // Let the event loop turn: an in-process adapter never yields on its own, and Ctrl-C
     // (the abort signal) is delivered only between turns.
     await setImmediate();
-    if (options.signal?.aborted) return { runs, interrupted: true };
+    if (options.signal?.aborted) {
+      // The cases not reached are part of the run: every report lists them, skipped, and why.
+      for (const rest of options.cases.slice(index)) runs.push(notRun(rest, 'skip', 'the run was interrupted'));
+      return { runs, interrupted: true };
+    }
     options.onEvent?.({ type: 'case-start', index, total, case: kase });
     const skipped = options.skip?.get(kase.id);
     const run: CaseRun =
       skipped === undefined
         ? await runCase(options, kase)
-        : { case: kase, ran: 'precondition-failed', status: 'skip', reason: `not run, as expected: ${skipped}`, durationMs: 0, checks: [], trace: [] };
+        : { case: kase, ran: 'not-run', status: 'skip', reason: `not run, as expected: ${skipped}`, durationMs: 0, checks: [], trace: [] };
     runs.push(run);
     options.onEvent?.({ type: 'case-end', index, total, run });
     if (run.stopsRun !== undefined) {
       // Nothing later cases observe on a broken kernel means anything: they are reported, not run.
-      for (const rest of options.cases.slice(index + 1)) runs.push(notRun(rest, run.stopsRun));
+      for (const rest of options.cases.slice(index + 1)) runs.push(notRun(rest, 'error', run.stopsRun));
       return { runs, interrupted: false };
     }
   }
   return { runs, interrupted: false };
 }
 
-function notRun(kase: Case, why: string): CaseRun {
-  return { case: kase, ran: 'error', status: 'error', reason: `not run: ${why}`, durationMs: 0, checks: [], trace: [] };
+/** A case the run did not reach: an error when the implementation went down before it, else a skip. */
+function notRun(kase: Case, status: 'error' | 'skip', why: string): CaseRun {
+  return { case: kase, ran: 'not-run', status, reason: `not run: ${why}`, durationMs: 0, checks: [], trace: [] };
 }

@@ -101,7 +101,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       onEvent: progress.onEvent,
       signal: controller.signal,
     });
-    progress.end({ interrupted, ran: runs.length, total: cases.length });
+    progress.end({ interrupted, ran: runs.filter((r) => r.ran !== 'not-run').length, total: cases.length });
     const results = buildResults({
       info,
       profile,

@@ -50,7 +50,7 @@ export function withWaiver<R extends CaseResult | ClauseResult>(
   expected: ReadonlyMap<string, Expectation>,
 ): R {
   if (result.status !== 'skip' || result.expectation !== undefined || skipped.length === 0) return result;
-  const missing = skipped.map((c) => (c.ran === 'precondition-failed' ? c.requires.filter((cap) => !capabilities.includes(cap)) : []));
+  const missing = skipped.map((c) => (c.ran === 'capability-missing' ? c.requires.filter((cap) => !capabilities.includes(cap)) : []));
   if (missing.some((m) => m.length === 0)) return result;
   const entries = missing.flat().map((cap) => expected.get(`capability:${cap}`));
   const first = entries[0];

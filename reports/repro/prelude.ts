@@ -17,8 +17,8 @@ ${names.map((n) => `	case ${prefix}${n}: return "${n}";`).join('\n')}
 }`;
 
 /**
- * The fixed part of every reproducer: device choice, the comparisons (each prints expected vs
- * actual and counts differences), errno names exactly as the harness normalises them, bad_wr
+ * The fixed part of every reproducer: device choice, the comparisons (each prints what the
+ * recording got beside what the replay gets, and counts differences), errno names exactly as the harness normalises them, bad_wr
  * classification, and the waits for completions and events. Every helper is MAYBE_UNUSED, so a
  * program that needs only some of them still builds with -Wall -Werror.
  */
@@ -69,11 +69,11 @@ static MAYBE_UNUSED long elapsed_ms(const struct timespec *since)
 static MAYBE_UNUSED void check_str(int seq, const char *call, const char *what, const char *expected, const char *actual)
 {
 	if (!expected) {
-		printf("#%-4d %-14s %-30s actual   %s (nothing was recorded)\\n", seq, call, what, actual);
+		printf("#%-4d %-14s %-30s replay   %s (nothing was recorded)\\n", seq, call, what, actual);
 		return;
 	}
 	int same = strcmp(expected, actual) == 0;
-	printf("#%-4d %-14s %-30s expected %-14s actual %-14s %s\\n", seq, call, what, expected, actual, same ? "ok" : "DIFFERENT");
+	printf("#%-4d %-14s %-30s recorded %-14s replay %-14s %s\\n", seq, call, what, expected, actual, same ? "same" : "DIFFERENT");
 	differences += !same;
 }
 
@@ -121,7 +121,7 @@ static MAYBE_UNUSED void check_created(int seq, const char *call, const char *ex
 {
 	check_str(seq, call, "result", expected, made ? "0" : errno_name(errno));
 	if (!made && expected && strcmp(expected, "0") == 0) {
-		printf("cannot go on without it: %d difference(s)\\n", differences);
+		printf("cannot go on without it: %d difference(s) from the recording\\n", differences);
 		exit(1);
 	}
 }

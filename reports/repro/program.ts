@@ -24,15 +24,44 @@ function emitStep(group: readonly AnyRecorded[], scope: Scope): string[] {
   return [...warning, ...(EMITTERS[call.call] as Emitter<CallName>)(group, scope)];
 }
 
-/** What the program prints first: what it replays, and how it compares. */
+/** The device a recording was made on, as a reader names it: its name, then what drives it. */
+function deviceOf(results: RunResults): string {
+  const { device, adapter, layer } = results.adapter;
+  const drivenBy = [device.driver && `driver ${device.driver}`, device.provider && `provider ${device.provider}`, device.rdma_core && `rdma-core ${device.rdma_core}`, device.kernel && `kernel ${device.kernel}`];
+  const details = drivenBy.filter(Boolean).join(', ');
+  return `device ${device.name}${details ? ` (${details})` : ''}, through the ${adapter} adapter (${layer} layer)`;
+}
+
+/** What the clauses expect where the recording broke them: the verdict the replay is about. */
+function verdictLines(kase: CaseResult): string[] {
+  const failed = kase.checks.filter((k) => k.status === 'fail');
+  if (failed.length === 0) return [`in the recording the case ended ${kase.status}${kase.reason ? ` (${kase.reason})` : ''}`];
+  return failed.map((k) => `clause ${k.clause} (${k.what}) expects ${JSON.stringify(k.expected)}; the recording got ${JSON.stringify(k.actual)}`);
+}
+
+/** What the program prints first: what it replays, what the clauses expect, and how it compares. */
 function notes(results: RunResults, kase: CaseResult): string[] {
   const layer = results.adapter.layer;
   return [
-    `replaying ${kase.id} as recorded on ${results.adapter.adapter} (${results.adapter.device.name}, ${layer} layer), where it ended ${kase.status}`,
+    `replaying ${kase.id} as recorded on ${deviceOf(results)}, where it ended ${kase.status}`,
+    ...verdictLines(kase),
+    'each line below compares a result of the replay with the recording (not with the clause): "same" everywhere means the recorded behaviour, pass or fail, reproduces here',
     layer === 'kernel'
       ? 'the recording is of the kernel layer (negative errno); libibverbs returns a positive errno: return values are compared by errno name, sign ignored'
       : 'return values are compared by errno name, sign ignored (the errno-sign clauses check the sign)',
     'handles, addresses, keys, QP numbers, LIDs and GIDs are this program\'s own, mapped from the recorded ones',
+  ];
+}
+
+/** The last line: how the replay relates to the recording, and so to the clauses. */
+function conclusion(kase: CaseResult): string[] {
+  const broken = [...new Set(kase.checks.filter((k) => k.status === 'fail').map((k) => k.clause))];
+  const verdict = broken.length === 0 ? 'which met every clause it checks' : `which broke ${broken.join(', ')}`;
+  return [
+    'if (differences)',
+    `\tprintf("%d difference(s) from the recording: the recorded behaviour (%s) does not reproduce as it was\\n", differences, ${cString(verdict)});`,
+    'else',
+    `\tputs(${cString(`0 differences from the recording: it reproduces here, ${verdict}`)});`,
   ];
 }
 
@@ -47,7 +76,7 @@ function teardown(scope: Scope): string[] {
 
 /**
  * A standalone C program against libibverbs that replays a case's recorded calls on this machine's
- * device and prints expected vs actual for every recorded result; it exits 1 on a difference,
+ * device and prints the recorded and the replayed value of every result; it exits 1 on a difference,
  * 2 when it cannot open a device.
  */
 export function renderRepro(results: RunResults, caseId: string, from: string): string {
@@ -64,11 +93,13 @@ export function renderRepro(results: RunResults, caseId: string, from: string): 
     '/*',
     ` * Reproducer written by rvt-conform ${results.tool.version} from ${cComment(from)}`,
     ` * case:     ${cComment(`${kase.id}: ${kase.title}`)}`,
-    ` * recorded: ${cComment(`${results.adapter.adapter}, ${results.adapter.implementation}`)}`,
-    ` *           device ${cComment(results.adapter.device.name)}, layer ${results.adapter.layer}, profile ${results.run.profile}; the case ended ${kase.status}`,
+    ` * recorded: ${cComment(deviceOf(results))}`,
+    ` *           ${cComment(results.adapter.implementation)}; profile ${results.run.profile}; the case ended ${kase.status}`,
+    ...verdictLines(kase).map((line) => ` *           ${cComment(line)}`),
     ' *',
-    ' * It replays the recorded verbs calls through libibverbs and prints expected vs actual for each',
-    ' * recorded result: exit 0 when all agree, 1 on a difference, 2 when no device can be opened.',
+    ' * It replays the recorded verbs calls through libibverbs and prints the recorded and the replayed',
+    ' * value of each result: exit 0 when all are the same (the recorded behaviour reproduces, a failure',
+    ' * included), 1 on a difference, 2 when no device can be opened. What the clauses expect is above.',
     ' *   cc -Wall -o repro repro.c -libverbs && ./repro [device-name]     (default: the first device)',
     ' * REPRO_WAIT_MS sets how long to wait for completions and events (default 1000).',
     ' */',
@@ -86,7 +117,7 @@ export function renderRepro(results: RunResults, caseId: string, from: string): 
       ...body,
       ...teardown(scope),
       'ibv_close_device(ctx);',
-      'printf("%d difference(s)\\n", differences);',
+      ...conclusion(kase),
       'return differences ? 1 : 0;',
     ]),
     '}',

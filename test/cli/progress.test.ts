@@ -53,7 +53,7 @@ describe('progress', () => {
   it('says what was kept when the run was interrupted', () => {
     const out = recorder();
     progressPrinter(out.stream, 'live').end({ interrupted: true, ran: 1, total: 2 });
-    expect(out.text()).toBe('\r\x1b[Kinterrupted after 1 of 2 cases: the results so far are written, marked interrupted\n');
+    expect(out.text()).toBe('\r\x1b[Kinterrupted after 1 of 2 cases: the results are written, marked interrupted, the cases not reached listed as skipped\n');
   });
 
   it('prints nothing when quiet', () => {
@@ -132,11 +132,14 @@ process.stderr.write = (chunk, ...rest) => {
     });
     const r = await child;
     expect(r.exitCode).toBe(130);
-    expect(r.stderr).toMatch(/interrupted after \d+ of \d+ cases: the results so far are written, marked interrupted/);
+    expect(r.stderr).toMatch(/interrupted after \d+ of \d+ cases: the results are written, marked interrupted, the cases not reached listed as skipped/);
     const results = RunResults.parse(JSON.parse(await readFile(join(out, 'results.json'), 'utf8')));
     expect(results.run.interrupted).toBe(true);
-    expect(results.cases.length).toBeGreaterThan(0);
-    expect(results.cases.length).toBeLessThan(allCases.length);
+    const reached = results.cases.filter((c) => c.ran !== 'not-run');
+    expect(reached.length).toBeGreaterThan(0);
+    expect(reached.length).toBeLessThan(allCases.length);
+    expect(results.cases.length).toBe(allCases.length);
+    expect(results.cases.filter((c) => c.ran === 'not-run').every((c) => c.status === 'skip' && c.reason === 'not run: the run was interrupted')).toBe(true);
     expect(results.gate).toMatchObject({ passed: false });
     expect(results.gate.summary).toContain('the run was interrupted');
   });

@@ -64,7 +64,7 @@ describe('the gate', () => {
     const partly = await fullRun(declaresNothing(), [...srqOnly, ...(await modelWaivers())]);
     expect(partly.gate.passed).toBe(false);
     const kase = partly.cases.find((c) => c.id === 'post_srq_recv/single-wr');
-    expect(kase).toMatchObject({ status: 'skip', ran: 'precondition-failed', expectation: { id: 'capability:srq', status: 'skip' } });
+    expect(kase).toMatchObject({ status: 'skip', ran: 'capability-missing', expectation: { id: 'capability:srq', status: 'skip' } });
     // A clause whose cases also lack rc_loopback, which is not waived, stays unverified.
     expect(partly.gate.unverified).toContain('post_srq_recv.consume.fifo-unchanged');
     expect(partly.gate.waived).not.toContain('post_srq_recv.consume.fifo-unchanged');

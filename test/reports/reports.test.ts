@@ -11,7 +11,11 @@ import { RunResults } from '../../reports/results-schema.js';
 import { writeReports } from '../../reports/write.js';
 import { allCases } from '../../suites/index.js';
 import type { CaseRun } from '../../suites/runner.js';
-import { capacityPlusOne, resultsFor } from './fixture.js';
+import { parse as parseJunit, type TestCase, type TestSuites } from 'junit2json';
+import { runCases } from '../../suites/runner.js';
+import { referenceModel } from '../helpers.js';
+import { capacityPlusOne, casesNamed, resultsFor } from './fixture.js';
+import { claimsSrqsItLacks, declaresNothing } from './lying-adapters.js';
 
 describe('results.json', () => {
   it('validates, and round-trips through JSON', async () => {
@@ -86,7 +90,8 @@ describe('ctrf.json', () => {
     expect(validate(report).errors ?? []).toEqual([]);
     expect(report.results.tests).toHaveLength(results.cases.length + 1);
     const fill = report.results.tests.find((t: { testId: string }) => t.testId === 'post_srq_recv/fill-to-capacity');
-    expect(fill).toMatchObject({ status: 'failed', rawStatus: 'fail', name: expect.stringMatching(/^\[mutant:capacity-plus-one\] /) });
+    expect(fill).toMatchObject({ status: 'failed', rawStatus: 'fail', name: 'post_srq_recv/fill-to-capacity', extra: { title: expect.stringMatching(/^An SRQ takes/) } });
+    expect(fill.trace).toContain('post_srq_recv.full.rejected: one WR more: fails, bad_wr at it: expected');
     expect(fill.extra.clauses).toContain('post_srq_recv.full.rejected');
     expect(fill.message).toContain('post_srq_recv.full.rejected: one WR more: fails, bad_wr at it');
     expect(report.results.tests.at(-2)).toMatchObject({ status: 'other', rawStatus: 'error', message: 'the implementation crashed: SIGSEGV' });
@@ -103,33 +108,99 @@ describe('ctrf.json', () => {
     expect(good.results.tests.at(-1)).toMatchObject({ testId: 'gate', status: 'passed' });
     expect(good.results.summary.failed).toBe(0);
   });
+
+  it('marks not-observable, precondition-failed and an interrupted run\'s unrun cases as skipped, each with its own raw status', async () => {
+    const results = await resultsFor({ cases: casesNamed('post_srq_recv/interrupt-context', 'post_srq_recv/single-wr') });
+    const tests = JSON.parse(renderCtrf(results)).results.tests as { testId: string; status: string; rawStatus: string; message?: string }[];
+    expect(tests.find((t) => t.testId === 'post_srq_recv/interrupt-context')).toMatchObject({ status: 'skipped', rawStatus: 'not-observable', message: expect.stringMatching(/^not observable on this adapter: /) });
+    const refused = await resultsFor({ adapter: claimsSrqsItLacks(), cases: casesNamed('post_srq_recv/single-wr') });
+    expect(JSON.parse(renderCtrf(refused)).results.tests[0]).toMatchObject({ status: 'skipped', rawStatus: 'precondition-failed', message: expect.stringContaining('createSrq(max_wr 16) failed: returned -95 (EOPNOTSUPP)') });
+  });
 });
 
 describe('junit.xml', () => {
-  it('has one suite per adapter, the adapter in test names, clause properties, failures as <failure>', async () => {
-    const xml = renderJunit(await resultsFor({ adapter: capacityPlusOne() }));
-    expect(xml).toMatch(/<testsuite name="rvt-conform mutant:capacity-plus-one \(model-mutant:capacity-plus-one\)"/);
-    expect(xml).toContain('name="[mutant:capacity-plus-one] post_srq_recv/fill-to-capacity');
-    expect(xml).toContain('<property name="clause" value="post_srq_recv.full.rejected"/>');
-    expect(xml).toMatch(/<failure message="[^"]*post_srq_recv.full.rejected/);
-    expect(xml).not.toContain('<error');
+  const parsed = async (results: RunResults) => {
+    const root = (await parseJunit(renderJunit(results))) as TestSuites;
+    const suite = root.testsuite?.[0];
+    if (suite === undefined) throw new Error('no testsuite');
+    return { root, suite, cases: suite.testcase ?? [] };
+  };
+  // junit2json flattens a testcase's <properties> into a list of {name, value}.
+  const property = (c: TestCase, name: string) => (c as { properties?: { name: string; value: string }[] }).properties?.filter((p) => p.name === name).map((p) => p.value);
+
+  it('names each test by its case id, with title, status and clauses as properties, and the evidence as the failure body', async () => {
+    const { suite, cases } = await parsed(await resultsFor({ adapter: capacityPlusOne() }));
+    expect(suite.name).toBe('rvt-conform mutant:capacity-plus-one (model-mutant:capacity-plus-one)');
+    const fill = cases.find((c) => c.name === 'post_srq_recv/fill-to-capacity');
+    if (fill === undefined) throw new Error('no fill-to-capacity testcase');
+    expect(fill.classname).toBe('rvt-conform.mutant:capacity-plus-one.post_srq_recv');
+    expect(property(fill, 'title')).toEqual(['An SRQ takes as many WRs as query reports for max_wr, then rejects the next one']);
+    expect(property(fill, 'clause')).toContain('post_srq_recv.full.rejected');
+    expect(fill.failure?.[0]?.type).toBe('ClauseFailed');
+    expect(fill.failure?.[0]?.inner).toMatch(/post_srq_recv\.full\.rejected: one WR more: fails, bad_wr at it: expected .*, actual /);
+    expect(cases.some((c) => c.error !== undefined)).toBe(false);
+  });
+
+  it('a JUnit parser reads the same counts and evidence from junit.xml as report.md shows', async () => {
+    const results = await resultsFor({ adapter: capacityPlusOne(), cases: casesNamed('post_srq_recv/fill-to-capacity', 'post_srq_recv/single-wr', 'post_srq_recv/interrupt-context'), expectations: [] });
+    const { suite, cases } = await parsed(results);
+    const md = renderMarkdown(results);
+    const ci = /As CI sees it \(junit\.xml, ctrf\.json\): (\d+) tests, (\d+) passed, (\d+) failed, (\d+) errors, (\d+) skipped/.exec(md);
+    expect(ci?.slice(1).map(Number)).toEqual([suite.tests, cases.filter((c) => !c.failure && !c.error && !c.skipped).length, suite.failures, suite.errors, suite.skipped]);
+    expect([suite.tests, suite.failures, suite.errors, suite.skipped]).toEqual([4, 2, 0, 1]);
+    for (const c of cases.filter((k) => k.failure && k.name !== 'gate')) {
+      for (const line of c.failure?.[0]?.inner?.split('\n') ?? []) expect(md).toContain(line.slice(line.indexOf(': ') + 2));
+    }
+    const gate = cases.at(-1);
+    expect(gate).toMatchObject({ name: 'gate', failure: [{ type: 'GateFailed', message: results.gate.summary }] });
+    expect(md).toContain(results.gate.summary);
   });
 
   it('fails the gate testcase whenever the gate fails, even with no failing case, with the reasons as its body', async () => {
-    const unseen = renderJunit(await resultsFor({ cases: allCases.filter((c) => c.id === 'post_srq_recv/interrupt-context') }));
-    expect(unseen).toMatch(/<testsuite [^>]*failures="1"/);
-    expect(unseen).toMatch(/name="\[model\] gate"[^>]*>\s*<failure message="FAIL: no binding clause was observed to hold/);
-    const good = renderJunit(await resultsFor());
-    expect(good).toMatch(/<testsuite [^>]*failures="0"/);
-    expect(good).toMatch(/name="\[model\] gate"/);
+    const unseen = await parsed(await resultsFor({ cases: casesNamed('post_srq_recv/interrupt-context') }));
+    expect(unseen.suite.failures).toBe(1);
+    expect(unseen.cases.at(-1)?.failure?.[0]?.inner).toMatch(/^FAIL: no binding clause was observed to hold/);
+    const good = await parsed(await resultsFor());
+    expect(good.suite.failures).toBe(0);
+    expect(good.cases.at(-1)).toMatchObject({ name: 'gate' });
+    expect(good.cases.at(-1)?.failure).toBeUndefined();
+  });
+
+  it('says why each skip is one: capability missing, precondition failed, not observable', async () => {
+    const [single] = (await parsed(await resultsFor({ adapter: claimsSrqsItLacks(), cases: casesNamed('post_srq_recv/single-wr') }))).cases;
+    const [interrupt] = (await parsed(await resultsFor({ cases: casesNamed('post_srq_recv/interrupt-context') }))).cases;
+    expect(single?.skipped?.[0]?.message).toBe('precondition failed: createSrq(max_wr 16) failed: returned -95 (EOPNOTSUPP)');
+    expect(single && property(single, 'status')).toEqual(['precondition-failed']);
+    expect(interrupt?.skipped?.[0]?.message).toMatch(/^not observable on this adapter: whether the driver's post may run in interrupt context/);
+    expect(interrupt && property(interrupt, 'status')).toEqual(['not-observable']);
+    const bare = await parsed(await resultsFor({ adapter: declaresNothing(), cases: casesNamed('post_srq_recv/single-wr') }));
+    expect(bare.cases[0]?.skipped?.[0]?.message).toBe('the adapter does not provide: srq');
+  });
+
+  it('lists the cases an interrupted run did not reach, skipped, and fails', async () => {
+    const controller = new AbortController();
+    const adapter = referenceModel();
+    const info = await adapter.info();
+    const { runs, interrupted } = await runCases({
+      adapter, info, profile: 'rdmavt', timeoutMs: 1000, signal: controller.signal, cases: allCases,
+      onEvent: (e) => { if (e.type === 'case-end' && e.index === 1) controller.abort(); },
+    });
+    expect(interrupted).toBe(true);
+    const results = await resultsFor({ more: { runs, interrupted } });
+    const { suite, cases } = await parsed(results);
+    expect(cases).toHaveLength(allCases.length + 1);
+    expect(cases[5]?.skipped?.[0]?.message).toBe('not run: the run was interrupted');
+    expect(suite.failures).toBe(1);
+    expect(cases.at(-1)?.failure?.[0]?.message).toContain('the run was interrupted');
   });
 
   it('reports a harness error as <error>, never as <failure>', async () => {
     const kase = allCases[0];
     if (!kase) throw new Error('no cases');
     const crashed: CaseRun = { case: kase, ran: 'crash', status: 'error', reason: 'the implementation crashed: SIGSEGV', durationMs: 1, checks: [], trace: [] };
-    const xml = renderJunit(await resultsFor({ extra: [crashed] }));
-    expect(xml).toMatch(/<error message="the implementation crashed: SIGSEGV" type="crash"/);
+    const { cases } = await parsed(await resultsFor({ extra: [crashed] }));
+    expect(cases.at(-2)?.error?.[0]).toMatchObject({ message: 'the implementation crashed: SIGSEGV', type: 'crash' });
+    expect(cases.at(-2)?.failure).toBeUndefined();
   });
 });
 

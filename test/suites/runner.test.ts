@@ -123,7 +123,7 @@ describe('runner', () => {
       { adapter: base, info, profile: 'rdmavt', timeoutMs: 1000 },
       defineCase({ id: 'test/needs', verb: 'test', title: 't', clauses: [CLAUSE], requires: ['srq'], async run() {} }),
     );
-    expect(result).toMatchObject({ status: 'skip', ran: 'precondition-failed', reason: 'the adapter does not provide: srq' });
+    expect(result).toMatchObject({ status: 'skip', ran: 'capability-missing', reason: 'the adapter does not provide: srq' });
   });
 
   it('stops between cases when aborted and says it was interrupted', async () => {
@@ -134,7 +134,8 @@ describe('runner', () => {
       adapter, info: await adapter.info(), cases: [kase('test/a'), kase('test/b')], profile: 'rdmavt', timeoutMs: 1000, signal: controller.signal,
     });
     expect(interrupted).toBe(true);
-    expect(runs.map((r) => r.case.id)).toEqual(['test/a']);
+    expect(runs.map((r) => [r.case.id, r.ran, r.status])).toEqual([['test/a', 'ok', 'pass'], ['test/b', 'not-run', 'skip']]);
+    expect(runs[1]?.reason).toBe('not run: the run was interrupted');
   });
 
   it('refuses a case that names an unknown clause when it is defined', () => {
@@ -200,7 +201,7 @@ describe('runner and the adapter watch (the kernel log)', () => {
       skip: new Map([['test/oopses', 'oopses the kernel (kernel.yaml:3)']]),
     });
     expect(ran).not.toHaveBeenCalled();
-    expect(runs[0]).toMatchObject({ status: 'skip', ran: 'precondition-failed', reason: 'not run, as expected: oopses the kernel (kernel.yaml:3)' });
+    expect(runs[0]).toMatchObject({ status: 'skip', ran: 'not-run', reason: 'not run, as expected: oopses the kernel (kernel.yaml:3)' });
   });
 });
 
