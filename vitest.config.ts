@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
+    // The CLIs these tests start must not take this run for the user's CI job (annotations, step summary).
+    env: { GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '' },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [VM_TESTS], testTimeout: 30_000 } },
       // One VM at a time: the machine has two cores and the guests run under TCG.

@@ -147,3 +147,11 @@ export function renderMarkdown(results: RunResults): string {
     ...citationSection(results),
   ].join('\n');
 }
+
+/**
+ * The part of report.md a CI step summary shows (GitHub caps a step summary at 1 MiB): the
+ * verdict, what to act on and what was waived; the clause table stays in report.md.
+ */
+export function renderStepSummary(results: RunResults): string {
+  return [...headline(results), ...failing(results), ...unverified(results), ...expectationSections(results), 'The full report: report.md and report.html in the run\'s --out directory.', ''].join('\n');
+}

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { describeCheck } from './evidence.js';
+import { clauseEvidence } from './evidence.js';
 import { STATUS_LABEL } from './labels.js';
 import { type CaseResult, type CaseStatus, type ClauseResult, ClauseStatus, type RunResults } from './results-schema.js';
 import { reportFileNames } from './write.js';
@@ -26,12 +26,9 @@ export function reproCommand(caseId: string, outDir: string): string {
 
 /** Under a failing clause: the first case that broke it, one line of evidence, and how to replay it. */
 function evidenceLines(clause: ClauseResult, cases: readonly CaseResult[], outDir: string): string[] {
-  const naming = cases.filter((c) => clause.cases.includes(c.id) && (c.status === 'fail' || c.status === 'error'));
-  const failed = naming.find((c) => c.checks.some((k) => k.clause === clause.id && k.status === 'fail')) ?? naming[0];
-  if (failed === undefined) return [];
-  const check = failed.checks.find((k) => k.clause === clause.id && k.status === 'fail');
-  const evidence = check === undefined ? (failed.reason ?? failed.status) : describeCheck(check);
-  return [`        ${failed.id}: ${evidence}`, ...(failed.trace.length > 0 ? [`        replay: ${reproCommand(failed.id, outDir)}`] : [])];
+  const evidence = clauseEvidence(clause, cases);
+  if (evidence === undefined) return [];
+  return [`        ${evidence.line}`, ...(evidence.kase.trace.length > 0 ? [`        replay: ${reproCommand(evidence.kase.id, outDir)}`] : [])];
 }
 
 /** The one-screen summary printed at the end of a run. */

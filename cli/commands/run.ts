@@ -5,6 +5,7 @@ import { writeReports } from '../../reports/write.js';
 import { buildResults } from '../../reports/build.js';
 import { type Expectation, loadExpectations } from '../../reports/expectations/load.js';
 import { type RunInfo, expectationsFor, runInfoOf } from '../../reports/expectations/match.js';
+import { publishToGithub } from '../../reports/github.js';
 import { renderSummary, summaryJson } from '../../reports/summary.js';
 import { clauseCitations } from '../../spec/citations.js';
 import { clauses } from '../../spec/clauses/index.js';
@@ -116,8 +117,11 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       ...(expectations === undefined ? {} : { expectations }),
     });
     await writeReports(outDir, results);
+    const annotations = await publishToGithub(results, outDir);
     if (flags.json) process.stdout.write(`${JSON.stringify(summaryJson(results, outDir))}\n`);
     else if (!flags.quiet) process.stdout.write(`${renderSummary(results, outDir)}\n`);
+    // The runner reads workflow commands from stdout and stderr alike; --json keeps stdout JSON alone.
+    if (annotations.length > 0) (flags.json ? process.stderr : process.stdout).write(`${annotations.join('\n')}\n`);
     if (interrupted) return 130;
     return results.gate.passed ? 0 : 1;
   } finally {

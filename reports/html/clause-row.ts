@@ -58,16 +58,20 @@ function evidence(clause: ClauseResult, runs: readonly RunResults[]): string {
     .join('');
 }
 
-/** One clause: a summary row (id, level, a status per run) and a details row shown by its toggle. */
+/**
+ * One clause: a summary row (id, level, a status per run) and a row whose <details> holds the
+ * statement, sources and evidence: it opens with a click and no script, so the report reads the
+ * same under a Content-Security-Policy that blocks inline scripts and styles (Jenkins' default).
+ */
 export function clauseRow(row: MatrixRow, runs: readonly RunResults[]): string {
   const { clause, cells } = row;
   const statuses = [...new Set(cells.map((c) => c?.status ?? 'not-run'))].join(' ');
   const text = `${clause.id} ${clause.statement}`.toLowerCase();
   return (
     `<tbody class="clause" id="clause-${esc(clause.id)}" data-verb="${esc(clause.verb)}" data-level="${esc(clause.level)}" data-status="${esc(statuses)}" data-text="${esc(text)}">` +
-    `<tr class="summary"><td><button class="toggle" aria-expanded="false" title="details">▶</button> <code>${esc(clause.id)}</code></td>` +
+    `<tr class="summary"><td><code>${esc(clause.id)}</code></td>` +
     `<td>${esc(clause.level)}</td>${cells.map(statusCell).join('')}</tr>` +
-    `<tr class="details" hidden><td colspan="${2 + runs.length}"><p>${esc(clause.statement)}</p>${sources(clause)}` +
-    `${clause.notObservable ? `<p class="note">Not observable: ${esc(clause.notObservable)}</p>` : ''}${evidence(clause, runs)}</td></tr></tbody>`
+    `<tr class="details"><td colspan="${2 + runs.length}"><details><summary>${esc(clause.statement)}</summary>${sources(clause)}` +
+    `${clause.notObservable ? `<p class="note">Not observable: ${esc(clause.notObservable)}</p>` : ''}${evidence(clause, runs)}</details></td></tr></tbody>`
   );
 }

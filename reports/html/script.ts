@@ -1,6 +1,7 @@
 /**
  * The report's only behaviour: the filters (verb, level, status, text) hide whole clause rows,
- * and a click on a row's toggle shows its details. Inline, so the file works from disk.
+ * and a link to a case or clause opens its <details>. Inline, so the file works from disk; the
+ * report reads without it (under a CSP that blocks inline scripts only the filters are gone).
  */
 export const SCRIPT = `
 (() => {
@@ -22,17 +23,11 @@ export const SCRIPT = `
     shown.textContent = count + ' of ' + rows.length + ' clauses shown';
   };
   for (const control of controls) control.addEventListener('input', apply);
-  document.getElementById('matrix').addEventListener('click', (event) => {
-    const button = event.target.closest('button.toggle');
-    if (!button) return;
-    const details = button.closest('tbody').querySelector('tr.details');
-    details.hidden = !details.hidden;
-    button.setAttribute('aria-expanded', String(!details.hidden));
-  });
-  // A link to a case opens its <details>, so following the evidence needs no second click.
+  // A link to a case or a clause opens its <details>, so following the evidence needs no second click.
   const openTarget = () => {
     const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    if (target && target.tagName === 'DETAILS') target.open = true;
+    const details = target && (target.tagName === 'DETAILS' ? target : target.querySelector('details'));
+    if (details) details.open = true;
   };
   window.addEventListener('hashchange', openTarget);
   openTarget();

@@ -21,11 +21,12 @@ th { background: #f6f8fa; position: sticky; top: 0; }
 .s-pass { color: var(--pass); } .s-fail { color: var(--fail); } .s-error { color: var(--error); }
 .s-xfail { color: var(--xfail); } .s-xpass { color: var(--xpass); text-decoration: underline wavy; }
 .s-skip { color: var(--skip); } .s-not-observable { color: var(--nobs); } .s-not-run { color: var(--notrun); }
-button.toggle { border: 0; background: none; cursor: pointer; font-size: 12px; width: 1.2rem; }
-button.toggle[aria-expanded="true"] { transform: rotate(90deg); }
-tr.details > td { background: #f6f8fa; padding: .75rem 1rem 1rem 2rem; }
+tr.summary > td { border-bottom: 0; }
+tr.details > td { padding: 0 .5rem .35rem 1.5rem; }
+tr.details summary { cursor: pointer; color: #424a53; }
+tr.details details[open] { background: #f6f8fa; padding: .5rem .75rem .75rem; }
 /* Evidence (long JSON) wraps or scrolls inside the row instead of widening the matrix. */
-tr.details > td > * { max-width: calc(100vw - 6rem); overflow-x: auto; }
+tr.details details > * { max-width: calc(100vw - 6rem); overflow-x: auto; }
 .checks td code { word-break: break-all; }
 .sources li { margin: .2rem 0; }
 blockquote { margin: .4rem 0; padding: .2rem .75rem; border-left: 3px solid #d0d7de; color: #424a53; white-space: pre-wrap; }

@@ -10,6 +10,15 @@ import type { RunResults } from '../../reports/results-schema.js';
 import { capacityPlusOne, resultsFor } from './fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** What Jenkins serves archived HTML with by default (hudson.model.DirectoryBrowserSupport.CSP). */
+const JENKINS_CSP = "sandbox; default-src 'none'; img-src 'self'; style-src 'self';";
+
+const browser = (dir: string) =>
+  chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
 
 /** The same run with one case's title rewritten: every text in the report comes from results.json. */
 function withTitle(results: RunResults, title: string): RunResults {
@@ -43,11 +52,7 @@ describe('report.html', () => {
       const dir = await mkdtemp(join(tmpdir(), 'rvt-html-'));
       const file = join(dir, 'report.html');
       await writeFile(file, renderHtml([results]));
-      const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      const context = await browser(dir);
       try {
         const page = await context.newPage();
         const requested: string[] = [];
@@ -70,16 +75,59 @@ describe('report.html', () => {
         expect(await visible.count()).toBe(results.clauses.filter((c) => c.id.includes('enomem') || c.statement.toLowerCase().includes('enomem')).length);
 
         await page.fill('#filter-text', 'post_srq_recv.full.rejected');
-        const details = page.locator('#clause-post_srq_recv\\.full\\.rejected tr.details');
-        expect(await details.isVisible()).toBe(false);
-        await page.locator('#clause-post_srq_recv\\.full\\.rejected button.toggle').click();
-        expect(await details.isVisible()).toBe(true);
-        expect(await details.textContent()).toContain('one WR more: fails, bad_wr at it');
+        const evidence = page.locator('#clause-post_srq_recv\\.full\\.rejected tr.details details > .evidence');
+        expect(await evidence.isVisible()).toBe(false);
+        await page.locator('#clause-post_srq_recv\\.full\\.rejected tr.details summary').click();
+        expect(await evidence.isVisible()).toBe(true);
+        expect(await evidence.textContent()).toContain('one WR more: fails, bad_wr at it');
 
         const shot = join(dir, 'report.png');
         await page.screenshot({ path: shot, fullPage: true });
         expect((await stat(shot)).size).toBeGreaterThan(0);
         expect(requested).toEqual([pathToFileURL(file).href]);
+      } finally {
+        await context.close();
+      }
+    },
+    60_000,
+  );
+
+  it('puts the rows to act on first: failures, then binding clauses nobody saw hold', async () => {
+    const results = await resultsFor({ adapter: capacityPlusOne(), expectations: [] });
+    const html = renderHtml([results]);
+    const order = [...html.matchAll(/<tbody class="clause" id="clause-([^"]+)"/g)].map((m) => m[1]);
+    const failing = results.clauses.filter((c) => c.status === 'fail').map((c) => c.id);
+    expect(order.slice(0, failing.length)).toEqual(failing);
+    expect(order.slice(failing.length, failing.length + 3)).toEqual(results.gate.unverified);
+  });
+
+  it.skipIf(!existsSync(CHROMIUM))(
+    "reads under Jenkins' Content-Security-Policy (no script, no inline style): the verdict, every row, and each clause's evidence behind a <details> (needs /usr/bin/chromium)",
+    async () => {
+      const results = await resultsFor({ adapter: capacityPlusOne() });
+      const dir = await mkdtemp(join(tmpdir(), 'rvt-html-csp-'));
+      const context = await browser(dir);
+      try {
+        const page = await context.newPage();
+        const blocked: string[] = [];
+        page.on('console', (m) => blocked.push(m.text()));
+        // Served as Jenkins serves an archived artifact, with its CSP header.
+        await page.route('http://jenkins.invalid/**', (route) =>
+          route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'content-security-policy': JENKINS_CSP }, body: renderHtml([results]) }),
+        );
+        await page.goto('http://jenkins.invalid/job/rdma/1/artifact/conformance-report/report.html');
+        expect(blocked.some((m) => /Content Security Policy/i.test(m))).toBe(true);
+        // The script did not run: the filters' count stays empty; the report is still whole.
+        expect(await page.locator('#shown').textContent()).toBe('');
+        expect(await page.locator('h1').textContent()).toBe('rvt-conform FAIL');
+        expect(await page.locator('tbody.clause:visible').count()).toBe(results.clauses.length);
+        const first = page.locator('tbody.clause').first();
+        expect(await first.getAttribute('id')).toBe(`clause-${results.clauses.find((c) => c.status === 'fail')?.id}`);
+        const evidence = first.locator('tr.details details > .evidence');
+        expect(await evidence.isVisible()).toBe(false);
+        await first.locator('tr.details summary').click();
+        expect(await evidence.isVisible()).toBe(true);
+        expect(await evidence.textContent()).toMatch(/expected.*actual/s);
       } finally {
         await context.close();
       }

@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { registerRunCommand } from '../../cli/commands/run.js';
+import { CLI, ROOT } from '../helpers.js';
+
+const example = (name: string) => readFile(join(ROOT, 'docs', 'ci', name), 'utf8');
+
+interface RunFlags {
+  adapter: string;
+  out: string;
+  expectations?: string;
+  device?: string;
+}
+
+/** An example's rvt-conform command, parsed by the real `run` command: a typo in a flag fails here. */
+function runFlags(line: string): RunFlags {
+  const words = line.trim().split(/\s+/);
+  expect(words.slice(0, 3)).toEqual(['npx', 'rvt-conform', 'run']);
+  const program = new Command('rvt-conform').exitOverride();
+  registerRunCommand(program);
+  const run = program.commands.find((c) => c.name() === 'run');
+  if (run === undefined) throw new Error('no run command');
+  let flags: RunFlags | undefined;
+  run.exitOverride().action((parsed: RunFlags) => {
+    flags = parsed;
+  });
+  program.parse(words.slice(2), { from: 'user' });
+  if (flags === undefined) throw new Error(`not parsed: ${line}`);
+  expect(existsSync(join(ROOT, flags.expectations ?? 'missing')), `${flags.expectations} exists`).toBe(true);
+  return flags;
+}
+
+/** The model's command of an example, run as CI would run it: it must pass the gate here. */
+async function runsGreen(flags: RunFlags, line: string): Promise<void> {
+  const out = await mkdtemp(join(tmpdir(), 'rvt-ci-example-'));
+  const args = line.trim().split(/\s+/).slice(2).map((w) => (w === flags.out ? out : w));
+  const r = await execa(process.execPath, [CLI, ...args, '--quiet'], { reject: false, cwd: ROOT });
+  expect(r.exitCode, r.stderr).toBe(0);
+  expect(existsSync(join(out, 'junit.xml'))).toBe(true);
+}
+
+const rvtConformLine = (lines: readonly string[]) => {
+  const found = lines.filter((l) => l.includes('rvt-conform run'));
+  expect(found).toHaveLength(1);
+  return found[0] ?? '';
+};
+
+describe('the CI examples in docs/ci', () => {
+  it('GitHub Actions: each job installs, runs the gate, and keeps the reports whether it passed or not', async () => {
+    const workflow = parseYaml(await example('github-actions.yml')) as { on: unknown; jobs: Record<string, { steps: { run?: string; uses?: string; if?: string; with?: { path?: string } }[] }> };
+    expect(workflow.on).toBeDefined();
+    expect(Object.keys(workflow.jobs)).toEqual(['model', 'device']);
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      const runs = job.steps.map((s) => s.run ?? '');
+      const line = rvtConformLine(runs);
+      const flags = runFlags(line);
+      expect(runs.indexOf('npm ci'), name).toBeLessThan(runs.indexOf(line));
+      const upload = job.steps.slice(runs.indexOf(line)).find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+      expect(upload, name).toMatchObject({ if: 'always()', with: { path: flags.out } });
+      if (flags.adapter === 'model') await runsGreen(flags, line);
+      else expect(flags).toMatchObject({ adapter: 'ibverbs', device: 'rxe0' });
+    }
+  });
+
+  it('GitLab CI: each job publishes junit.xml from the --out it ran with, always', async () => {
+    const pipeline = parseYaml(await example('gitlab-ci.yml')) as Record<string, { script?: string[]; artifacts?: { when: string; paths: string[]; reports: { junit: string } } }>;
+    const jobs = Object.entries(pipeline).filter(([, job]) => job.script !== undefined);
+    expect(jobs.map(([name]) => name)).toEqual(['conformance:model', 'conformance:rxe0']);
+    for (const [name, job] of jobs) {
+      const line = rvtConformLine(job.script ?? []);
+      const flags = runFlags(line);
+      expect(job.artifacts, name).toEqual({ when: 'always', paths: [`${flags.out}/`], reports: { junit: `${flags.out}/junit.xml` } });
+      if (flags.adapter === 'model') await runsGreen(flags, line);
+    }
+  });
+
+  it('Jenkins: the pipeline runs the gate in a stage and publishes junit.xml and the reports in post { always }', async () => {
+    const text = await example('Jenkinsfile');
+    // The declarative pipeline's blocks, by nesting: where each step stands.
+    const blocks: string[] = [];
+    const where = new Map<string, string[]>();
+    for (const line of text.split('\n').map((l) => l.replace(/\/\/.*$/, '').trim())) {
+      const step = /^(\w+)\s/.exec(line)?.[1];
+      if (step !== undefined && !line.endsWith('{')) where.set(`${step} ${line.slice(step.length).trim()}`, [...blocks]);
+      const opened = /^(\w+)(?:\s*\([^)]*\))?\s*\{$/.exec(line) ?? /^(\w+)\s+\{.*\}$/.exec(line);
+      if (line.endsWith('{') && opened) blocks.push(opened[1] ?? '');
+      if (line === '}') expect(blocks.pop(), 'balanced braces').toBeDefined();
+    }
+    expect(blocks).toEqual([]);
+    const sh = [...where.keys()].filter((k) => k.startsWith("sh '")).map((k) => k.slice(4, -1));
+    const line = rvtConformLine(sh);
+    const flags = runFlags(line);
+    expect(where.get(`sh '${line}'`)).toEqual(['pipeline', 'stages', 'stage', 'steps']);
+    expect(where.get(`junit testResults: '${flags.out}/junit.xml'`)).toEqual(['pipeline', 'post', 'always']);
+    expect(where.get(`archiveArtifacts artifacts: '${flags.out}/**'`)).toEqual(['pipeline', 'post', 'always']);
+  });
+});

@@ -1,0 +1,39 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { githubAnnotations, publishToGithub } from '../../reports/github.js';
+import { capacityPlusOne, casesNamed, resultsFor } from './fixture.js';
+
+describe('GitHub Actions', () => {
+  it('annotates the gate first, then each failed binding clause with its evidence and the repro command, escaped', async () => {
+    const results = await resultsFor({ adapter: capacityPlusOne(), cases: casesNamed('post_srq_recv/fill-to-capacity', 'post_srq_recv/single-wr') });
+    const lines = githubAnnotations(results, 'out');
+    expect(lines[0]).toMatch(/^::error title=rvt-conform gate%3A mutant%3Acapacity-plus-one on model-mutant%3Acapacity-plus-one::FAIL: 2 binding clause\(s\) failed/);
+    const full = lines.find((l) => l.startsWith('::error title=post_srq_recv.full.rejected failed (documented)::'));
+    expect(full).toContain('%0Apost_srq_recv/fill-to-capacity: one WR more: fails, bad_wr at it: expected {"failed":true,"badWr":0}, actual {"failed":false,"badWr":"untouched"}');
+    expect(full).toContain('%0Areplay: rvt-conform repro post_srq_recv/fill-to-capacity --from out/results.json');
+    expect(lines.every((l) => !l.includes('\n'))).toBe(true);
+    // Under the rdmavt profile the reference clause binds, so it is annotated too.
+    expect(lines.some((l) => l.startsWith('::error title=post_srq_recv.full.enomem failed (reference)::'))).toBe(true);
+  });
+
+  it('annotates a passing gate as a notice, and a clause nobody verified as an error', async () => {
+    const good = githubAnnotations(await resultsFor({ cases: casesNamed('post_srq_recv/single-wr') }), 'out');
+    expect(good).toEqual([expect.stringMatching(/^::notice title=rvt-conform gate%3A model on model-rdmavt::PASS: /)]);
+    const unwaived = githubAnnotations(await resultsFor({ cases: casesNamed('post_srq_recv/single-wr', 'post_srq_recv/interrupt-context'), expectations: [] }), 'out');
+    expect(unwaived.at(-1)).toMatch(/^::error title=post_srq_recv.context.interrupt not verified::not-observable: /);
+  });
+
+  it('writes the step summary only under Actions, and returns the annotations to print', async () => {
+    const results = await resultsFor({ adapter: capacityPlusOne(), cases: casesNamed('post_srq_recv/fill-to-capacity') });
+    expect(await publishToGithub(results, 'out', {})).toEqual([]);
+    const summary = join(await mkdtemp(join(tmpdir(), 'rvt-gh-')), 'summary.md');
+    const lines = await publishToGithub(results, 'out', { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+    expect(lines[0]).toMatch(/^::error title=rvt-conform gate/);
+    const text = await readFile(summary, 'utf8');
+    expect(text).toMatch(/^# rvt-conform: FAIL\n/);
+    expect(text).toContain('## Failing clauses');
+    expect(text).not.toContain('## Clauses\n');
+  });
+});
