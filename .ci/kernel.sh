@@ -52,7 +52,7 @@ node dist/cli/main.js run --adapter ibverbs --device rvt_sim0 --vm --profile rdm
   --expectations expectations/ibverbs-rdmavt.yaml --out conformance-report/ibverbs-rdmavt
 
 echo "== rdmavt through both layers, beside the model: where the kernel verbs and libibverbs disagree on the same rdmavt"
-node dist/cli/main.js run --quiet --out conformance-report/model-rdmavt
+node dist/cli/main.js run --quiet --expectations expectations/model.yaml --out conformance-report/model-rdmavt
 node dist/cli/main.js compare conformance-report/model-rdmavt/results.json conformance-report/kernel-rdmavt/results.json \
   conformance-report/ibverbs-rdmavt/results.json --html conformance-report/rdmavt-layers.html
 
