@@ -17,6 +17,18 @@ export const Capability = z.enum([
 ]);
 export type Capability = z.infer<typeof Capability>;
 
+/** A claimed capability tried on the device before the cases run (suites/probes.ts): only what worked is used. */
+export const CapabilityProbe = z.object({
+  capability: Capability,
+  ok: z.boolean(),
+  /** What the probe did, or where it stopped. */
+  detail: z.string(),
+  /** The call that refused, when one did, and its errno (or what it threw). */
+  call: z.string().optional(),
+  errno: z.string().optional(),
+});
+export type CapabilityProbe = z.infer<typeof CapabilityProbe>;
+
 export const Profile = z.enum(['documented', 'rdmavt']);
 export type Profile = z.infer<typeof Profile>;
 

@@ -1,5 +1,5 @@
 import { release } from 'node:os';
-import type { AdapterInfo, Profile } from '../adapters/adapter.js';
+import type { AdapterInfo, CapabilityProbe, Profile } from '../adapters/adapter.js';
 import type { Clause } from '../spec/clauses/schema.js';
 import type { CaseRun } from '../suites/runner.js';
 import { clauseResults } from './clause-status.js';
@@ -24,6 +24,8 @@ export interface BuildInput {
   snapshot: string | null;
   /** The entries of the --expectations file, and the file as given. */
   expectations?: { file: string; entries: readonly Expectation[] };
+  /** The capability probes that decided info.capabilities (none when the run did not probe). */
+  probes?: readonly CapabilityProbe[];
   /** From the kernel-doc snapshot: how far the clauses reach the documented functions. */
   coverage?: readonly Coverage[];
   /** From the kernel-doc snapshot: the cited text of each clause's sources, by clause id. */
@@ -93,6 +95,7 @@ export function buildResults(input: BuildInput): RunResults {
       expectations: input.expectations?.file ?? null,
     },
     adapter: input.info,
+    probes: [...(input.probes ?? [])],
     environment: {
       node: process.version,
       platform: process.platform,

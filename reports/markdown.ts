@@ -31,6 +31,21 @@ function headline(results: RunResults): string[] {
   ];
 }
 
+/** What the adapter claimed and what its probes saw: the capabilities the cases ran with. */
+function capabilities(results: RunResults): string[] {
+  if (results.probes.length === 0) return [];
+  return [
+    '## Capabilities',
+    '',
+    'Each capability the adapter claimed was tried on the device first; the cases ran with those that worked.',
+    '',
+    '| capability | probe | what it saw |',
+    '|---|---|---|',
+    ...results.probes.map((p) => `| \`${p.capability}\` | ${p.ok ? 'works' : '**not seen to work**'} | ${cell(p.detail)} |`),
+    '',
+  ];
+}
+
 /** Binding clauses nobody saw hold: those that fail the gate, then those an expectations entry waives. */
 function unverified(results: RunResults): string[] {
   const byId = new Map(results.clauses.map((c) => [c.id, c]));
@@ -142,6 +157,7 @@ export function renderMarkdown(results: RunResults): string {
     ...failing(results),
     ...unverified(results),
     ...expectationSections(results),
+    ...capabilities(results),
     ...clauseTable(results),
     ...coverageSection(results),
     ...citationSection(results),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AdapterInfo, Profile } from '../adapters/adapter.js';
+import { AdapterInfo, CapabilityProbe, Profile } from '../adapters/adapter.js';
 import { Clause } from '../spec/clauses/schema.js';
 import { CoverageEntry } from '../spec/coverage.js';
 import { AppliedExpectation } from './expectations/schema.js';
@@ -7,7 +7,7 @@ import { JsonValue } from './json-value.js';
 
 /**
  * 2: xfail/xpass and the applied expectations, run.expectations, gate.unexpectedPasses, citations and coverage.
- * 3: gate.unverified and gate.waived (a binding clause that was not seen to hold needs a waiver).
+ * 3: gate.unverified and gate.waived (a binding clause that was not seen to hold needs a waiver), probes, the `ran` kinds.
  */
 export const RESULTS_SCHEMA_VERSION = 3;
 
@@ -108,7 +108,10 @@ export const RunResults = z
       /** The expectations file given with --expectations, as given. */
       expectations: z.string().nullable(),
     }),
+    /** The adapter as the cases ran on it: its capabilities are those whose probe worked (or that have none). */
     adapter: AdapterInfo,
+    /** Each claimed capability's probe: a failed one is left out of adapter.capabilities, with why. */
+    probes: z.array(CapabilityProbe),
     environment: z.object({
       node: z.string(),
       platform: z.string(),

@@ -39,6 +39,7 @@ export function renderSummary(results: RunResults, outDir: string): string {
       `${results.run.expectations ? `, expectations ${results.run.expectations}` : ''}`,
     `cases: ${results.cases.length} run in ${results.run.durationMs} ms: ${counts(caseStatuses, results.totals)}${results.run.interrupted ? ' (interrupted)' : ''}`,
     `clauses: ${results.clauses.length}: ${counts(ClauseStatus.options, clauseTotals(results))}`,
+    ...results.probes.filter((p) => !p.ok).map((p) => `  claimed but not seen to work: ${p.capability}: ${p.detail}`),
   ];
   for (const clause of results.clauses.filter((c) => c.status === 'fail' || c.status === 'error')) {
     lines.push(`  ${clause.binding ? 'FAIL' : 'deviation (not binding)'}  ${clause.id}  [${clause.level}]  ${clause.status}`);

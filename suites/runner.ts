@@ -1,12 +1,11 @@
 import { setImmediate } from 'node:timers/promises';
-import type { Adapter, AdapterInfo, Profile } from '../adapters/adapter.js';
+import type { Adapter, AdapterInfo, CapabilityProbe, Profile } from '../adapters/adapter.js';
 import type { Case } from './case.js';
 import type { Check } from './checks.js';
 import { CaseContext } from './context.js';
 import { SetupError } from './fixtures.js';
 import { type TraceEntry, tracedVerbs } from './verbs.js';
 
-/** "Did the case run": separate from "did each clause hold" (the checks). */
 /**
  * How a case ran, apart from what its checks found: `capability-missing` (the adapter does not
  * declare what it needs), `precondition-failed` (a verb it does not test refused its setup),
@@ -47,6 +46,8 @@ export interface RunOptions {
    * oops the kernel, which would end the run): reported as skipped with that reason.
    */
   skip?: ReadonlyMap<string, string>;
+  /** The capability probes that decided info.capabilities: a skip for a claimed capability whose probe failed says why. */
+  probes?: readonly CapabilityProbe[];
 }
 
 class Timeout extends Error {}
@@ -106,8 +107,34 @@ export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent' | 's
   };
 }
 
-async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent' | 'signal'>, kase: Case): Promise<CaseRun> {
+/**
+ * Opens a session on the adapter, hands `body` a case context on its traced verbs, under the
+ * timeout, and closes the session whatever happened; what `body` throws (or a timeout) is thrown.
+ */
+export async function inSession(
+  options: Pick<RunOptions, 'adapter' | 'info' | 'profile' | 'timeoutMs'>,
+  trace: TraceEntry[],
+  body: (ctx: CaseContext) => Promise<void>,
+): Promise<void> {
   const { adapter, info, profile, timeoutMs } = options;
+  // Opening may start a fresh worker after a crash: the harness's time, not the case's.
+  const session = await withTimeout(adapter.open(), Math.max(timeoutMs, OPEN_TIMEOUT_MS));
+  try {
+    const verbs = tracedVerbs(session, info.layer, trace);
+    await withTimeout(
+      (async () => {
+        const device = await verbs.queryDevice({});
+        await body(new CaseContext(verbs, info, device, profile, info.completionWaitMs));
+      })(),
+      timeoutMs,
+    );
+  } finally {
+    await withTimeout(session.close(), timeoutMs).catch(() => undefined);
+  }
+}
+
+async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent' | 'signal'>, kase: Case): Promise<CaseRun> {
+  const { info, timeoutMs } = options;
   const started = performance.now();
   const trace: TraceEntry[] = [];
   const finish = (rest: Omit<CaseRun, 'case' | 'durationMs' | 'trace' | 'checks'>, checks: Check[] = []): CaseRun => ({
@@ -120,26 +147,19 @@ async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent' | 'sign
 
   const missing = kase.requires.filter((cap) => !info.capabilities.includes(cap));
   if (missing.length > 0) {
-    return finish({ ran: 'capability-missing', status: 'skip', reason: `the adapter does not provide: ${missing.join(', ')}` });
+    const named = missing.map((cap) => {
+      const probe = options.probes?.find((p) => p.capability === cap && !p.ok);
+      return probe === undefined ? cap : `${cap} (claimed, but its probe failed: ${probe.detail})`;
+    });
+    return finish({ ran: 'capability-missing', status: 'skip', reason: `the adapter does not provide: ${named.join(', ')}` });
   }
 
   let ctx: CaseContext | undefined;
   try {
-    // Opening may start a fresh worker after a crash: the harness's time, not the case's.
-    const session = await withTimeout(adapter.open(), Math.max(timeoutMs, OPEN_TIMEOUT_MS));
-    try {
-      const verbs = tracedVerbs(session, info.layer, trace);
-      await withTimeout(
-        (async () => {
-          const device = await verbs.queryDevice({});
-          ctx = new CaseContext(verbs, info, device, profile, info.completionWaitMs);
-          await kase.run(ctx);
-        })(),
-        timeoutMs,
-      );
-    } finally {
-      await withTimeout(session.close(), timeoutMs).catch(() => undefined);
-    }
+    await inSession(options, trace, async (made) => {
+      ctx = made;
+      await kase.run(made);
+    });
   } catch (error) {
     const checks = ctx?.check.checks ?? [];
     if (error instanceof Timeout) return finish({ ran: 'timeout', status: 'error', reason: `timed out after ${timeoutMs} ms` }, checks);

@@ -6,6 +6,7 @@ import { buildResults } from '../../reports/build.js';
 import { type Expectation, loadExpectations } from '../../reports/expectations/load.js';
 import { type RunInfo, expectationsFor, runInfoOf } from '../../reports/expectations/match.js';
 import { publishToGithub } from '../../reports/github.js';
+import { probeCapabilities } from '../../suites/probes.js';
 import { renderSummary, summaryJson } from '../../reports/summary.js';
 import { clauseCitations } from '../../spec/citations.js';
 import { clauses } from '../../spec/clauses/index.js';
@@ -88,9 +89,12 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    const info = await adapter.info();
-    const profile = flags.profile ?? info.defaultProfile;
+    const claimed = await adapter.info();
+    const profile = flags.profile ?? claimed.defaultProfile;
     const startedAt = new Date();
+    // Capabilities from evidence: the cases run with what the device was seen to do.
+    const { capabilities, probes } = await probeCapabilities(adapter, claimed, profile, flags.timeout * 1000);
+    const info = { ...claimed, capabilities };
     const progress = progressPrinter(process.stderr, progressMode(flags.quiet || flags.json));
     const { runs, interrupted } = await runCases({
       skip: casesExpectedToSkip(expectations?.entries, runInfoOf(info, profile)),
@@ -101,6 +105,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       timeoutMs: flags.timeout * 1000,
       onEvent: progress.onEvent,
       signal: controller.signal,
+      probes,
     });
     progress.end({ interrupted, ran: runs.filter((r) => r.ran !== 'not-run').length, total: cases.length });
     const results = buildResults({
@@ -113,6 +118,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       startedAt,
       finishedAt: new Date(),
       interrupted,
+      probes,
       ...specRecord(allCases),
       ...(expectations === undefined ? {} : { expectations }),
     });

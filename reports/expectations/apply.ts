@@ -1,6 +1,7 @@
 import type { CaseResult, ClauseResult, ClauseStatus } from '../results-schema.js';
 import type { Expectation } from './load.js';
-import { type AppliedExpectation, expectationKey } from './schema.js';
+import type { Capability } from '../../adapters/adapter.js';
+import { type AppliedExpectation, expectationKey, UNWAIVABLE } from './schema.js';
 
 /**
  * The status once an expectation is known: the expected failure that happened is `xfail`, a pass
@@ -52,7 +53,7 @@ export function withWaiver<R extends CaseResult | ClauseResult>(
   if (result.status !== 'skip' || result.expectation !== undefined || skipped.length === 0) return result;
   const missing = skipped.map((c) => (c.ran === 'capability-missing' ? c.requires.filter((cap) => !capabilities.includes(cap)) : []));
   if (missing.some((m) => m.length === 0)) return result;
-  const entries = missing.flat().map((cap) => expected.get(`capability:${cap}`));
+  const entries = missing.flat().map((cap) => (UNWAIVABLE.includes(cap as Capability) ? undefined : expected.get(`capability:${cap}`)));
   const first = entries[0];
   if (first === undefined || entries.some((e) => e === undefined)) return result;
   return { ...result, expectation: applied(first) };

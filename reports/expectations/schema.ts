@@ -26,6 +26,12 @@ export const When = z
 export type When = z.infer<typeof When>;
 
 /**
+ * SRQs are what rvt-conform is about (rvt_post_srq_recv first): a device without them cannot pass
+ * its gate by a waiver; it can still be run on the other verbs with --case (a partial run).
+ */
+export const UNWAIVABLE: readonly Capability[] = ['srq'];
+
+/**
  * One entry: by `id`, the known outcome of a clause or case; by `capability`, a waiver for an
  * optional feature the device does not support (status skip): clauses skipped only for lacking
  * it no longer fail the gate, and the headline still counts them.
@@ -44,6 +50,9 @@ export const ExpectationEntry = z
     const { id, capability, status } = ctx.value;
     if ((id === undefined) === (capability === undefined)) {
       ctx.issues.push({ code: 'custom', input: ctx.value, path: [], message: "give either 'id' (a clause or case) or 'capability' (a waived feature), not both or neither" });
+    }
+    if (capability !== undefined && UNWAIVABLE.includes(capability)) {
+      ctx.issues.push({ code: 'custom', input: capability, path: ['capability'], message: `'${capability}' cannot be waived: the SRQ clauses are the core of the contract (run the other verbs with --case, a partial run)` });
     }
     if (capability !== undefined && status !== 'skip') {
       ctx.issues.push({ code: 'custom', input: status, path: ['status'], message: "a capability waiver has status 'skip': the clauses that need it are not run" });

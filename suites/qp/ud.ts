@@ -3,7 +3,7 @@ import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
 import { SetupError, tryCreateQp } from '../fixtures.js';
 
-const UD_STEPS: { to: 'INIT' | 'RTR' | 'RTS'; attr: QpAttr; mask: QpAttrMask[] }[] = [
+export const UD_STEPS: { to: 'INIT' | 'RTR' | 'RTS'; attr: QpAttr; mask: QpAttrMask[] }[] = [
   { to: 'INIT', attr: { qp_state: 'INIT', pkey_index: 0, port_num: 1, qkey: 0x11111111 }, mask: ['STATE', 'PKEY_INDEX', 'PORT', 'QKEY'] },
   { to: 'RTR', attr: { qp_state: 'RTR' }, mask: ['STATE'] },
   { to: 'RTS', attr: { qp_state: 'RTS', sq_psn: 0 }, mask: ['STATE', 'SQ_PSN'] },

@@ -59,6 +59,7 @@ describe('expectations file', () => {
     ['an entry with neither id nor capability', `expectations:\n  - status: skip\n    reason: r\n    link: ${LINK}\n`, /^e\.yaml:2: .*give either 'id' .* or 'capability'/],
     ['an entry with both', file(entry(ORDER, 'skip', '    capability: ud\n')), /^e\.yaml:2: .*not both or neither/],
     ['a capability waiver that is not a skip', `expectations:\n  - capability: ud\n    status: fail\n    reason: r\n    link: ${LINK}\n`, /^e\.yaml:3: .*a capability waiver has status 'skip'/],
+    ['a waiver of SRQs, the core of the contract', `expectations:\n  - capability: srq\n    status: skip\n    reason: r\n    link: ${LINK}\n`, /^e\.yaml:2: .*'srq' cannot be waived/],
     ['an unknown capability', `expectations:\n  - capability: rdma_cm\n    status: skip\n    reason: r\n    link: ${LINK}\n`, /^e\.yaml:2: expectations\.0\.capability: /],
   ])('rejects %s with file:line (exit 2)', (_, text, message) => {
     expect(problems(text)).toMatch(message);

@@ -5,13 +5,14 @@ import { Capability } from '../../adapters/adapter.js';
 import { buildResults } from '../../reports/build.js';
 import { clauses } from '../../spec/clauses/index.js';
 import { allCases } from '../../suites/index.js';
+import { probeCapabilities } from '../../suites/probes.js';
 import { runCases } from '../../suites/runner.js';
 import { modelWaivers } from '../helpers.js';
 import { casesNamed, resultsFor } from './fixture.js';
-import { claimsSrqsItLacks, declaresNothing, failsInSetup, hangs } from './lying-adapters.js';
+import { claimsSrqsItLacks, declaresNothing, failsInSetup, hangs, lacking } from './lying-adapters.js';
 
-/** A waiver for every capability there is: the most a vendor's expectations file could excuse. */
-const waiveEverything: Expectation[] = Capability.options.map((capability, i) => ({
+/** A waiver for every optional capability (SRQs cannot be waived): the most a vendor's expectations file could excuse. */
+const waiveEverything: Expectation[] = Capability.options.filter((c) => c !== 'srq').map((capability, i) => ({
   capability,
   status: 'skip',
   reason: `not supported by this device: ${capability}`,
@@ -19,12 +20,14 @@ const waiveEverything: Expectation[] = Capability.options.map((capability, i) =>
   source: `waivers.yaml:${i + 2}`,
 }));
 
-/** The whole suite against `adapter`, as `run` does it (short timeout: the hanging adapter hangs every case). */
+/** The whole suite against `adapter`, as `run` does it, probes first (short timeout: the hanging adapter hangs every case). */
 async function fullRun(adapter: Adapter, entries: readonly Expectation[]) {
-  const info = await adapter.info();
-  const { runs } = await runCases({ adapter, info, cases: allCases, profile: 'rdmavt', timeoutMs: 50 });
+  const claimed = await adapter.info();
+  const { capabilities, probes } = await probeCapabilities(adapter, claimed, 'rdmavt', 50);
+  const info = { ...claimed, capabilities };
+  const { runs } = await runCases({ adapter, info, cases: allCases, profile: 'rdmavt', timeoutMs: 50, probes });
   return buildResults({
-    info, profile: 'rdmavt', seed: 0, filter: null, clauses, runs,
+    info, probes, profile: 'rdmavt', seed: 0, filter: null, clauses, runs,
     startedAt: new Date(0), finishedAt: new Date(1), interrupted: false, snapshot: null,
     expectations: { file: 'waivers.yaml', entries },
   });
@@ -60,14 +63,15 @@ describe('the gate', () => {
   });
 
   it('waives a missing capability only for the clauses skipped for it alone, and counts them', async () => {
-    const srqOnly = waiveEverything.filter((e) => e.capability !== 'rc_loopback');
-    const partly = await fullRun(declaresNothing(), [...srqOnly, ...(await modelWaivers())]);
+    const loopbackOnly = waiveEverything.filter((e) => e.capability === 'rc_loopback');
+    const partly = await fullRun(lacking('srq_resize', 'rc_loopback'), [...loopbackOnly, ...(await modelWaivers())]);
     expect(partly.gate.passed).toBe(false);
-    const kase = partly.cases.find((c) => c.id === 'post_srq_recv/single-wr');
-    expect(kase).toMatchObject({ status: 'skip', ran: 'capability-missing', expectation: { id: 'capability:srq', status: 'skip' } });
-    // A clause whose cases also lack rc_loopback, which is not waived, stays unverified.
-    expect(partly.gate.unverified).toContain('post_srq_recv.consume.fifo-unchanged');
-    expect(partly.gate.waived).not.toContain('post_srq_recv.consume.fifo-unchanged');
+    expect(partly.cases.find((c) => c.id === 'post_srq_recv/list-of-wrs')).toMatchObject({ status: 'skip', ran: 'capability-missing', expectation: { id: 'capability:rc_loopback', status: 'skip' } });
+    expect(partly.gate.waived).toContain('post_srq_recv.consume.fifo-unchanged');
+    // A clause whose cases also lack srq_resize, which is not waived, stays unverified.
+    expect(partly.cases.find((c) => c.id === 'modify_srq/resize-grow-keeps-queued')?.expectation).toBeUndefined();
+    expect(partly.gate.unverified).toContain('modify_srq.resize.keeps-queued');
+    expect(partly.gate.unverified).not.toContain('post_srq_recv.consume.fifo-unchanged');
     expect(partly.gate.summary).toMatch(/\d+ skipped \(capability missing or setup failed\) \(\d+ waived\)/);
   });
 });
@@ -77,14 +81,18 @@ describe('lying adapters cannot make the gate PASS, whatever the expectations fi
     const results = await fullRun(declaresNothing(), [...waiveEverything, ...(await modelWaivers())]);
     expect(results.gate.passed).toBe(false);
     expect(results.cases.filter((c) => c.status === 'pass').length).toBeGreaterThan(0);
-    expect(results.gate.summary).toMatch(/^FAIL: /);
+    // What keeps it from passing is the SRQ clauses, which no waiver excuses.
+    expect(results.gate.unverified).toContain('post_srq_recv.return.zero-on-success');
+    expect(results.gate.unverified.every((id) => results.clauses.find((c) => c.id === id)?.status === 'skip')).toBe(true);
   });
 
-  it('one that declares SRQs it cannot create: the SRQ cases are precondition-failed with the call and errno, never passes', async () => {
+  it('one that declares SRQs it cannot create: its probe drops the claim, the SRQ cases are skipped saying so, never passed', async () => {
     const results = await fullRun(claimsSrqsItLacks(), [...waiveEverything, ...(await modelWaivers())]);
     expect(results.gate.passed).toBe(false);
+    expect(results.probes.find((p) => p.capability === 'srq')).toMatchObject({ ok: false, call: 'createSrq', errno: 'EOPNOTSUPP', detail: 'createSrq(max_wr 16) failed: returned -95 (EOPNOTSUPP)' });
+    expect(results.adapter.capabilities).not.toContain('srq');
     const kase = results.cases.find((c) => c.id === 'post_srq_recv/single-wr');
-    expect(kase).toMatchObject({ status: 'skip', ran: 'precondition-failed', reason: 'precondition failed: createSrq(max_wr 16) failed: returned -95 (EOPNOTSUPP)' });
+    expect(kase).toMatchObject({ status: 'skip', ran: 'capability-missing', reason: 'the adapter does not provide: srq (claimed, but its probe failed: createSrq(max_wr 16) failed: returned -95 (EOPNOTSUPP))' });
     expect(kase?.expectation).toBeUndefined();
     expect(results.clauses.find((c) => c.id === 'post_srq_recv.return.zero-on-success')?.status).not.toBe('pass');
     expect(results.gate.unverified).toContain('post_srq_recv.bad_wr.first-failing');
@@ -94,17 +102,21 @@ describe('lying adapters cannot make the gate PASS, whatever the expectations fi
     const results = await fullRun(failsInSetup(), [...waiveEverything, ...(await modelWaivers())]);
     expect(results.gate.passed).toBe(false);
     expect(results.gate.failures).toEqual([]);
-    // All but the cases that never reach the device (interrupt context: not observable on the model).
+    // Every probe stops at allocPd, so no claim is kept; the cases that need nothing still try, and fail their setup.
+    expect(results.probes.every((p) => !p.ok && p.call === 'allocPd' && p.errno === 'ENOMEM')).toBe(true);
+    expect(results.adapter.capabilities).toEqual(['async_events']);
     const reached = results.cases.filter((c) => c.status !== 'not-observable');
-    expect(new Set(reached.map((c) => c.ran))).toEqual(new Set(['precondition-failed']));
-    expect(reached.length).toBeGreaterThan(90);
+    expect(new Set(reached.map((c) => c.ran))).toEqual(new Set(['capability-missing', 'precondition-failed']));
+    expect(reached.filter((c) => c.ran === 'precondition-failed').length).toBeGreaterThan(20);
     expect(results.gate.summary).toContain('no binding clause was observed to hold');
   });
 
   it('one that hangs: every case times out, an error and not a verdict', async () => {
     const results = await fullRun(hangs(), [...waiveEverything, ...(await modelWaivers())]);
     expect(results.gate.passed).toBe(false);
-    expect(results.cases.filter((c) => c.ran === 'timeout').length).toBeGreaterThan(50);
+    // The probes hang first, so no claim survives; every case that needs nothing runs into its timeout.
+    expect(results.probes.every((p) => !p.ok && /no result after 50 ms/.test(p.detail))).toBe(true);
+    expect(results.cases.filter((c) => c.ran === 'timeout').length).toBeGreaterThan(20);
     expect(results.clauses.filter((c) => c.status === 'fail')).toEqual([]);
     expect(results.gate.summary).toMatch(/binding clause\(s\) errored/);
   });

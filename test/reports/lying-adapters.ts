@@ -38,3 +38,6 @@ export const hangs = () => lying('hangs', { allocPd: () => () => new Promise<nev
 
 /** Declares no capability at all, so every case that needs one is skipped. */
 export const declaresNothing = () => lying('declares-nothing', {}, (i) => ({ ...i, capabilities: [] }));
+
+/** The model without some of its capabilities: a device that honestly lacks optional features. */
+export const lacking = (...missing: string[]) => lying(`lacking-${missing.join('-')}`, {}, (i) => ({ ...i, capabilities: i.capabilities.filter((c) => !missing.includes(c)) }));

@@ -1,0 +1,99 @@
+import type { Adapter, AdapterInfo, Capability, CapabilityProbe, Profile } from '../adapters/adapter.js';
+import type { CaseContext } from './context.js';
+import { bringUp, createSrq, registerBuffer, SetupError, tryCreateQp } from './fixtures.js';
+import { UD_STEPS } from './qp/ud.js';
+import { inSession } from './runner.js';
+import { recvWr, sendMessages } from './traffic.js';
+import type { TraceEntry } from './verbs.js';
+
+/** Throws unless the call returned 0: the probe stops at the first refusal. */
+function ok(result: { rawReturn: number; errno: string | null }, what: string): void {
+  if (result.rawReturn !== 0) throw new SetupError(`${what} returned ${result.rawReturn} (${result.errno ?? 'no errno'})`);
+}
+
+/**
+ * What a capability needs to work, tried once on the device: each probe is the smallest use of
+ * the capability that a case relies on. A claim without a probe here is kept as declared.
+ */
+const PROBES: Partial<Record<Capability, (ctx: CaseContext) => Promise<string>>> = {
+  srq: async (ctx) => {
+    const { attr } = await createSrq(ctx.verbs, await ctx.pd(), { max_wr: 16 });
+    return `createSrq(max_wr 16, max_sge 1) made one (max_wr ${attr.max_wr})`;
+  },
+  srq_resize: async (ctx) => {
+    const { srq } = await createSrq(ctx.verbs, await ctx.pd(), { max_wr: 16 });
+    ok(await ctx.verbs.modifySrq({ srq, attr: { max_wr: 32 }, mask: ['MAX_WR'] }), 'modifySrq(MAX_WR 32)');
+    const after = await ctx.verbs.querySrq({ srq });
+    if ((after.attr?.max_wr ?? 0) < 32) throw new SetupError(`querySrq after a resize to 32 reads max_wr ${after.attr?.max_wr ?? 'nothing'}`);
+    return `an SRQ of 16 resized to 32 (query reads ${after.attr?.max_wr})`;
+  },
+  srq_limit_event: async (ctx) => {
+    const { srq } = await createSrq(ctx.verbs, await ctx.pd(), { max_wr: 16 });
+    ok(await ctx.verbs.modifySrq({ srq, attr: { srq_limit: 4 }, mask: ['LIMIT'] }), 'modifySrq(LIMIT 4)');
+    return 'an SRQ limit of 4 armed';
+  },
+  rc_loopback: async (ctx) => {
+    const pair = await ctx.loopback();
+    ok(await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 1)] }), 'postRecv');
+    const received = await sendMessages(ctx, pair, 1);
+    if (received[0]?.status !== 'SUCCESS') throw new SetupError(`one SEND on the loopback pair: ${received.length === 0 ? 'no receive completion' : `receive completed ${received[0]?.status}`} within ${ctx.waitMs} ms`);
+    return 'two RC QPs connected by modify_qp on port 1; one SEND received with SUCCESS';
+  },
+  ud: async (ctx) => {
+    const created = await tryCreateQp(ctx.verbs, await ctx.pd(), { qp_type: 'UD', cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } });
+    ok(created, 'createQp(UD)');
+    for (const step of UD_STEPS) ok(await ctx.verbs.modifyQp({ qp: created.qp ?? 0, attr: step.attr, mask: step.mask }), `modifyQp(UD to ${step.to})`);
+    return 'a UD QP created and brought to RTS';
+  },
+  mr_data: async (ctx) => {
+    const buffer = await registerBuffer(ctx.verbs, await ctx.pd(), 4096);
+    ok(await ctx.verbs.writeMr({ mr: buffer.mr, offset: 8, data: 'c0ffee' }), 'writeMr');
+    const read = await ctx.verbs.readMr({ mr: buffer.mr, offset: 8, length: 3 });
+    if (read.data !== 'c0ffee') throw new SetupError(`readMr read ${read.data} where writeMr wrote c0ffee`);
+    return "an MR's bytes written and read back";
+  },
+  post_contexts: async (ctx) => {
+    const { srq } = await createSrq(ctx.verbs, await ctx.pd(), { max_wr: 16 });
+    const buffer = await registerBuffer(ctx.verbs, await ctx.pd(), 4096);
+    ok(await ctx.verbs.postSrqRecv({ srq, wrs: [recvWr({ buffer }, 1)], context: 'hardirq' }), 'postSrqRecv from hard-IRQ context');
+    return 'a receive posted to an SRQ from hard-IRQ context';
+  },
+};
+
+/** Where a probe stopped: the last call that returned non-zero or threw. */
+function refusal(trace: readonly TraceEntry[]): { call?: string; errno?: string } {
+  const last = trace.at(-1);
+  if (last === undefined) return {};
+  const errno = last.error ?? (last.result as { errno?: string | null } | undefined)?.errno ?? undefined;
+  return { call: last.call, ...(errno ? { errno } : {}) };
+}
+
+/**
+ * Capabilities from evidence: each capability the adapter claims is tried on the device (a fresh
+ * session per probe) and kept only when its probe worked. Cases then run with what was seen to
+ * work, and results.json records every probe, so a skip says why.
+ */
+export async function probeCapabilities(
+  adapter: Adapter,
+  info: AdapterInfo,
+  profile: Profile,
+  timeoutMs: number,
+): Promise<{ capabilities: Capability[]; probes: CapabilityProbe[] }> {
+  const probes: CapabilityProbe[] = [];
+  for (const capability of info.capabilities) {
+    const probe = PROBES[capability];
+    if (probe === undefined) continue;
+    const trace: TraceEntry[] = [];
+    let detail = '';
+    try {
+      await inSession({ adapter, info, profile, timeoutMs }, trace, async (ctx) => {
+        detail = await probe(ctx);
+      });
+      probes.push({ capability, ok: true, detail });
+    } catch (error) {
+      probes.push({ capability, ok: false, detail: error instanceof Error ? error.message : String(error), ...refusal(trace) });
+    }
+  }
+  const failed = new Set(probes.filter((p) => !p.ok).map((p) => p.capability));
+  return { capabilities: info.capabilities.filter((c) => !failed.has(c)), probes };
+}

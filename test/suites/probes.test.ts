@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Adapter } from '../../adapters/adapter.js';
+import { probeCapabilities } from '../../suites/probes.js';
+import { mutant } from '../reports/fixture.js';
+import { referenceModel } from '../helpers.js';
+
+/** The model with one call replaced: a device that claims what it cannot do. */
+function withCall(name: 'modifySrq' | 'postSend', result: (args: Record<string, unknown>) => unknown): Adapter {
+  const model = referenceModel();
+  return {
+    ...model,
+    async open() {
+      const session = await model.open();
+      return { ...session, [name]: async (args: Record<string, unknown>) => result(args) ?? session[name](args as never), close: () => session.close() };
+    },
+  };
+}
+
+describe('capability probes', () => {
+  it('keeps every capability the model claims, each with what its probe saw', async () => {
+    const adapter = referenceModel();
+    const info = await adapter.info();
+    const { capabilities, probes } = await probeCapabilities(adapter, info, 'rdmavt', 5000);
+    expect(capabilities).toEqual(info.capabilities);
+    expect(probes.map((p) => [p.capability, p.ok])).toEqual([
+      ['srq', true], ['srq_resize', true], ['srq_limit_event', true], ['rc_loopback', true], ['ud', true], ['mr_data', true],
+    ].filter(([c]) => info.capabilities.includes(c as never)));
+    expect(probes.find((p) => p.capability === 'rc_loopback')?.detail).toBe('two RC QPs connected by modify_qp on port 1; one SEND received with SUCCESS');
+  });
+
+  it('drops a claim whose probe is refused, naming the call and its errno', async () => {
+    const adapter = withCall('modifySrq', (args) => ((args.mask as string[]).includes('MAX_WR') ? { rawReturn: -95 } : undefined));
+    const { capabilities, probes } = await probeCapabilities(adapter, await adapter.info(), 'rdmavt', 5000);
+    expect(capabilities).not.toContain('srq_resize');
+    expect(capabilities).toContain('srq_limit_event');
+    expect(probes.find((p) => p.capability === 'srq_resize')).toEqual({ capability: 'srq_resize', ok: false, detail: 'modifySrq(MAX_WR 32) returned -95 (EOPNOTSUPP)', call: 'modifySrq', errno: 'EOPNOTSUPP' });
+  });
+
+  it('drops RC loopback when a SEND is accepted but never arrives', async () => {
+    const adapter = withCall('postSend', () => ({ rawReturn: 0, badWr: 'untouched' }));
+    const { capabilities, probes } = await probeCapabilities(adapter, await adapter.info(), 'rdmavt', 5000);
+    expect(capabilities).not.toContain('rc_loopback');
+    expect(probes.find((p) => p.capability === 'rc_loopback')?.detail).toMatch(/^one SEND on the loopback pair: no receive completion within \d+ ms$/);
+  });
+
+  it('leaves a mutant that breaks no probe its claims', async () => {
+    const adapter = mutant('capacity-plus-one');
+    const info = await adapter.info();
+    expect((await probeCapabilities(adapter, info, 'rdmavt', 5000)).capabilities).toEqual(info.capabilities);
+  });
+});
