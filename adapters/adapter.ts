@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Transport } from '../spec/clauses/schema.js';
 import { Layer } from '../spec/layer.js';
 import type { PostContext } from '../spec/verbs/outcome.js';
 import type { CallArgs, CallName, CallResult } from './calls.js';
@@ -46,6 +47,8 @@ export const AdapterInfo = z.object({
     fw_ver: z.string().optional(),
     kernel: z.string().optional(),
     rdma_core: z.string().optional(),
+    /** The transport the device speaks, read from it: IB-only clauses do not bind an iWARP device. */
+    transport: Transport.optional(),
   }),
   capabilities: z.array(Capability),
   defaultProfile: Profile,

@@ -72,7 +72,7 @@ export function buildResults(input: BuildInput): RunResults {
     const kase = withExpectation(caseResult(run), expected.get(run.case.id));
     return withWaiver(kase, [kase], capabilities, expected);
   });
-  const clauses = clauseResults(input.clauses, ownCases, input.profile).map((clause) => {
+  const clauses = clauseResults(input.clauses, ownCases, input.profile, input.info.device.transport).map((clause) => {
     const cited = input.citations?.get(clause.id);
     const result = withExpectation(cited === undefined ? clause : { ...clause, citations: [...cited] }, expected.get(clause.id));
     const skipped = ownCases.filter((c) => c.status === 'skip' && c.clauses.includes(clause.id));

@@ -1,11 +1,15 @@
 import type { Profile } from '../adapters/adapter.js';
-import type { Clause, Level } from '../spec/clauses/schema.js';
+import type { Clause, Level, Transport } from '../spec/clauses/schema.js';
 import type { CaseResult, ClauseResult, ClauseStatus } from './results-schema.js';
 
 /** Which levels decide the gate under a profile. */
 export function isBinding(level: Level, profile: Profile): boolean {
   return level === 'documented' || (level === 'reference' && profile === 'rdmavt');
 }
+
+/** A clause stated for other transports than the device's does not bind it (IB's QP state table on iWARP). */
+export const appliesTo = (clause: Clause, transport: Transport | undefined): boolean =>
+  clause.transports === undefined || transport === undefined || clause.transports.includes(transport);
 
 /**
  * A clause's status over every case that names it: one failed check fails it; an error in a
@@ -30,11 +34,17 @@ export function clauseStatus(clause: Clause, cases: readonly CaseResult[]): { st
   return { status: 'skip', reason: skipped?.reason ?? 'skipped' };
 }
 
-export function clauseResults(clauses: readonly Clause[], cases: readonly CaseResult[], profile: Profile): ClauseResult[] {
-  return clauses.map((clause) => ({
-    ...clause,
-    binding: isBinding(clause.level, profile),
-    cases: cases.filter((c) => c.clauses.includes(clause.id)).map((c) => c.id),
-    ...clauseStatus(clause, cases),
-  }));
+export function clauseResults(clauses: readonly Clause[], cases: readonly CaseResult[], profile: Profile, transport?: Transport): ClauseResult[] {
+  return clauses.map((clause) => {
+    const status = clauseStatus(clause, cases);
+    const applies = appliesTo(clause, transport);
+    const why = applies ? undefined : `not binding here: it states ${clause.transports?.join('/')} rules and the device is ${transport}`;
+    return {
+      ...clause,
+      binding: isBinding(clause.level, profile) && applies,
+      cases: cases.filter((c) => c.clauses.includes(clause.id)).map((c) => c.id),
+      ...status,
+      ...(why === undefined ? {} : { reason: status.reason === undefined ? why : `${why}; ${status.reason}` }),
+    };
+  });
 }

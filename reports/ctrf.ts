@@ -1,6 +1,6 @@
 import { type CTRFReport, ReportBuilder, type Test, TestBuilder, type TestStatus } from 'ctrf';
 import { gateText } from './gate.js';
-import { type CaseOutcome, caseOutcome } from './outcome.js';
+import { bindingClauses, type CaseOutcome, caseOutcome } from './outcome.js';
 import type { CaseResult, RunResults } from './results-schema.js';
 
 /**
@@ -10,9 +10,9 @@ import type { CaseResult, RunResults } from './results-schema.js';
  */
 const CTRF_STATUS: Record<CaseOutcome['kind'], TestStatus> = { passed: 'passed', failed: 'failed', error: 'other', skipped: 'skipped' };
 
-function test(results: RunResults, c: CaseResult): Test {
+function test(results: RunResults, c: CaseResult, binding: ReadonlySet<string>): Test {
   const adapter = results.adapter.adapter;
-  const outcome = caseOutcome(c);
+  const outcome = caseOutcome(c, binding);
   const builder = new TestBuilder()
     .testId(c.id)
     .name(c.id)
@@ -43,6 +43,7 @@ function gateTest(results: RunResults): Test {
 
 /** ctrf.json (Common Test Report Format): a test per case, clause ids and the checks in `extra`; the gate last. */
 export function renderCtrf(results: RunResults): string {
+  const binding = bindingClauses(results);
   const report: CTRFReport = new ReportBuilder()
     .tool({ name: results.tool.name, version: results.tool.version })
     .timestamp(results.run.finishedAt)
@@ -53,7 +54,7 @@ export function renderCtrf(results: RunResults): string {
       testEnvironment: `${results.adapter.adapter}: ${results.adapter.implementation}`,
       extra: { adapter: results.adapter, profile: results.run.profile },
     })
-    .addTests([...results.cases.map((c) => test(results, c)), gateTest(results)])
+    .addTests([...results.cases.map((c) => test(results, c, binding)), gateTest(results)])
     .summaryOverrides({
       start: Date.parse(results.run.startedAt),
       stop: Date.parse(results.run.finishedAt),

@@ -1,6 +1,6 @@
 import { create } from 'xmlbuilder2';
 import { gateText } from './gate.js';
-import { caseOutcome, outcomeCounts } from './outcome.js';
+import { bindingClauses, caseOutcome, outcomeCounts } from './outcome.js';
 import type { RunResults } from './results-schema.js';
 
 /** JUnit's element for each outcome kind; a pass has none. */
@@ -17,7 +17,8 @@ const ELEMENT = { passed: undefined, failed: 'failure', error: 'error', skipped:
  */
 export function renderJunit(results: RunResults): string {
   const adapter = results.adapter;
-  const outcomes = results.cases.map((c) => ({ c, outcome: caseOutcome(c) }));
+  const binding = bindingClauses(results);
+  const outcomes = results.cases.map((c) => ({ c, outcome: caseOutcome(c, binding) }));
   const { tests, failures, errors, skipped } = outcomeCounts(results);
   const totals = { tests, failures, errors, skipped, time: results.run.durationMs / 1000 };
   const doc = create({ version: '1.0', encoding: 'UTF-8' });

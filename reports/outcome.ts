@@ -8,7 +8,7 @@ import type { CaseResult, RunResults } from './results-schema.js';
  */
 export interface CaseOutcome {
   kind: 'passed' | 'failed' | 'error' | 'skipped';
-  /** The status as rvt-conform means it: pass, fail, error, skip (capability missing), precondition-failed, not-observable, not-run, xfail, xpass. */
+  /** The status as rvt-conform means it: pass, fail, error, skip (capability missing), precondition-failed, not-observable, not-run, xfail, xpass, deviation (a non-binding clause failed). */
   label: string;
   /** One line: the first failing check, the skip reason, the error. Empty for a pass. */
   message: string;
@@ -23,7 +23,19 @@ function skipLabel(c: CaseResult): string {
   return 'skip';
 }
 
-export function caseOutcome(c: CaseResult): CaseOutcome {
+/** The ids of the clauses that decide the gate in this run (profile and transport). */
+export const bindingClauses = (results: RunResults): ReadonlySet<string> => new Set(results.clauses.filter((c) => c.binding).map((c) => c.id));
+
+/**
+ * A case that failed only clauses that do not bind this run (a reference clause under the
+ * documented profile, an IB rule on iWARP) is shown as a skip that says so, not as a failure:
+ * the CI system's red or green then agrees with the gate, and the deviation stays visible.
+ */
+export function caseOutcome(c: CaseResult, binding: ReadonlySet<string>): CaseOutcome {
+  if (c.status === 'fail' && !c.checks.some((k) => k.status === 'fail' && binding.has(k.clause))) {
+    const lines = failedChecks(c);
+    return { kind: 'skipped', label: 'deviation', message: `deviates only from clauses that do not bind this run: ${lines[0] ?? ''}`, body: lines.join('\n') };
+  }
   const waiver = c.expectation === undefined ? '' : ` (waived: ${c.expectation.reason}; ${c.expectation.source})`;
   switch (c.status) {
     case 'pass':
@@ -59,7 +71,8 @@ export function caseOutcome(c: CaseResult): CaseOutcome {
 
 /** The counts a CI system shows for a run: every case, and the gate as one more test. */
 export function outcomeCounts(results: RunResults): { tests: number; passed: number; failures: number; errors: number; skipped: number } {
-  const kinds = results.cases.map((c) => caseOutcome(c).kind);
+  const binding = bindingClauses(results);
+  const kinds = results.cases.map((c) => caseOutcome(c, binding).kind);
   const count = (kind: CaseOutcome['kind']) => kinds.filter((k) => k === kind).length;
   const gateFailed = results.gate.passed ? 0 : 1;
   return {

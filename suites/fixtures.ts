@@ -37,10 +37,16 @@ export async function registerBuffer(v: Verbs, pd: Handle, length = 64 * 1024): 
   return { mr: ensure(r.mr, r.rawReturn, `regMr(${length})`, r.errno), addr: r.addr, lkey: r.lkey, rkey: r.rkey, length };
 }
 
+/**
+ * An SRQ and its attributes as query_srq reports them: what a device says it holds is read by a
+ * call of its own (traced), not taken from what create wrote back, which its own clause checks
+ * (create_srq.attr.written-back): not every provider writes it back.
+ */
 export async function createSrq(v: Verbs, pd: Handle, attr: Partial<SrqAttr> & { max_wr: number }): Promise<{ srq: Handle; attr: SrqAttr }> {
   const r = await v.createSrq({ pd, attr: { max_sge: 1, srq_limit: 0, ...attr } });
   const srq = ensure(r.srq, r.rawReturn, `createSrq(max_wr ${attr.max_wr})`, r.errno);
-  return { srq, attr: ensure(r.attr, r.rawReturn, 'createSrq attr', r.errno) };
+  const q = await v.querySrq({ srq });
+  return { srq, attr: ensure(q.attr, q.rawReturn, 'querySrq after createSrq', q.errno) };
 }
 
 export interface QpEnd {

@@ -53,8 +53,10 @@ const PROBES: Partial<Record<Capability, (ctx: CaseContext) => Promise<string>>>
     return "an MR's bytes written and read back";
   },
   post_contexts: async (ctx) => {
-    const { srq } = await createSrq(ctx.verbs, await ctx.pd(), { max_wr: 16 });
-    const buffer = await registerBuffer(ctx.verbs, await ctx.pd(), 4096);
+    const pd = await ctx.pd();
+    const { srq } = await createSrq(ctx.verbs, pd, { max_wr: 16 });
+    // recvWr's sges sit in the upper half of a full-size buffer.
+    const buffer = await registerBuffer(ctx.verbs, pd);
     ok(await ctx.verbs.postSrqRecv({ srq, wrs: [recvWr({ buffer }, 1)], context: 'hardirq' }), 'postSrqRecv from hard-IRQ context');
     return 'a receive posted to an SRQ from hard-IRQ context';
   },

@@ -44,7 +44,8 @@ export function tracedVerbs(session: Session, layer: Layer, trace: TraceEntry[])
           throw new AdapterContractError(`adapter returned a malformed result for ${name}: ${parsed.error.message}`);
         }
         const result = parsed.data as Record<string, unknown>;
-        const normalised = typeof result.rawReturn === 'number' ? { ...result, ...normaliseReturn(result.rawReturn, layer) } : result;
+        const errnoSet = typeof result.errnoSet === 'number' ? result.errnoSet : undefined;
+        const normalised = typeof result.rawReturn === 'number' ? { ...result, ...normaliseReturn(result.rawReturn, layer, errnoSet) } : result;
         entry.result = normalised;
         return normalised;
       } catch (error) {

@@ -81,6 +81,7 @@ export function kernelDeviceAdapter(device: string): Adapter {
             ...(driver === '' ? {} : { driver: rdmavt === undefined ? driver : 'rdmavt' }),
             ...(fromCString(attr.fw_ver) === '' ? {} : { fw_ver: fromCString(attr.fw_ver) }),
             kernel: release(),
+            transport: iwarp ? 'iwarp' : 'ib',
           },
           capabilities: caps,
           // The documented contract binds every driver; rdmavt's exact behaviour binds rdmavt itself.

@@ -11,7 +11,8 @@ export function modelAdapter(behaviour: Behaviour = rdmavt, name = 'model'): Ada
     implementation: `reference model: ${behaviour.description}`,
     version: MODEL_VERSION,
     layer: behaviour.layer,
-    device: { name: `model-${behaviour.name}`, driver: 'rdmavt (TypeScript model)' },
+    // rdmavt's devices (qib, hfi1) are InfiniBand.
+    device: { name: `model-${behaviour.name}`, driver: 'rdmavt (TypeScript model)', transport: 'ib' },
     capabilities: ['srq', 'srq_resize', 'srq_limit_event', 'rc_loopback', 'ud', 'async_events', 'mr_data'],
     defaultProfile: behaviour.defaultProfile,
     // The model completes synchronously: what has not arrived at once never will.

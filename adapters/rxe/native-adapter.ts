@@ -35,6 +35,12 @@ function capabilitiesOf(binding: VerbsBinding, ctx: number): Capability[] {
   return caps;
 }
 
+/** The device's transport as libibverbs reads it (struct ibv_device's transport_type). */
+function transportOf(binding: VerbsBinding, device: string): 'ib' | 'iwarp' {
+  const entry = binding.deviceList().find((d) => d.name === device);
+  return entry?.transportType === binding.constants.IBV_TRANSPORT_IWARP ? 'iwarp' : 'ib';
+}
+
 /** The native binding on one device, in process: what the worker serves over its pipe. */
 export function nativeAdapter(binding: VerbsBinding, device: string): Adapter {
   return {
@@ -57,6 +63,7 @@ export function nativeAdapter(binding: VerbsBinding, device: string): Adapter {
             ...(info?.fw_ver ? { fw_ver: info.fw_ver } : {}),
             kernel: release(),
             ...(rdmaCore === undefined ? {} : { rdma_core: rdmaCore }),
+            transport: transportOf(binding, device),
           },
           capabilities: capabilitiesOf(binding, ctx),
           defaultProfile: 'documented',

@@ -139,9 +139,8 @@ export function openNativeSession(binding: Native.VerbsBinding, device: string):
     createSrq: async ({ pd, attr }) => {
       const r = binding.createSrq(handles.native('pd', pd), attr);
       if (r.srq === null) return { rawReturn: r.ret, srq: null, attr: null };
-      // rxe's provider does not write the granted sizes back into the init attr; query reads them.
-      const granted = binding.querySrq(r.srq);
-      return { rawReturn: r.ret, srq: created('srq', r.srq), attr: granted.attr };
+      // What ibv_create_srq wrote back into the init attr, as it wrote it (create_srq.attr.written-back checks it).
+      return { rawReturn: r.ret, srq: created('srq', r.srq), attr: r.attr };
     },
     modifySrq: async ({ srq, attr, mask }) => {
       const { max_wr, srq_limit } = attr;
@@ -220,7 +219,7 @@ const ALL_QP_ATTRS = [
 ] as const;
 
 function postOutcome(outcome: Native.PostOutcome): CallResult<'postSrqRecv'> {
-  return { rawReturn: outcome.ret, badWr: outcome.badWr };
+  return { rawReturn: outcome.ret, badWr: outcome.badWr, ...(outcome.errno === undefined ? {} : { errnoSet: outcome.errno }) };
 }
 
 function mtuBytes(names: VerbsNames, value: number): Mtu {

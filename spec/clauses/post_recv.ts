@@ -32,6 +32,8 @@ export const postRecvClauses: Clause[] = [
     sources: [ibSpec('vol 1, 10.3.1 QP states', 'no work request can be posted in the Reset state'), STATE_OPS],
     level: 'documented',
     covers,
+    // iWARP's IDLE state (RESET, INIT and RTR in one) takes receives before the connection exists.
+    transports: ['ib'],
   },
   {
     id: 'post_recv.state.reset-einval',
@@ -40,6 +42,8 @@ export const postRecvClauses: Clause[] = [
     sources: [code(FN, 'state gate: *bad_wr = wr; return -EINVAL')],
     level: 'reference',
     covers,
+    // iWARP's IDLE state (RESET, INIT and RTR in one) takes receives before the connection exists.
+    transports: ['ib'],
   },
   {
     id: 'post_recv.state.accepts',

@@ -1,5 +1,8 @@
-import type { Clause } from './schema.js';
+import type { Clause, Transport } from './schema.js';
 import { code, kdoc, man, QP_STATE_TABLE } from './sources.js';
+
+/** IB's rules (the QP state table, the special QPs 0 and 1): an iWARP QP is connected and numbered by its own. */
+const IB_ONLY: Transport[] = ['ib'];
 
 const MODIFY_MAN = man('ibv_modify_qp(3)', 'DESCRIPTION', 'the attributes given by attr_mask must contain the attributes required for the transition (see the table)');
 
@@ -28,6 +31,7 @@ export const qpLifecycleClauses: Clause[] = [
     sources: [code('alloc_qpn', 'allocates a free QPN from the QPN table; 0 and 1 are the SMI and GSI QPs')],
     level: 'documented',
     covers: ['rvt_create_qp', 'alloc_qpn'],
+    transports: IB_ONLY,
   },
   {
     id: 'modify_qp.transition.allowed',
@@ -36,6 +40,7 @@ export const qpLifecycleClauses: Clause[] = [
     sources: [QP_STATE_TABLE, MODIFY_MAN, kdoc('rvt_modify_qp', 'Return')],
     level: 'documented',
     covers: ['rvt_modify_qp'],
+    transports: IB_ONLY,
   },
   {
     id: 'modify_qp.transition.invalid-einval',
@@ -44,6 +49,7 @@ export const qpLifecycleClauses: Clause[] = [
     sources: [QP_STATE_TABLE, code('rvt_modify_qp', '!ib_modify_qp_is_ok(...): goto inval; return -EINVAL')],
     level: 'documented',
     covers: ['rvt_modify_qp'],
+    transports: IB_ONLY,
   },
   {
     id: 'modify_qp.mask.missing-required-einval',
@@ -52,6 +58,7 @@ export const qpLifecycleClauses: Clause[] = [
     sources: [QP_STATE_TABLE, MODIFY_MAN],
     level: 'documented',
     covers: ['rvt_modify_qp'],
+    transports: IB_ONLY,
   },
   {
     id: 'modify_qp.mask.unexpected-einval',
@@ -60,6 +67,7 @@ export const qpLifecycleClauses: Clause[] = [
     sources: [QP_STATE_TABLE],
     level: 'documented',
     covers: ['rvt_modify_qp'],
+    transports: IB_ONLY,
   },
   {
     id: 'query_qp.reports-set',

@@ -40,6 +40,10 @@ export type Level = z.infer<typeof Level>;
 export const ClauseId = z.string().regex(/^[a-z_]+(\.[a-z0-9_-]+)+$/, 'a clause id is verb.topic.detail in lower case');
 export type ClauseId = z.infer<typeof ClauseId>;
 
+/** The transport a device speaks: InfiniBand's (native IB and RoCE alike) or iWARP's. */
+export const Transport = z.enum(['ib', 'iwarp']);
+export type Transport = z.infer<typeof Transport>;
+
 export const Clause = z.object({
   id: ClauseId,
   verb: z.string(),
@@ -50,5 +54,7 @@ export const Clause = z.object({
   covers: z.array(z.string()).min(1),
   /** Why no user-facing adapter can observe this, when none can; otherwise absent. */
   notObservable: z.string().optional(),
+  /** The transports whose rules the clause states (e.g. IB's QP state table); absent: every transport. */
+  transports: z.array(Transport).min(1).optional(),
 });
 export type Clause = z.infer<typeof Clause>;

@@ -1,5 +1,5 @@
 import type { Clause } from './schema.js';
-import { code, kdoc, man, SRQ_C } from './sources.js';
+import { code, kdoc, man, SRQ_C, VERBS_C } from './sources.js';
 
 const MODIFY_NOTES = man('ibv_modify_srq(3)', 'NOTES', 'If any of the modify attributes is invalid, none of the attributes will be modified.');
 const RESIZE_CAP = man('ibv_modify_srq(3)', 'NOTES', 'Not all devices support resizing SRQs. To check if a device supports it, check if the IBV_DEVICE_SRQ_RESIZE bit is set');
@@ -28,6 +28,18 @@ export const srqLifecycleClauses: Clause[] = [
     statement: 'rdmavt takes the srq_limit given at create unchecked: a non-zero value arms the limit event.',
     sources: [code('rvt_create_srq', 'srq->limit = srq_init_attr->attr.srq_limit', SRQ_C)],
     level: 'reference',
+    covers: ['rvt_create_srq'],
+  },
+  {
+    id: 'create_srq.attr.written-back',
+    verb: 'create_srq',
+    statement:
+      'A successful create writes the SRQ\'s actual max_wr and max_sge back into the init attr it was given: each at least what was asked, and the values query_srq then reports.',
+    sources: [
+      man('ibv_create_srq(3)', 'DESCRIPTION', 'will update the srq_init_attr struct with the original values of the SRQ that was created; the values of max_wr and max_sge will be greater than or equal to the values requested'),
+      code('ib_create_srq_user', 'kernel-doc: "If SRQ creation succeeds, then the attributes are updated to the actual capabilities of the created SRQ"', VERBS_C),
+    ],
+    level: 'documented',
     covers: ['rvt_create_srq'],
   },
   {

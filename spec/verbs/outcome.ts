@@ -35,6 +35,11 @@ export const RawPostOutcome = z.object({
   badWr: BadWr,
   /** Present when the adapter can tell the calling context (the kernel adapter). */
   context: ObservedContext.optional(),
+  /**
+   * The errno a failed post left (libibverbs), recorded beside the return value: the man pages
+   * say the return value is the errno, so a provider that returns -1 and sets errno is told apart.
+   */
+  errnoSet: z.number().int().min(0).max(4095).optional(), // MAX_ERRNO: errno values are below 4096
 });
 export type RawPostOutcome = z.infer<typeof RawPostOutcome>;
 
@@ -52,8 +57,16 @@ export const Normalised = z.object({
 });
 export type Normalised = z.infer<typeof Normalised>;
 
-export function normaliseReturn(rawReturn: number, layer: Layer): Normalised {
+/**
+ * A -1 with a non-zero errno set is the C convention, not the verbs' (which return the errno
+ * itself): its errno name is the one set, and its sign does not follow the layer, so the
+ * errno-sign clauses see it; a bare -1 would otherwise read as EPERM.
+ */
+export function normaliseReturn(rawReturn: number, layer: Layer, errnoSet?: number): Normalised {
   if (rawReturn === 0) return { errno: null, signFollowsLayer: true };
+  if (rawReturn === -1 && errnoSet !== undefined && errnoSet > 0 && signConventionOf(layer) === 'positive') {
+    return { errno: errnoName(errnoSet), signFollowsLayer: false };
+  }
   const negative = rawReturn < 0;
   return {
     errno: errnoName(rawReturn),

@@ -1,5 +1,6 @@
 import type { SrqAttr } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
+import { SetupError } from '../fixtures.js';
 import type { CaseContext } from '../context.js';
 import { srqRig, wrIds } from '../post_srq_recv/rig.js';
 
@@ -41,6 +42,28 @@ const zero = (['max_wr', 'max_sge'] as const).map((key) =>
 export const srqLifecycleCases = [
   ...aboveDevice,
   ...zero,
+  defineCase({
+    id: 'create_srq/attr-written-back',
+    verb: 'create_srq',
+    title: 'create writes the actual max_wr and max_sge back (at least as asked, as query then reports)',
+    clauses: ['create_srq.attr.written-back'],
+    requires: ['srq'],
+    async run(ctx) {
+      // An odd size, so a device that rounds its ring shows whether it says so.
+      const r = await ctx.verbs.createSrq({ pd: await ctx.pd(), attr: { max_wr: 10, max_sge: 1, srq_limit: 0 } });
+      if (r.srq === null) throw new SetupError(`createSrq(max_wr 10) failed: returned ${r.rawReturn} (${r.errno ?? 'no errno'})`);
+      const q = await ctx.verbs.querySrq({ srq: r.srq });
+      const written = r.attr === null ? null : { max_wr: r.attr.max_wr, max_sge: r.attr.max_sge };
+      const queried = q.attr === null ? null : { max_wr: q.attr.max_wr, max_sge: q.attr.max_sge };
+      ctx.check.that(
+        'create_srq.attr.written-back',
+        'what create wrote back: max_wr >= 10, max_sge >= 1, and what query reports',
+        written !== null && queried !== null && written.max_wr >= 10 && written.max_sge >= 1 && written.max_wr === queried.max_wr && written.max_sge === queried.max_sge,
+        { written: { max_wr: '>= 10', max_sge: '>= 1' }, equal: 'query', query: queried },
+        { written, query: queried },
+      );
+    },
+  }),
   defineCase({
     id: 'query_srq/reports',
     verb: 'query_srq',

@@ -43,6 +43,14 @@ describe('capability probes', () => {
     expect(probes.find((p) => p.capability === 'rc_loopback')?.detail).toMatch(/^one SEND on the loopback pair: no receive completion within \d+ ms$/);
   });
 
+  it('drops a claim of posting from interrupt context that the implementation refuses (the model runs in a Node process)', async () => {
+    const model = referenceModel();
+    const claims: Adapter = { ...model, info: async () => ({ ...(await model.info()), capabilities: [...(await model.info()).capabilities, 'post_contexts'] }) };
+    const { capabilities, probes } = await probeCapabilities(claims, await claims.info(), 'rdmavt', 5000);
+    expect(capabilities).not.toContain('post_contexts');
+    expect(probes.find((p) => p.capability === 'post_contexts')).toMatchObject({ ok: false, call: 'postSrqRecv', detail: expect.stringContaining('cannot post from hardirq context') });
+  });
+
   it('leaves a mutant that breaks no probe its claims', async () => {
     const adapter = mutant('capacity-plus-one');
     const info = await adapter.info();

@@ -24,6 +24,8 @@ export type BadWr = number | 'untouched' | 'null' | 'foreign';
 export interface PostOutcome {
   ret: number;
   badWr: BadWr;
+  /** The errno the call left, on a failed post only. */
+  errno?: number;
 }
 
 export interface DeviceEntry {

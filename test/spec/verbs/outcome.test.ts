@@ -15,6 +15,14 @@ describe('normaliseReturn', () => {
     expect(normaliseReturn(-12, 'libibverbs')).toEqual({ errno: 'ENOMEM', signFollowsLayer: false });
   });
 
+  it('names a libibverbs -1 by the errno the call set, not as EPERM, and says its sign is wrong', () => {
+    expect(normaliseReturn(-1, 'libibverbs', 22)).toEqual({ errno: 'EINVAL', signFollowsLayer: false });
+    expect(normaliseReturn(-1, 'libibverbs')).toEqual({ errno: 'EPERM', signFollowsLayer: false });
+    expect(normaliseReturn(-1, 'libibverbs', 0)).toEqual({ errno: 'EPERM', signFollowsLayer: false });
+    // The kernel returns -errno itself: -1 there is EPERM whatever errno holds.
+    expect(normaliseReturn(-1, 'kernel', 22)).toEqual({ errno: 'EPERM', signFollowsLayer: true });
+  });
+
   it('keeps an errno outside the table as E#n', () => {
     expect(errnoName(-4095)).toBe('E#4095');
   });

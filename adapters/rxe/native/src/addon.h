@@ -91,7 +91,7 @@ class VerbsAddon : public Napi::Addon<VerbsAddon> {
   // post_packed.cc
   Napi::Value PostSrqRecvPacked(const Napi::CallbackInfo& info);
   Napi::Value PostRecvPacked(const Napi::CallbackInfo& info);
-  Napi::Value PackedOutcome(Napi::Env env, int ret, const ibv_recv_wr* bad);
+  Napi::Value PackedOutcome(Napi::Env env, int ret, int err, const ibv_recv_wr* bad);
   // events.cc
   Napi::Value GetAsyncEvent(const Napi::CallbackInfo& info);
   // bench.cc

@@ -2,6 +2,7 @@
 // ONE call, so a provider's per-list behaviour (stop at the first bad WR, keep the ones before it)
 // is what gets observed. Where *bad_wr points afterwards is reported as the index of a WR in the
 // list, "untouched" (still the sentinel preset before the call), "null", or "foreign".
+#include <cerrno>
 #include <arpa/inet.h>
 
 #include <algorithm>
@@ -85,24 +86,30 @@ Napi::Value VerbsAddon::PostSrqRecv(const Napi::CallbackInfo& info) {
   ibv_srq* srq = srqs_.Get(info[0]).srq;
   WrList<ibv_recv_wr> list = ParseList<ibv_recv_wr>(info[1], NoExtraFields);
   ibv_recv_wr* bad = &recv_sentinel;
+  errno = 0;
   int ret = rvt_post_srq_recv(srq, Head(list.wrs), &bad);
-  return PostOutcome(info.Env(), ret, bad, list.wrs, &recv_sentinel);
+  int err = errno;
+  return PostOutcome(info.Env(), ret, err, bad, list.wrs, &recv_sentinel);
 }
 
 Napi::Value VerbsAddon::PostRecv(const Napi::CallbackInfo& info) {
   ibv_qp* qp = qps_.Get(info[0]).qp;
   WrList<ibv_recv_wr> list = ParseList<ibv_recv_wr>(info[1], NoExtraFields);
   ibv_recv_wr* bad = &recv_sentinel;
+  errno = 0;
   int ret = rvt_post_recv(qp, Head(list.wrs), &bad);
-  return PostOutcome(info.Env(), ret, bad, list.wrs, &recv_sentinel);
+  int err = errno;
+  return PostOutcome(info.Env(), ret, err, bad, list.wrs, &recv_sentinel);
 }
 
 Napi::Value VerbsAddon::PostSend(const Napi::CallbackInfo& info) {
   ibv_qp* qp = qps_.Get(info[0]).qp;
   WrList<ibv_send_wr> list = ParseList<ibv_send_wr>(info[1], SendFields);
   ibv_send_wr* bad = &send_sentinel;
+  errno = 0;
   int ret = rvt_post_send(qp, Head(list.wrs), &bad);
-  return PostOutcome(info.Env(), ret, bad, list.wrs, &send_sentinel);
+  int err = errno;
+  return PostOutcome(info.Env(), ret, err, bad, list.wrs, &send_sentinel);
 }
 
 }  // namespace rvt

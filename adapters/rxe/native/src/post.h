@@ -35,10 +35,13 @@ inline size_t BackedSges(int32_t num_sge, uint32_t given) {
 }
 
 // Where *bad_wr points after the call: an index into `wrs`, "untouched", "null" or "foreign".
+// A failed post also carries the errno the call left (cleared before it): libibverbs documents
+// the errno as the return value, so a provider that returns -1 is told apart from one that returns EPERM.
 template <typename Wr>
-Napi::Object PostOutcome(Napi::Env env, int ret, const Wr* bad, const std::vector<Wr>& wrs, const Wr* sentinel) {
+Napi::Object PostOutcome(Napi::Env env, int ret, int err, const Wr* bad, const std::vector<Wr>& wrs, const Wr* sentinel) {
   Napi::Object result = Napi::Object::New(env);
   result.Set("ret", ret);
+  if (ret != 0) result.Set("errno", err);
   // Compared as integers: relational operators on unrelated pointers are not defined in C++.
   uintptr_t at = reinterpret_cast<uintptr_t>(bad);
   uintptr_t first = reinterpret_cast<uintptr_t>(wrs.data());

@@ -11,6 +11,7 @@
 // more than kMaxBackedSges backed SGEs throw a TypeError before anything is read out of bounds or
 // posted. The buffer is checked before the handle is looked up. The common case (well-formed, no
 // WR claiming SGEs beyond those present) is decoded in one pass; anything else takes two.
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -177,7 +178,7 @@ void TrimArena(RecvArena& arena) {
 
 // The outcome of almost every post, { ret: 0, badWr: "untouched" }, is one frozen object made once
 // per addon instance: building a fresh object costs more than decoding and posting a short list.
-Napi::Value VerbsAddon::PackedOutcome(Napi::Env env, int ret, const ibv_recv_wr* bad) {
+Napi::Value VerbsAddon::PackedOutcome(Napi::Env env, int ret, int err, const ibv_recv_wr* bad) {
   if (ret == 0 && bad == &recv_sentinel) {
     if (posted_ok_.IsEmpty()) {
       Napi::Object ok = Napi::Object::New(env);
@@ -188,15 +189,17 @@ Napi::Value VerbsAddon::PackedOutcome(Napi::Env env, int ret, const ibv_recv_wr*
     }
     return posted_ok_.Value();
   }
-  return PostOutcome(env, ret, bad, recv_arena_.wrs, &recv_sentinel);
+  return PostOutcome(env, ret, err, bad, recv_arena_.wrs, &recv_sentinel);
 }
 
 Napi::Value VerbsAddon::PostSrqRecvPacked(const Napi::CallbackInfo& info) {
   DecodeRecvWrs(info[1], info[2], recv_arena_);
   ibv_srq* srq = srqs_.Get(info[0]).srq;
   ibv_recv_wr* bad = &recv_sentinel;
+  errno = 0;
   int ret = rvt_post_srq_recv(srq, Head(recv_arena_.wrs), &bad);
-  Napi::Value outcome = PackedOutcome(info.Env(), ret, bad);
+  int err = errno;
+  Napi::Value outcome = PackedOutcome(info.Env(), ret, err, bad);
   TrimArena(recv_arena_);
   return outcome;
 }
@@ -205,8 +208,10 @@ Napi::Value VerbsAddon::PostRecvPacked(const Napi::CallbackInfo& info) {
   DecodeRecvWrs(info[1], info[2], recv_arena_);
   ibv_qp* qp = qps_.Get(info[0]).qp;
   ibv_recv_wr* bad = &recv_sentinel;
+  errno = 0;
   int ret = rvt_post_recv(qp, Head(recv_arena_.wrs), &bad);
-  Napi::Value outcome = PackedOutcome(info.Env(), ret, bad);
+  int err = errno;
+  Napi::Value outcome = PackedOutcome(info.Env(), ret, err, bad);
   TrimArena(recv_arena_);
   return outcome;
 }

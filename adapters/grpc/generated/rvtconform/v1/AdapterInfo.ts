@@ -9,12 +9,14 @@ export interface _rvtconform_v1_AdapterInfo_Device {
   'fw_ver'?: (string);
   'kernel'?: (string);
   'rdma_core'?: (string);
+  'transport'?: (string);
   '_name'?: "name";
   '_driver'?: "driver";
   '_provider'?: "provider";
   '_fw_ver'?: "fw_ver";
   '_kernel'?: "kernel";
   '_rdma_core'?: "rdma_core";
+  '_transport'?: "transport";
 }
 
 export interface _rvtconform_v1_AdapterInfo_Device__Output {
@@ -24,6 +26,7 @@ export interface _rvtconform_v1_AdapterInfo_Device__Output {
   'fw_ver'?: (string);
   'kernel'?: (string);
   'rdma_core'?: (string);
+  'transport'?: (string);
 }
 
 export interface AdapterInfo {

@@ -56,13 +56,22 @@ export interface PostOutcome {
   'raw_return'?: (number);
   'bad_wr'?: (_rvtconform_v1_PostOutcome_BadWr | null);
   'context'?: (_rvtconform_v1_PostOutcome_ObservedContext | null);
+  /**
+   * The errno a failed post left (libibverbs), beside the return value.
+   */
+  'errno_set'?: (number);
   '_raw_return'?: "raw_return";
   '_bad_wr'?: "bad_wr";
   '_context'?: "context";
+  '_errno_set'?: "errno_set";
 }
 
 export interface PostOutcome__Output {
   'raw_return'?: (number);
   'bad_wr'?: (_rvtconform_v1_PostOutcome_BadWr__Output);
   'context'?: (_rvtconform_v1_PostOutcome_ObservedContext__Output);
+  /**
+   * The errno a failed post left (libibverbs), beside the return value.
+   */
+  'errno_set'?: (number);
 }
