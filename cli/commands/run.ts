@@ -5,7 +5,7 @@ import { writeReports } from '../../reports/write.js';
 import { buildResults } from '../../reports/build.js';
 import { type Expectation, loadExpectations } from '../../reports/expectations/load.js';
 import { type RunInfo, expectationsFor, runInfoOf } from '../../reports/expectations/match.js';
-import { publishToGithub } from '../../reports/github.js';
+import { publishResultsFile, publishToGithub } from '../../reports/github.js';
 import { probeCapabilities } from '../../suites/probes.js';
 import { renderSummary, summaryJson } from '../../reports/summary.js';
 import { clauseCitations } from '../../spec/citations.js';
@@ -64,6 +64,11 @@ function specRecord(cases: readonly Case[]) {
   };
 }
 
+/** The runner reads workflow commands from stdout and stderr alike; --json keeps stdout JSON alone. */
+function printAnnotations(annotations: readonly string[], json: boolean): void {
+  if (annotations.length > 0) (json ? process.stderr : process.stdout).write(`${annotations.join('\n')}\n`);
+}
+
 /** Exit code of a run: 0 gate passed, 1 gate failed, 130 interrupted (results kept). */
 export async function runCommand(flags: RunFlags): Promise<number> {
   if (flags.rdmavtSrc !== undefined && !(flags.vm && flags.device === 'rvt_sim0')) {
@@ -76,10 +81,13 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     // The guest runs this very command line, minus what only the host acts on; the flags were already checked here.
     // The VM runner (and what it builds with) loads only on the host, only for --vm.
     const { runRunInVm } = await import('../../adapters/rxe/run-in-vm.js');
-    return runRunInVm(flags.adapter, process.argv.slice(process.argv.indexOf('run') + 1), flags.out, {
+    const status = await runRunInVm(flags.adapter, process.argv.slice(process.argv.indexOf('run') + 1), flags.out, {
       device: flags.device,
       rdmavtSrc: flags.rdmavtSrc,
     });
+    // The guest does not see the CI's environment: the host publishes what the guest wrote.
+    printAnnotations(await publishResultsFile(resolve(flags.out)), flags.json);
+    return status;
   }
   const cases = selectCases(allCases, flags.case);
   const expectations = await expectationsOf(flags.expectations);
@@ -126,8 +134,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     const annotations = await publishToGithub(results, outDir);
     if (flags.json) process.stdout.write(`${JSON.stringify(summaryJson(results, outDir))}\n`);
     else if (!flags.quiet) process.stdout.write(`${renderSummary(results, outDir)}\n`);
-    // The runner reads workflow commands from stdout and stderr alike; --json keeps stdout JSON alone.
-    if (annotations.length > 0) (flags.json ? process.stderr : process.stdout).write(`${annotations.join('\n')}\n`);
+    printAnnotations(annotations, flags.json);
     if (interrupted) return 130;
     return results.gate.passed ? 0 : 1;
   } finally {

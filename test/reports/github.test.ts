@@ -2,7 +2,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { githubAnnotations, publishToGithub } from '../../reports/github.js';
+import { githubAnnotations, publishResultsFile, publishToGithub } from '../../reports/github.js';
+import { writeReports } from '../../reports/write.js';
 import { capacityPlusOne, casesNamed, resultsFor } from './fixture.js';
 
 describe('GitHub Actions', () => {
@@ -35,5 +36,16 @@ describe('GitHub Actions', () => {
     expect(text).toMatch(/^# rvt-conform: FAIL\n/);
     expect(text).toContain('## Failing clauses');
     expect(text).not.toContain('## Clauses\n');
+  });
+
+  it('publishes a results.json a run in the VM wrote, read back from disk', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'rvt-gh-vm-'));
+    expect(await publishResultsFile(out, { GITHUB_ACTIONS: 'true' })).toEqual([]);
+    await writeReports(out, await resultsFor({ adapter: capacityPlusOne(), cases: casesNamed('post_srq_recv/fill-to-capacity') }));
+    expect(await publishResultsFile(out, {})).toEqual([]);
+    const summary = join(out, 'summary.md');
+    const lines = await publishResultsFile(out, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+    expect(lines[0]).toMatch(/^::error title=rvt-conform gate/);
+    expect(await readFile(summary, 'utf8')).toMatch(/^# rvt-conform: FAIL\n/);
   });
 });
