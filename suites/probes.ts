@@ -1,6 +1,6 @@
 import type { Adapter, AdapterInfo, Capability, CapabilityProbe, Profile } from '../adapters/adapter.js';
 import type { CaseContext } from './context.js';
-import { bringUp, createSrq, registerBuffer, SetupError, tryCreateQp } from './fixtures.js';
+import { createSrq, registerBuffer, SetupError, tryCreateQp } from './fixtures.js';
 import { UD_STEPS } from './qp/ud.js';
 import { inSession } from './runner.js';
 import { recvWr, sendMessages } from './traffic.js';
