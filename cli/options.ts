@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { Profile } from '../adapters/adapter.js';
+import { ALL_FORMATS, type ReportFormat } from '../reports/write.js';
 
 /** commander argument parsers: a bad value is reported by commander as a usage error (exit 2). */
 export function parseProfile(value: string): Profile {
@@ -24,4 +25,12 @@ export function parseNonNegativeInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer >= 0');
   return n;
+}
+
+/** `--format md,junit`: the report formats to write (results.json is always written). */
+export function parseFormats(value: string): ReportFormat[] {
+  const formats = value.split(',').map((f) => f.trim());
+  const unknown = formats.filter((f) => !(ALL_FORMATS as readonly string[]).includes(f));
+  if (unknown.length > 0 || formats.length === 0) throw new InvalidArgumentError(`unknown format ${unknown.join(', ') || "''"}: expected a comma-separated list of ${ALL_FORMATS.join(', ')}`);
+  return [...new Set(formats)] as ReportFormat[];
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { clauseEvidence } from './evidence.js';
 import { STATUS_LABEL } from './labels.js';
 import { type CaseResult, type CaseStatus, type ClauseResult, ClauseStatus, type RunResults } from './results-schema.js';
-import { reportFileNames } from './write.js';
+import { ALL_FORMATS, type ReportFormat, reportFileNames } from './write.js';
 
 /** "3 pass, 1 fail, ..." over the statuses that occur (pass and fail always, so the line keeps its shape). */
 function counts(statuses: readonly ClauseStatus[], present: Record<string, number>): string {
@@ -32,7 +32,7 @@ function evidenceLines(clause: ClauseResult, cases: readonly CaseResult[], outDi
 }
 
 /** The one-screen summary printed at the end of a run. */
-export function renderSummary(results: RunResults, outDir: string): string {
+export function renderSummary(results: RunResults, outDir: string, formats: readonly ReportFormat[] = ALL_FORMATS): string {
   const caseStatuses = Object.keys(results.totals) as CaseStatus[];
   const lines = [
     `rvt-conform ${results.tool.version}: ${results.adapter.adapter} (${results.adapter.implementation}), profile ${results.run.profile}` +
@@ -53,13 +53,13 @@ export function renderSummary(results: RunResults, outDir: string): string {
     lines.push(`  UNEXPECTED PASS  ${r.id}: remove the entry at ${r.expectation?.source ?? 'the expectations file'}`);
   }
   for (const c of results.cases.filter((k) => k.status === 'error')) lines.push(`  ERROR ${c.id}: ${c.reason ?? ''}`);
-  lines.push(`reports: ${outDir}/{${reportFileNames.join(',')}}`);
+  lines.push(`reports: ${outDir}/{${reportFileNames(formats).join(',')}}`);
   lines.push(results.gate.summary);
   return lines.join('\n');
 }
 
 /** What `run --json` prints: enough for a script to decide and to find the reports. */
-export function summaryJson(results: RunResults, outDir: string) {
+export function summaryJson(results: RunResults, outDir: string, formats: readonly ReportFormat[] = ALL_FORMATS) {
   return {
     gate: results.gate,
     totals: results.totals,
@@ -68,6 +68,6 @@ export function summaryJson(results: RunResults, outDir: string) {
     adapter: results.adapter.adapter,
     profile: results.run.profile,
     out: outDir,
-    files: reportFileNames,
+    files: reportFileNames(formats),
   };
 }

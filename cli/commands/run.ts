@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Profile } from '../../adapters/adapter.js';
-import { writeReports } from '../../reports/write.js';
+import { ALL_FORMATS, type ReportFormat, renderReports, writeReports } from '../../reports/write.js';
+import { readResults } from '../../reports/read-results.js';
 import { buildResults } from '../../reports/build.js';
 import { type Expectation, loadExpectations } from '../../reports/expectations/load.js';
 import { type RunInfo, expectationsFor, runInfoOf } from '../../reports/expectations/match.js';
@@ -18,7 +20,7 @@ import { runCases } from '../../suites/runner.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { DEVICE_ADAPTERS, canonicalAdapter, createAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
-import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
+import { parseFormats, parsePositiveInt, parseProfile, parseSeed } from '../options.js';
 import { progressMode, progressPrinter } from '../progress.js';
 import { selectCases } from '../select.js';
 
@@ -35,7 +37,14 @@ interface RunFlags extends GrpcFlags {
   device?: string;
   vm: boolean;
   rdmavtSrc?: string;
+  format: ReportFormat[];
 }
+
+/**
+ * Set by the host for the run it starts in the VM: the guest writes results.json alone and the host
+ * renders the other reports from it, where their libraries load in a fraction of the emulated time.
+ */
+const RENDER_ON_HOST_ENV = 'RVT_CONFORM_RENDER_ON_HOST';
 
 /** Reads --expectations before any case runs, so a bad file costs nothing (exit 2, file:line). */
 async function expectationsOf(file: string | undefined) {
@@ -84,7 +93,10 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     const status = await runRunInVm(flags.adapter, process.argv.slice(process.argv.indexOf('run') + 1), flags.out, {
       device: flags.device,
       rdmavtSrc: flags.rdmavtSrc,
+      env: { [RENDER_ON_HOST_ENV]: '1' },
     });
+    const resultsFile = resolve(flags.out, 'results.json');
+    if (existsSync(resultsFile)) await renderReports(resolve(flags.out), await readResults(resultsFile), flags.format);
     // The guest does not see the CI's environment: the host publishes what the guest wrote.
     printAnnotations(await publishResultsFile(resolve(flags.out)), flags.json);
     return status;
@@ -130,10 +142,10 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       ...specRecord(allCases),
       ...(expectations === undefined ? {} : { expectations }),
     });
-    await writeReports(outDir, results);
+    await writeReports(outDir, results, process.env[RENDER_ON_HOST_ENV] === '1' ? ['json'] : flags.format);
     const annotations = await publishToGithub(results, outDir);
-    if (flags.json) process.stdout.write(`${JSON.stringify(summaryJson(results, outDir))}\n`);
-    else if (!flags.quiet) process.stdout.write(`${renderSummary(results, outDir)}\n`);
+    if (flags.json) process.stdout.write(`${JSON.stringify(summaryJson(results, outDir, flags.format))}\n`);
+    else if (!flags.quiet) process.stdout.write(`${renderSummary(results, outDir, flags.format)}\n`);
     printAnnotations(annotations, flags.json);
     if (interrupted) return 130;
     return results.gate.passed ? 0 : 1;
@@ -157,6 +169,7 @@ export function registerRunCommand(program: Command): void {
     .option('--vm', 'with --adapter ibverbs or kernel: run inside a QEMU VM that has the Soft-RoCE device rxe0 (kernel: with the rvtc module built and loaded; reports come back under the current directory)', false)
     .option('--rdmavt-src <dir>', 'with --vm --device rvt_sim0: build rdmavt.ko from this source (a kernel tree or a copy of drivers/infiniband/sw/rdmavt) and run on it instead of the stock module')
     .option('-o, --out <dir>', 'where the reports go', 'conformance-report')
+    .option('-f, --format <list>', `the reports to write, comma-separated (${ALL_FORMATS.join(', ')}); results.json is always written`, parseFormats, ALL_FORMATS)
     .option('-c, --case <glob>', "only the cases whose id (or verb) matches, e.g. 'post_srq_recv/*'")
     .option('-p, --profile <profile>', 'documented (documented clauses bind) or rdmavt (reference clauses too); default: the adapter\'s', parseProfile)
     .option('--timeout <seconds>', 'per-case timeout', parsePositiveInt, 30)
