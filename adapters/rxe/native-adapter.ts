@@ -1,5 +1,5 @@
+import { execFileSync } from 'node:child_process';
 import { release } from 'node:os';
-import { execaSync } from 'execa';
 import type { Adapter, AdapterInfo, Capability } from '../adapter.js';
 import type { VerbsBinding } from './native/index.js';
 import { openNativeSession } from './native-session.js';
@@ -13,7 +13,9 @@ const SOFTWARE_DRIVERS: Record<string, string> = { rxe: 'rdma_rxe', siw: 'siw' }
 /** The rdma-core release of the installed libibverbs (Debian's package version), if dpkg knows it. */
 function rdmaCoreVersion(): string | undefined {
   try {
-    const { stdout } = execaSync('dpkg-query', ['-W', '-f=${Version}', 'libibverbs1']);
+    // node:child_process, not execa: this runs in the worker, and under the VM's emulated CPU
+    // execa's 100-odd modules cost the worker seconds of start-up.
+    const stdout = execFileSync('dpkg-query', ['-W', '-f=${Version}', 'libibverbs1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     return stdout.trim() || undefined;
   } catch {
     return undefined;
@@ -69,6 +71,9 @@ export function nativeAdapter(binding: VerbsBinding, device: string): Adapter {
           defaultProfile: 'documented',
           // Completions and events go through the kernel's rxe tasklets; under QEMU's TCG they can take seconds.
           completionWaitMs: 3000,
+          // What does come arrives within a few hundred ms on these hosts (the positive waits'
+          // case durations in the VM): a second of silence is taken as nothing coming.
+          quietMs: 1000,
         };
       } finally {
         binding.close(ctx);

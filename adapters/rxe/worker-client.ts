@@ -1,15 +1,16 @@
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type ResultPromise, execa } from 'execa';
+import type { Readable, Writable } from 'node:stream';
 import { UserError } from '../../cli/errors.js';
 import { ImplementationCrash } from '../../suites/runner.js';
-import { projectRoot } from './vm/project-root.js';
+import { builtEntry } from './vm/project-root.js';
 import { type RequestBody, type WorkerError, decodeResponse, encodeLine } from './protocol.js';
 
 /** The worker runs compiled: sources are not executable by plain Node. */
 function workerPath(script: string): string {
-  const path = join(projectRoot(), 'dist', script);
+  const path = builtEntry(script);
   if (!existsSync(path)) throw new UserError(`the worker ${path} is not built`, { hint: 'build it with `npm run build`' });
   return path;
 }
@@ -42,7 +43,7 @@ export interface WorkerOptions {
  * request rejects with ImplementationCrash naming how it died and the last request sent.
  */
 export class WorkerClient {
-  private readonly child: ResultPromise<{ stdin: 'pipe'; stdout: 'pipe'; stderr: 'pipe'; buffer: false; reject: false }>;
+  private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private nextId = 1;
   private lastRequest = 'nothing yet';
@@ -56,21 +57,26 @@ export class WorkerClient {
   constructor(options: WorkerOptions = {}) {
     this.label = options.label ?? 'ibverbs worker';
     const args = [workerPath(options.script ?? 'adapters/rxe/worker.js'), ...(options.device === undefined ? [] : [options.device])];
-    this.child = execa(process.execPath, args, {
-      stdin: 'pipe',
-      stdout: 'pipe',
-      stderr: 'pipe',
-      buffer: false,
-      reject: false,
-      env: options.env ?? {},
-    });
+    // node:child_process, not execa: the client starts in every guest run, where execa's 100-odd
+    // modules cost a second of emulated CPU.
+    this.child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+    // A worker that died has no reader: a write to its stdin fails, and its exit says why.
+    this.child.stdin.on('error', () => {});
     createInterface({ input: this.child.stdout, crlfDelay: Infinity }).on('line', (line) => this.onLine(line));
     this.child.stderr.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
     });
-    this.exited = this.child.then((result) =>
-      this.die(this.stopping ? new Error(`the ${this.label} was stopped`) : this.crash(result.signal, result.exitCode)),
-    );
+    this.exited = new Promise((resolve) => {
+      const end = (error: Error) => {
+        this.die(error);
+        resolve();
+      };
+      // 'close' comes after stderr's last bytes, so the crash report has the worker's last words.
+      this.child.once('close', (code, signal) =>
+        end(this.stopping ? new Error(`the ${this.label} was stopped`) : this.crash(signal ?? undefined, code ?? undefined)),
+      );
+      this.child.once('error', (error) => end(new ImplementationCrash(`the ${this.label} could not be started: ${error.message}`)));
+    });
   }
 
   get alive(): boolean {
