@@ -56,6 +56,12 @@ export const AdapterInfo = z.object({
   via: z.string().optional(),
   /** How long cases wait for a completion or event that should come: short for a synchronous model. */
   completionWaitMs: z.number().int().min(1),
+  /**
+   * How long a case watches before it concludes that nothing (more) comes: no event, no further
+   * completion. Shorter than completionWaitMs where the device delivers within milliseconds, since
+   * every such case waits it out in full; completionWaitMs when absent.
+   */
+  quietMs: z.number().int().min(1).optional(),
 });
 export type AdapterInfo = z.infer<typeof AdapterInfo>;
 

@@ -43,6 +43,21 @@ export class CaseContext {
     return fixtures.waitForEvent(this.verbs, matches, timeoutMs);
   }
 
+  /** How long a case watches before it concludes that nothing (more) comes. */
+  get quietMs(): number {
+    return this.info.quietMs ?? this.waitMs;
+  }
+
+  /** What completes on `cq` (up to `max`) within the quiet window: for cases that expect fewer than `max`, or none. */
+  quietPoll(cq: Handle, max: number): Promise<WorkCompletion[]> {
+    return fixtures.pollUntil(this.verbs, cq, max, this.quietMs);
+  }
+
+  /** The events raised within the quiet window (returning early on a match): for cases that expect none. */
+  quietEvents(matches: (event: AsyncEvent) => boolean) {
+    return fixtures.waitForEvent(this.verbs, matches, this.quietMs);
+  }
+
   /** The layer's errno sign, for expected raw return values. */
   get layer() {
     return this.info.layer;

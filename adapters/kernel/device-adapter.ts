@@ -88,6 +88,9 @@ export function kernelDeviceAdapter(device: string): Adapter {
           defaultProfile: rdmavt === undefined ? 'documented' : 'rdmavt',
           // Software devices complete through tasklets and work queues; under TCG that can take seconds.
           completionWaitMs: 3000,
+          // What does come arrives within a few hundred ms on these hosts: a second of silence is
+          // taken as nothing coming.
+          quietMs: 1000,
         };
       } finally {
         control.close();

@@ -42,7 +42,7 @@ export const errorCases = [
       const rig = await srqRig(ctx, { max_wr: 8 });
       await rig.post([1, 2, 3].map((i) => rig.wr(i)));
       await moveTo(ctx.verbs, rig.pair.receiver.qp, 'ERR');
-      const flushed = await ctx.poll(rig.pair.receiver.cq, 1);
+      const flushed = await ctx.quietPoll(rig.pair.receiver.cq, 1);
       ctx.check.equal('error_qp.srq-not-flushed', 'no completion for SRQ WQEs on the errored QP', [], wrIds(flushed));
       const second = await loopbackPair(ctx.verbs, { pd: rig.pair.pd, srq: rig.srq });
       const wcs = await sendMessages(ctx, second, 3);
@@ -87,7 +87,7 @@ export const errorCases = [
     async run(ctx) {
       const pair = await ctx.loopback({ rnr_retry: 7 });
       await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 5n, opcode: 'SEND' }] });
-      const early = await ctx.poll(pair.sender.cq, 1);
+      const early = await ctx.quietPoll(pair.sender.cq, 1);
       ctx.check.equal('rnr.waits-with-infinite-retry', 'no completion while no receive is posted', [], early.map((wc) => wc.status));
       await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 6)] });
       const recv = await ctx.poll(pair.receiver.cq, 1);

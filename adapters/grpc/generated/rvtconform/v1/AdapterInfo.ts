@@ -39,6 +39,7 @@ export interface AdapterInfo {
   'default_profile'?: (string);
   'via'?: (string);
   'completion_wait_ms'?: (number | string | Long);
+  'quiet_ms'?: (number | string | Long);
   '_adapter'?: "adapter";
   '_implementation'?: "implementation";
   '_version'?: "version";
@@ -47,6 +48,7 @@ export interface AdapterInfo {
   '_default_profile'?: "default_profile";
   '_via'?: "via";
   '_completion_wait_ms'?: "completion_wait_ms";
+  '_quiet_ms'?: "quiet_ms";
 }
 
 export interface AdapterInfo__Output {
@@ -59,4 +61,5 @@ export interface AdapterInfo__Output {
   'default_profile'?: (string);
   'via'?: (string);
   'completion_wait_ms'?: (string);
+  'quiet_ms'?: (string);
 }
