@@ -115,10 +115,12 @@ export async function inSession(
   options: Pick<RunOptions, 'adapter' | 'info' | 'profile' | 'timeoutMs'>,
   trace: TraceEntry[],
   body: (ctx: CaseContext) => Promise<void>,
+  onOpened?: () => void,
 ): Promise<void> {
   const { adapter, info, profile, timeoutMs } = options;
   // Opening may start a fresh worker after a crash: the harness's time, not the case's.
   const session = await withTimeout(adapter.open(), Math.max(timeoutMs, OPEN_TIMEOUT_MS));
+  onOpened?.();
   try {
     const verbs = tracedVerbs(session, info.layer, trace);
     await withTimeout(
@@ -135,7 +137,8 @@ export async function inSession(
 
 async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent' | 'signal'>, kase: Case): Promise<CaseRun> {
   const { info, timeoutMs } = options;
-  const started = performance.now();
+  // The case's time starts once its session is open: a worker (re)start is the harness's time.
+  let started = performance.now();
   const trace: TraceEntry[] = [];
   const finish = (rest: Omit<CaseRun, 'case' | 'durationMs' | 'trace' | 'checks'>, checks: Check[] = []): CaseRun => ({
     case: kase,
@@ -156,10 +159,17 @@ async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent' | 'sign
 
   let ctx: CaseContext | undefined;
   try {
-    await inSession(options, trace, async (made) => {
-      ctx = made;
-      await kase.run(made);
-    });
+    await inSession(
+      options,
+      trace,
+      async (made) => {
+        ctx = made;
+        await kase.run(made);
+      },
+      () => {
+        started = performance.now();
+      },
+    );
   } catch (error) {
     const checks = ctx?.check.checks ?? [];
     if (error instanceof Timeout) return finish({ ran: 'timeout', status: 'error', reason: `timed out after ${timeoutMs} ms` }, checks);

@@ -213,6 +213,8 @@ describe('runner timeouts measure the case', () => {
     const adapter: Adapter = { ...base, open: async () => { await new Promise((r) => setTimeout(r, 300)); return base.open(); } };
     const result = await runCase({ adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 100 }, quick);
     expect(result).toMatchObject({ status: 'pass', ran: 'ok' });
+    // Nor in the time the case reports.
+    expect(result.durationMs).toBeLessThan(250);
   });
 
   it('times out a case whose first verb (queryDevice) never answers', async () => {
