@@ -12,5 +12,6 @@ export default async function setup(): Promise<void> {
     cwd: root,
     stdio: 'inherit',
   });
+  execFileSync(process.execPath, [`${root}adapters/rxe/vm/bundle.mjs`], { cwd: root, stdio: 'inherit' });
   await prepareKernelSource();
 }

@@ -7,7 +7,7 @@ import { isFatalLine } from './kmsg.js';
 import { RDMAVT_SOURCE_ENV } from './rdmavt-env.js';
 import { rvtcModule } from '../rxe/run-in-vm.js';
 import { kernelSourceFolder } from '../rxe/vm/devices.js';
-import { projectRoot, vmCacheDir } from '../rxe/vm/project-root.js';
+import { guestCli, projectRoot, vmCacheDir } from '../rxe/vm/project-root.js';
 import { runInVm } from '../rxe/vm/run.js';
 
 /** The seeded rdmavt bugs: one patch each against drivers/infiniband/sw/rdmavt of 6.1. */
@@ -65,7 +65,7 @@ const KILLING = new Set(['fail', 'error']);
 
 /** The shared suite on rvt_sim0 in the VM, on the stock rdmavt or on one built from `rdmavtSrc`. */
 async function suiteOnRvtSim(workDir: string, out: string, rdmavtSrc: string | undefined, label: string, caseGlob: string | undefined): Promise<CaseStatuses> {
-  const main = join(projectRoot(), 'dist/cli/main.js');
+  const main = guestCli();
   const args = ['run', '--adapter', 'kernel', '--device', 'rvt_sim0', '--profile', 'rdmavt', '--quiet', '--timeout', '120', '--out', out];
   const result = await runInVm({
     command: [process.execPath, main, ...args, ...(caseGlob === undefined ? [] : ['--case', caseGlob])],

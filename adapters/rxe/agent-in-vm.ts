@@ -9,7 +9,7 @@ import { service as healthService } from 'grpc-health-check';
 import { UserError } from '../../cli/errors.js';
 import { addonPath } from './native/index.js';
 import { rvtcModule } from './run-in-vm.js';
-import { projectRoot } from './vm/project-root.js';
+import { guestCli } from './vm/project-root.js';
 import { runInVm, type VmRunResult } from './vm/run.js';
 
 /** The agent's port inside the guest; the host reaches it through a QEMU hostfwd on a free port. */
@@ -124,7 +124,7 @@ export async function withAgentInVm<T>(
   await writeFile(tokenFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
   const hostPort = await freeLocalPort();
   const target = `127.0.0.1:${hostPort}`;
-  const main = join(projectRoot(), 'dist/cli/main.js');
+  const main = guestCli();
   const log = options.log ?? process.stderr;
 
   say(`booting the VM; the ${adapter} agent will be at ${target} (guest port ${GUEST_AGENT_PORT})`);

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { mkdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { UserError } from '../../cli/errors.js';
@@ -8,7 +9,7 @@ import { VM_DEVICES, isVmDevice, rdmavtSourceDir } from './vm/devices.js';
 import { findGuestKernel } from './vm/kernel.js';
 import { buildModule } from './vm/modules.js';
 import type { JobModule } from './vm/job-script.js';
-import { projectRoot, vmCacheDir } from './vm/project-root.js';
+import { guestCli, projectRoot, vmCacheDir } from './vm/project-root.js';
 import { runInVm, startEstimate, visibleInGuest } from './vm/run.js';
 
 /** Boot, a full suite under TCG, power-off: minutes; an hour means something hangs. */
@@ -38,6 +39,8 @@ export interface VmRunTarget {
   device?: string | undefined;
   /** rvt_sim0: the rdmavt source to build and load instead of the stock module. */
   rdmavtSrc?: string | undefined;
+  /** Added to the guest command's environment. */
+  env?: Record<string, string>;
 }
 
 /** A subcommand's arguments without --vm and --rdmavt-src DIR, which the host acts on. */
@@ -82,8 +85,9 @@ export async function runSubcommandInVm(
     throw new UserError(`the VM has no device ${device}`, { hint: `with --vm, --device is one of ${VM_DEVICES.join(', ')}` });
   }
   const modules = adapter === 'kernel' ? [await rvtcModule()] : [];
-  const main = join(projectRoot(), 'dist/cli/main.js');
-  process.stderr.write(`rvt-conform: booting the VM for ${subcommand} --adapter ${adapter} on ${device} (${startEstimate()})\n`);
+  const main = guestCli();
+  const started = performance.now();
+  process.stderr.write(`rvt-conform: booting the VM for ${subcommand} --adapter ${adapter} on ${device} (${firstResultEstimate(subcommand)})\n`);
   const rdmavtSrc = target.rdmavtSrc === undefined ? undefined : rdmavtSourceDir(target.rdmavtSrc);
   // Only the report folder is shared read-write (uncached); the guest runs in the current
   // directory as it sees it through the cached read-only shares, so Node and the project load fast.
@@ -97,9 +101,46 @@ export async function runSubcommandInVm(
     // libibverbs binds to rvt_sim0 only as a qib device (rdma-core's ipathverbs provider).
     deviceOptions: { qibId: adapter === 'ibverbs', ...(rdmavtSrc === undefined ? {} : { rdmavtSrc }) },
     // The report names the rdmavt the run used.
-    env: rdmavtSrc === undefined ? {} : { [RDMAVT_SOURCE_ENV]: rdmavtSrc },
+    env: { ...target.env, ...(rdmavtSrc === undefined ? {} : { [RDMAVT_SOURCE_ENV]: rdmavtSrc }) },
     timeoutMs: VM_RUN_TIMEOUT_MS,
+    stderr: onFirstResult(process.stderr, () => recordFirstResult(subcommand, performance.now() - started)),
   });
   process.stderr.write(`rvt-conform: ${subcommand} in the VM exited with ${result.exitCode} (${(result.durationMs / 1000).toFixed(1)} s with boot)\n`);
   return result.exitCode;
+}
+
+/** The progress line of a run's first case ("[1/107] pass ..."). */
+const FIRST_RESULT = /^\[1\/\d+\] /m;
+
+/** `sink`, and a call of `seen` when the guest's first case result goes through it. */
+function onFirstResult(sink: NodeJS.WritableStream, seen: () => void): NodeJS.WritableStream {
+  let pending = true;
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (pending && FIRST_RESULT.test(chunk.toString('utf8'))) {
+        pending = false;
+        seen();
+      }
+      sink.write(chunk, done);
+    },
+  });
+}
+
+const firstResultFile = (subcommand: string) => join(vmCacheDir(), `first-result-${subcommand}.json`);
+
+function recordFirstResult(subcommand: string, ms: number): void {
+  // Best effort: a read-only cache only costs the next run its measured estimate.
+  try {
+    writeFileSync(firstResultFile(subcommand), `${JSON.stringify({ ms: Math.round(ms), at: new Date().toISOString() })}\n`);
+  } catch {}
+}
+
+/** What the start-up message promises: when the first result came last time, measured; the boot alone before that. */
+function firstResultEstimate(subcommand: string): string {
+  try {
+    const last = JSON.parse(readFileSync(firstResultFile(subcommand), 'utf8')) as { ms: number };
+    return `the first result came ${(last.ms / 1000).toFixed(1)} s after the command last time`;
+  } catch {
+    return startEstimate();
+  }
 }

@@ -1,10 +1,11 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { RunResults } from '../../reports/results-schema.js';
-import { CLI, MODEL_EXPECTATIONS } from '../helpers.js';
+import { CLI, GUEST_BUNDLE_CLI, MODEL_EXPECTATIONS } from '../helpers.js';
 
 const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
 const outDir = () => mkdtemp(join(tmpdir(), 'rvt-cli-'));
@@ -55,11 +56,40 @@ describe('rvt-conform run', () => {
     [['run', '--timeout', '-3'], /expected a positive integer/],
     [['frobnicate'], /unknown command 'frobnicate'/],
     [['run', '--device', 'rxe0'], /--device is for --adapter ibverbs or kernel, not model/],
+    [['run', '--format', 'md,pdf'], /unknown format pdf: expected a comma-separated list of json, md, html, junit, ctrf/],
   ])('exits 2 with a clear message and no stack trace for %j', async (args, message) => {
     const r = await cli(args);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('rvt-conform run --format', () => {
+  it('writes the formats asked for, and results.json always', async () => {
+    const out = await outDir();
+    const r = await cli(['run', '--case', 'post_srq_recv/single-wr', '--format', 'md,junit', '--out', out]);
+    expect(r.exitCode).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(['junit.xml', 'report.md', 'results.json']);
+    expect(r.stdout).toContain(`reports: ${out}/{results.json,report.md,junit.xml}`);
+  });
+});
+
+describe('the guest bundle (what the VM runs)', () => {
+  it('runs the suite like dist/ does, its workers beside it', async () => {
+    const [viaDist, viaBundle] = [await outDir(), await outDir()];
+    const args = ['run', '--case', 'post_srq_recv/*', '--format', 'json', '--seed', '1', '--expectations', MODEL_EXPECTATIONS];
+    expect((await cli([...args, '--out', viaDist])).exitCode).toBe(0);
+    const r = await execa(process.execPath, [GUEST_BUNDLE_CLI, ...args, '--out', viaBundle], { reject: false });
+    expect(r.exitCode).toBe(0);
+    const statuses = async (dir: string) => RunResults.parse(JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'))).cases.map((c) => [c.id, c.status]);
+    expect(await statuses(viaBundle)).toEqual(await statuses(viaDist));
+  });
+
+  it('has the workers a bundled client starts (builtEntry names them so)', () => {
+    for (const worker of ['adapters/rxe/worker.js', 'adapters/kernel/worker.js']) {
+      expect(existsSync(join(dirname(GUEST_BUNDLE_CLI), `${worker.replace(/\.js$/, '').replaceAll('/', '-')}.js`))).toBe(true);
+    }
   });
 });
 

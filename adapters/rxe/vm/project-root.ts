@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { UserError } from '../../../cli/errors.js';
 
 const PACKAGE_NAME = 'rvt-conform';
 
@@ -35,4 +36,42 @@ export function installHint(): string {
 /** Where built kernel images and initramfs files are kept between runs (git-ignored). */
 export function vmCacheDir(): string {
   return join(projectRoot(), '.vm-cache');
+}
+
+/**
+ * What a guest running this project's Node code loads first: Node itself, the built project and
+ * its runtime dependencies. The VM reads them ahead while it boots (a cold load over 9p costs seconds).
+ */
+export function nodeProjectFiles(): string[] {
+  const root = projectRoot();
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  return [process.execPath, join(root, 'dist'), ...Object.keys(manifest.dependencies ?? {}).map((dep) => join(root, 'node_modules', dep))];
+}
+
+/** Where adapters/rxe/vm/bundle.mjs puts the guest's bundle of the CLI and the workers. */
+const GUEST_BUNDLE = 'dist/guest/bundle';
+
+/** Whether this module runs from the guest bundle rather than from dist/. */
+const bundled = fileURLToPath(import.meta.url).includes(`/${GUEST_BUNDLE}/`);
+
+/**
+ * A built entry point (e.g. `adapters/rxe/worker.js`) as the running code was built: from the
+ * bundle when this code is bundled (a worker bundled like its client), else under dist/.
+ */
+export function builtEntry(distPath: string): string {
+  return bundled ? join(projectRoot(), GUEST_BUNDLE, `${distPath.replace(/\.js$/, '').replaceAll('/', '-')}.js`) : join(projectRoot(), 'dist', distPath);
+}
+
+/**
+ * The CLI the guest runs: the bundle, refused when it is older than the last tsc build (it would
+ * run stale code).
+ */
+export function guestCli(): string {
+  const root = projectRoot();
+  const cli = join(root, GUEST_BUNDLE, 'main.js');
+  const buildInfo = join(root, 'dist/.tsbuildinfo');
+  if (!existsSync(cli) || (existsSync(buildInfo) && statSync(buildInfo).mtimeMs > statSync(cli).mtimeMs)) {
+    throw new UserError(`the guest bundle ${cli} is missing or older than dist/`, { hint: 'build it with `npm run build`' });
+  }
+  return cli;
 }
