@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { prepareKernelSource } from './kernel-source.js';
 
 /**
- * The CLI tests run the built program as a user would, so build it once first; the kernel-source
- * tests share one extraction of the kernel tarball.
+ * The tests that start the CLI as a process run the built program as a user would (and the VM
+ * tests its guest bundle), so build both once first.
  */
 export default async function setup(): Promise<void> {
   const root = fileURLToPath(new URL('..', import.meta.url));
@@ -13,5 +12,4 @@ export default async function setup(): Promise<void> {
     stdio: 'inherit',
   });
   execFileSync(process.execPath, [`${root}adapters/rxe/vm/bundle.mjs`], { cwd: root, stdio: 'inherit' });
-  await prepareKernelSource();
 }

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { ROOT } from './helpers.js';
 
@@ -24,15 +24,39 @@ export const kernelTree = (): string => join(cacheDir(), 'tree', PREFIX);
 /** A .tar.xz of MEMBERS alone, laid out as the real one: the tarball code path without 140 MB of xz. */
 export const smallTarball = (): string => join(cacheDir(), `${PREFIX}.tar.xz`);
 
+/** How long a file may wait for another worker's extraction, and when a lock is left over from a killed run. */
+export const EXTRACTION_TIMEOUT_MS = 180_000;
+
 /**
  * Extracts MEMBERS once per machine (each pass over the real .tar.xz decompresses the whole
- * stream: 15-30 s here) and packs them again as a small tarball. Run by the global setup, so the
- * test files share it instead of each decompressing the tarball.
+ * stream: 15-30 s here) and packs them again as a small tarball. The files that need them call it
+ * in beforeAll: one worker extracts (the others wait on a lock directory) while the other worker
+ * runs the rest of the suite, instead of every test waiting for it before the first one starts.
  */
 export async function prepareKernelSource(): Promise<void> {
-  if (!hasTarball) return;
+  if (!hasTarball || existsSync(smallTarball())) return;
+  const lock = `${cacheDir()}.lock`;
+  await mkdir(dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (existsSync(smallTarball())) return;
+    if (Date.now() - (await stat(lock).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs > EXTRACTION_TIMEOUT_MS) await rm(lock, { recursive: true, force: true });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  try {
+    if (!existsSync(smallTarball())) await extract();
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
+async function extract(): Promise<void> {
   const dir = cacheDir();
-  if (existsSync(smallTarball())) return;
   const tmp = `${dir}.tmp-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(join(tmp, 'tree'), { recursive: true });

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
+import { runCli } from '../cli-in-process.js';
 import { describe, expect, it } from 'vitest';
 import { RunResults } from '../../reports/results-schema.js';
 import { CLI, GUEST_BUNDLE_CLI, MODEL_EXPECTATIONS } from '../helpers.js';
 
-const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
+const cli = (args: string[]) => runCli(args, { CI: '1' });
 const outDir = () => mkdtemp(join(tmpdir(), 'rvt-cli-'));
 
 describe('rvt-conform run', () => {

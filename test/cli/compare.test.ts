@@ -1,12 +1,12 @@
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli-in-process.js';
 import { RunResults } from '../../reports/results-schema.js';
-import { CLI, MODEL_EXPECTATIONS } from '../helpers.js';
+import { MODEL_EXPECTATIONS } from '../helpers.js';
 
-const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
+const cli = (args: string[]) => runCli(args, { CI: '1' });
 const CASES = 'post_srq_recv/*';
 const run = (...args: string[]) => cli(['run', '--case', CASES, '--expectations', MODEL_EXPECTATIONS, '--quiet', ...args]);
 

@@ -1,12 +1,12 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
+import { runCli } from '../cli-in-process.js';
 import { describe, expect, it } from 'vitest';
 import { FuzzResults } from '../../suites/fuzz/report-schema.js';
-import { CLI } from '../helpers.js';
 
-const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
+
+const cli = (args: string[]) => runCli(args, { CI: '1' });
 
 describe('rvt-conform fuzz', () => {
   it('writes fuzz.json and exits 0 when the model agrees with itself', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli-in-process.js';
 import { type ProgressStream, progressMode, progressPrinter } from '../../cli/progress.js';
 import { RunResults } from '../../reports/results-schema.js';
 import { allCases } from '../../suites/index.js';
@@ -73,7 +74,7 @@ describe('progress', () => {
 });
 
 describe('rvt-conform run output', () => {
-  const run = (args: string[], options = {}) => execa(process.execPath, [CLI, 'run', '--expectations', MODEL_EXPECTATIONS, ...args], { reject: false, env: { CI: '1' }, ...options });
+  const run = (args: string[]) => runCli(['run', '--expectations', MODEL_EXPECTATIONS, ...args], { CI: '1' });
   const outDir = () => mkdtemp(join(tmpdir(), 'rvt-progress-'));
   const CASES = 'post_srq_recv/*';
 

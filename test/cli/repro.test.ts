@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../helpers.js';
+import { runCli } from '../cli-in-process.js';
 
-const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
+
+const cli = (args: string[]) => runCli(args, { CI: '1' });
 
 // The generated C needs a compiler and libibverbs' headers and library (Debian: gcc, libibverbs-dev).
 const canCompile = existsSync('/usr/include/infiniband/verbs.h') && existsSync('/usr/bin/gcc');

@@ -1,12 +1,12 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT } from '../helpers.js';
-import { TARBALL, hasTarball, kernelTree, smallTarball } from '../kernel-source.js';
+import { runCli } from '../cli-in-process.js';
+import { ROOT } from '../helpers.js';
+import { EXTRACTION_TIMEOUT_MS, TARBALL, hasTarball, kernelTree, prepareKernelSource, smallTarball } from '../kernel-source.js';
 
-const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
+const cli = (args: string[]) => runCli(args, { CI: '1' });
 
 describe('rvt-conform spec: bad input', () => {
   it.each([
@@ -35,10 +35,11 @@ describe('rvt-conform spec: bad input', () => {
   });
 });
 
-// The members of the real tarball, extracted and packed small once by the global setup.
+// The members of the real tarball, extracted and packed small once per machine.
 describe.skipIf(!hasTarball)(`rvt-conform spec against the real kernel sources (${TARBALL}; install linux-source-6.1)`, () => {
   let tree: string;
 
+  beforeAll(prepareKernelSource, EXTRACTION_TIMEOUT_MS);
   beforeAll(async () => {
     tree = await mkdtemp(join(tmpdir(), 'rvt-ks-'));
   });

@@ -1,8 +1,8 @@
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli-in-process.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 import { implementations } from '../../adapters/model/implementations.js';
 import { UserError } from '../../cli/errors.js';
@@ -14,7 +14,7 @@ import { RunResults } from '../../reports/results-schema.js';
 import { clauses } from '../../spec/clauses/index.js';
 import { allCases } from '../../suites/index.js';
 import type { CaseRun } from '../../suites/runner.js';
-import { CLI, MODEL_EXPECTATIONS, ROOT } from '../helpers.js';
+import { MODEL_EXPECTATIONS, ROOT } from '../helpers.js';
 import { casesNamed, mutant, resultsFor } from './fixture.js';
 
 const options: LoadOptions = { knownIds: new Set([...clauses.map((c) => c.id), ...allCases.map((c) => c.id)]), today: '2026-01-15' };
@@ -174,7 +174,7 @@ describe('results with expectations', () => {
 });
 
 describe('rvt-conform run --expectations', () => {
-  const cli = (args: string[]) => execa(process.execPath, [CLI, 'run', '--case', 'post_srq_recv/check-order', ...args], { reject: false, env: { CI: '1' } });
+  const cli = (args: string[]) => runCli(['run', '--case', 'post_srq_recv/check-order', ...args], { CI: '1' });
 
   it('passes the gate on the expected failure, and records the file in results.json', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rvt-expect-'));

@@ -2,14 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killMatrix, rdmavtMutants } from '../../../adapters/kernel/rdmavt-mutants.js';
-import { hasTarball, kernelTree } from '../../kernel-source.js';
+import { EXTRACTION_TIMEOUT_MS, hasTarball, kernelTree, prepareKernelSource } from '../../kernel-source.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'rdmavt-mutants-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('the C mutants of rdmavt', () => {
+  beforeAll(prepareKernelSource, EXTRACTION_TIMEOUT_MS);
   const mutants = rdmavtMutants();
 
   it('are at least 15 seeded bugs, each named once and described', () => {

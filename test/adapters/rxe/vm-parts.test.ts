@@ -155,22 +155,22 @@ describe('the boot watchdog', () => {
 
   it('kills a VM whose console never shows the marker, and says so', async () => {
     const started = Date.now();
-    const exit = await runQemu('/bin/sh', ['-c', 'exec sleep 30'], 60_000, { path: join(dir, 'no-console.log'), marker: '[rvt-vm ', withinMs: 1500 });
+    const exit = await runQemu('/bin/sh', ['-c', 'exec sleep 30'], 60_000, { path: join(dir, 'no-console.log'), marker: '[rvt-vm ', withinMs: 500 });
     expect(exit).toMatchObject({ bootHung: true, timedOut: false });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('leaves a VM alone once the marker is there', async () => {
     const log = join(dir, 'console.log');
-    const exit = await runQemu('/bin/sh', ['-c', `echo '[rvt-vm 3.9] stage 2' > '${log}'; sleep 3; exit 0`], 60_000, { path: log, marker: '[rvt-vm ', withinMs: 1500 });
+    const exit = await runQemu('/bin/sh', ['-c', `echo '[rvt-vm 3.9] stage 2' > '${log}'; sleep 1.2; exit 0`], 60_000, { path: log, marker: '[rvt-vm ', withinMs: 500 });
     expect(exit).toMatchObject({ bootHung: false, code: 0 });
   });
 
   it('measures when the job started, for the next run\'s start-up message', async () => {
     const log = join(dir, 'job.log');
-    const script = `echo '[rvt-vm 3.9] stage 2' > '${log}'; sleep 1; echo '[rvt-vm 5.1] running the job' >> '${log}'; sleep 1`;
+    const script = `echo '[rvt-vm 3.9] stage 2' > '${log}'; sleep 0.6; echo '[rvt-vm 5.1] running the job' >> '${log}'; sleep 0.5`;
     const exit = await runQemu('/bin/sh', ['-c', script], 60_000, { path: log, marker: '[rvt-vm ', withinMs: 1500, started: 'running the job' });
-    expect(exit.startedAfterMs).toBeGreaterThanOrEqual(1000);
-    expect(exit.startedAfterMs).toBeLessThan(2000);
+    expect(exit.startedAfterMs).toBeGreaterThanOrEqual(600);
+    expect(exit.startedAfterMs).toBeLessThan(1600);
   });
 });

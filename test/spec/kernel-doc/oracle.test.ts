@@ -1,10 +1,10 @@
 import { execa } from 'execa';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseManPages } from '../../../spec/kernel-doc/man.js';
 import { parseKernelDoc } from '../../../spec/kernel-doc/parse.js';
-import { TARBALL, hasTarball, kernelTree } from '../../kernel-source.js';
+import { EXTRACTION_TIMEOUT_MS, TARBALL, hasTarball, kernelTree, prepareKernelSource } from '../../kernel-source.js';
 import { disagreements } from './oracle-compare.js';
 
 /**
@@ -20,8 +20,9 @@ const title = absent
   : 'kernel-doc oracle: scripts/kernel-doc and parseKernelDoc agree on rdmavt';
 
 describe.skipIf(absent)(title, () => {
+  beforeAll(prepareKernelSource, EXTRACTION_TIMEOUT_MS);
   it('same functions, parameters, sections and signatures on every .c file', async () => {
-    // The driver and the script, extracted once by the global setup.
+    // The driver and the script, extracted once per machine.
     const root = kernelTree();
     const files = (await readdir(join(root, RDMAVT))).filter((name) => name.endsWith('.c')).sort();
     expect(files).toContain('qp.c');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../../cli/errors.js';
 import { openKernelSource, RDMAVT_DIR } from '../../../spec/kernel-doc/kernel-source.js';
-import { TARBALL, hasTarball, smallTarball } from '../../kernel-source.js';
+import { EXTRACTION_TIMEOUT_MS, TARBALL, hasTarball, prepareKernelSource, smallTarball } from '../../kernel-source.js';
 import type { Diagnostic } from '../../../spec/kernel-doc/schema.js';
 import {
   buildSnapshot,
@@ -162,8 +162,10 @@ const absent = !hasTarball;
 describe.skipIf(absent)(
   absent
     ? `snapshot of the real kernel (skipped: ${TARBALL} is absent; apt-get install linux-source-6.1 to run it)`
-    : "snapshot of the real kernel (linux-source-6.1's members, packed as a tarball by the global setup)",
+    : "snapshot of the real kernel (linux-source-6.1's members, packed as a tarball once per machine)",
   () => {
+    beforeAll(prepareKernelSource, EXTRACTION_TIMEOUT_MS);
+
     it('documents the 44 functions of qp.c and the 5 of srq.c listed in kernel-doc.md, as pinned', async () => {
       const built = await buildSnapshot(await openKernelSource(smallTarball()));
       expect(built.kernel).toEqual({ version: expect.stringMatching(/^6\.1\./), source: 'linux-source tarball' });
