@@ -21,10 +21,9 @@ perl "$checkpatch/linux-source-6.1/scripts/checkpatch.pl" --no-tree --quiet --ig
   adapters/kernel/module/rvtc.c adapters/kernel/module/rvtc_abi.h adapters/kernel/rvt-sim/rvt_sim.c
 rm -rf "$checkpatch"
 
-echo "== kernel: shared suite on rxe0's kernel verbs in the VM, profile documented, known deviations from expectations/kernel-rxe.yaml"
+echo "== kernel: the device tiers in one VM boot (.ci/tiers.yaml): kernel verbs on rxe0, siw0 and rvt_sim0 (the real rdmavt), libibverbs on rvt_sim0 (rdmavt's user-space path), each gated by its expectations"
+node dist/cli/main.js tiers .ci/tiers.yaml
 direct=conformance-report/kernel-rxe
-node dist/cli/main.js run --adapter kernel --device rxe0 --vm --profile documented --timeout 120 \
-  --expectations expectations/kernel-rxe.yaml --out "$direct"
 
 echo "== kernel: the same through the gRPC agent serving the kernel adapter in the VM"
 via_grpc=conformance-report/kernel-grpc
@@ -38,18 +37,6 @@ for (const c of differ) console.log(`  ${c.id}: direct ${c.status}, grpc ${after
 console.log(`${a.cases.length - differ.length}/${a.cases.length} cases have the same status, direct and through gRPC`);
 process.exitCode = differ.length === 0 ? 0 : 1;
 ' "$direct/results.json" "$via_grpc/results.json"
-
-echo "== kernel: siw0 (soft-iWARP, built from linux-source-6.1), gated by expectations/kernel-siw.yaml"
-node dist/cli/main.js run --adapter kernel --device siw0 --vm --timeout 120 \
-  --expectations expectations/kernel-siw.yaml --out conformance-report/kernel-siw
-
-echo "== kernel: the real rdmavt (Debian's rdmavt.ko on rvt_sim0), profile rdmavt, gated by expectations/kernel-rdmavt.yaml"
-node dist/cli/main.js run --adapter kernel --device rvt_sim0 --vm --profile rdmavt --timeout 120 \
-  --expectations expectations/kernel-rdmavt.yaml --out conformance-report/kernel-rdmavt
-
-echo "== rdmavt's user-space path: libibverbs (rdma-core's ipathverbs) on rvt_sim0 as a qib device, profile rdmavt, gated by expectations/ibverbs-rdmavt.yaml"
-node dist/cli/main.js run --adapter ibverbs --device rvt_sim0 --vm --profile rdmavt --timeout 120 \
-  --expectations expectations/ibverbs-rdmavt.yaml --out conformance-report/ibverbs-rdmavt
 
 echo "== rdmavt through both layers, beside the model: where the kernel verbs and libibverbs disagree on the same rdmavt"
 node dist/cli/main.js run --quiet --expectations expectations/model.yaml --out conformance-report/model-rdmavt

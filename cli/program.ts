@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   spec: async () => (await import('./commands/spec.js')).registerSpecCommands,
   agent: async () => (await import('./commands/agent.js')).registerAgentCommand,
   vm: async () => (await import('../adapters/rxe/vm/cli.js')).registerVmCommand,
+  tiers: async () => (await import('./commands/tiers.js')).registerTiersCommand,
 };
 
 /** The named command alone when argv names one; every command for help, --version or a typo. */

@@ -1,14 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { UserError } from '../../cli/errors.js';
 import { addonPath } from './native/index.js';
 import { RDMAVT_SOURCE_ENV } from '../kernel/rdmavt-env.js';
-import { VM_DEVICES, isVmDevice, rdmavtSourceDir } from './vm/devices.js';
+import { VM_DEVICES, type VmDevice, devicePrelude, isVmDevice, rdmavtSourceDir } from './vm/devices.js';
 import { findGuestKernel } from './vm/kernel.js';
 import { buildModule } from './vm/modules.js';
-import type { JobModule } from './vm/job-script.js';
+import { type JobModule, quote } from './vm/job-script.js';
 import { guestCli, projectRoot, vmCacheDir } from './vm/project-root.js';
 import { runInVm, startEstimate, visibleInGuest } from './vm/run.js';
 
@@ -143,4 +143,99 @@ function firstResultEstimate(subcommand: string): string {
   } catch {
     return startEstimate();
   }
+}
+
+/** One tier of a multi-tier boot: the shared suite by one adapter on one device. */
+export interface VmTier {
+  name: string;
+  adapter: 'ibverbs' | 'kernel';
+  device: VmDevice;
+  /** The guest's `run` arguments besides --adapter, --device and --out. */
+  args: readonly string[];
+  out: string;
+}
+
+/** What became of a tier: the guest run's exit status, or undefined when the VM ended before it did. */
+export interface VmTierRun {
+  tier: VmTier;
+  out: string;
+  exitCode: number | undefined;
+}
+
+/** Where a tier's guest run leaves its exit status, inside its report folder. */
+const TIER_STATUS = '.tier-status';
+
+const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+/**
+ * Several tiers in one boot, one after the other: every device the tiers name is brought up (and
+ * rvtc loaded when a tier uses the kernel verbs), so CI pays the boot and the loading of Node once
+ * instead of per tier. The report folders' common parent is the guest's read-write share, so it
+ * must not hold the project itself (the guest loads it through the cached read-only share).
+ */
+export async function runTiersInVm(tiers: readonly VmTier[], env: Record<string, string> = {}): Promise<VmTierRun[]> {
+  const cwd = process.cwd();
+  const outs = tiers.map((tier) => resolve(tier.out));
+  for (const [i, out] of outs.entries()) {
+    if (!within(out, cwd)) throw new UserError(`tier ${tiers[i]?.name}: its out ${out} is not inside the current directory (${cwd}): the guest can write only there`);
+  }
+  if (new Set(outs).size !== outs.length) throw new UserError('two tiers write into the same out folder', { hint: 'give each tier its own out' });
+  const shared = outs.reduce((common, out) => {
+    let dir = common;
+    while (!within(out, dir)) dir = resolve(dir, '..');
+    return dir;
+  });
+  if (within(projectRoot(), shared)) {
+    throw new UserError(`the tiers' out folders meet at ${shared}, which holds the project: the guest would load it through the uncached read-write share`, {
+      hint: 'put every out under one folder, e.g. conformance-report/',
+    });
+  }
+  if (tiers.some((t) => t.adapter === 'ibverbs') && !existsSync(addonPath())) {
+    throw new UserError('the native binding is not built, so the ibverbs tiers would have nothing to run', { hint: 'npm run build:native' });
+  }
+  const modules = tiers.some((t) => t.adapter === 'kernel') ? [await rvtcModule()] : [];
+  const main = guestCli();
+  for (const out of outs) {
+    await mkdir(out, { recursive: true });
+    await rm(join(out, TIER_STATUS), { force: true });
+  }
+  const kernel = findGuestKernel();
+  const script: string[] = [];
+  for (const [i, tier] of tiers.entries()) {
+    const out = outs[i] as string;
+    const status = quote(join(out, TIER_STATUS));
+    const run = [process.execPath, main, 'run', '--adapter', tier.adapter, '--device', tier.device, ...tier.args, '--out', out];
+    // rvt_sim0 comes up afresh for each tier, as in a boot of its own: rdmavt's once-per-load
+    // warnings (WARN_ONCE) are each tier's to see, and libibverbs needs it as a qib device.
+    const setup =
+      tier.device === 'rvt_sim0'
+        ? ['rmmod rvt_sim rdmavt 2>/dev/null; true', ...(await devicePrelude('rvt_sim0', kernel, vmCacheDir(), { qibId: tier.adapter === 'ibverbs' })).setup]
+        : [];
+    script.push(
+      `echo ${quote(`== tier ${tier.name}: ${tier.adapter} on ${tier.device}`)} >&2`,
+      `if ${['true', ...setup].map((line) => `{ ${line}; }`).join(' && ')}; then`,
+      `  ${run.map(quote).join(' ')}; echo $? >${status}`,
+      `else echo ${quote(`rvt-vm: bringing ${tier.device} up for tier ${tier.name} failed`)} >&2; echo 125 >${status}; fi`,
+    );
+  }
+  process.stderr.write(`rvt-conform: booting the VM for ${tiers.length} tiers (${startEstimate()})\n`);
+  const result = await runInVm({
+    command: ['/bin/sh', '-c', script.join('\n')],
+    workDir: shared,
+    cwd,
+    modules,
+    // rvt_sim0 is brought up by each of its tiers.
+    devices: tiers.map((t) => t.device).filter((device) => device !== 'rvt_sim0'),
+    env,
+    timeoutMs: VM_RUN_TIMEOUT_MS,
+  });
+  process.stderr.write(`rvt-conform: ${tiers.length} tiers in the VM took ${(result.durationMs / 1000).toFixed(1)} s with boot\n`);
+  return Promise.all(
+    tiers.map(async (tier, i) => {
+      const out = outs[i] as string;
+      const status = (await readFile(join(out, TIER_STATUS), 'utf8').catch(() => '')).trim();
+      await rm(join(out, TIER_STATUS), { force: true });
+      return { tier, out, exitCode: /^\d+$/.test(status) ? Number(status) : undefined };
+    }),
+  );
 }

@@ -20,6 +20,7 @@ import { runCases } from '../../suites/runner.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { DEVICE_ADAPTERS, canonicalAdapter, createAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
+import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
 import { parseFormats, parsePositiveInt, parseProfile, parseSeed } from '../options.js';
 import { progressMode, progressPrinter } from '../progress.js';
 import { selectCases } from '../select.js';
@@ -40,11 +41,6 @@ interface RunFlags extends GrpcFlags {
   format: ReportFormat[];
 }
 
-/**
- * Set by the host for the run it starts in the VM: the guest writes results.json alone and the host
- * renders the other reports from it, where their libraries load in a fraction of the emulated time.
- */
-const RENDER_ON_HOST_ENV = 'RVT_CONFORM_RENDER_ON_HOST';
 
 /** Reads --expectations before any case runs, so a bad file costs nothing (exit 2, file:line). */
 async function expectationsOf(file: string | undefined) {

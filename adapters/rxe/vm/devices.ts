@@ -125,3 +125,13 @@ export async function devicePrelude(device: VmDevice, kernel: GuestKernel, cache
     ],
   };
 }
+
+/** The preludes of several devices, in order, as one (a VM that runs several tiers in one boot). */
+export async function devicesPrelude(devices: readonly VmDevice[], kernel: GuestKernel, cacheDir: string, options: PreludeOptions = {}): Promise<DevicePrelude> {
+  const preludes = await Promise.all([...new Set(devices)].map((device) => devicePrelude(device, kernel, cacheDir, options)));
+  return {
+    modules: preludes.flatMap((p) => p.modules),
+    setup: preludes.flatMap((p) => p.setup),
+    env: Object.assign({}, ...preludes.map((p) => p.env ?? {})) as Record<string, string>,
+  };
+}

@@ -50,6 +50,7 @@ export function jobScript(spec: JobSpec): string {
   ].join('\n');
 }
 
-function quote(word: string): string {
+/** A shell word that stands for `word` exactly. */
+export function quote(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }

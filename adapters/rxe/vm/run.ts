@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../../cli/errors.js';
 import { newConsoleLogPath } from './console-log.js';
-import { type PreludeOptions, type VmDevice, devicePrelude } from './devices.js';
+import { type PreludeOptions, type VmDevice, devicesPrelude } from './devices.js';
 import { CONTROL_FILES, STAGE2_SETUP } from './guest-init.js';
 import { requireExecutable } from './host-tools.js';
 import { initramfsFor } from './initramfs.js';
@@ -38,6 +38,8 @@ export interface VmRunOptions {
   modules?: readonly JobModule[];
   /** A device to bring up beside rxe0 (siw0: siw built from linux-source-6.1, cached). */
   device?: VmDevice;
+  /** Several, for a job that uses them in turn (one boot for several tiers); instead of `device`. */
+  devices?: readonly VmDevice[];
   /** How to bring it up (rvt_sim0: a patched rdmavt, the qib driver id). */
   deviceOptions?: PreludeOptions;
   /**
@@ -77,7 +79,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
   const qemu = requireExecutable('qemu-system-x86_64', 'qemu-system-x86');
   const kernel = findGuestKernel();
   const cacheDir = vmCacheDir();
-  const prelude = await devicePrelude(options.device ?? 'rxe0', kernel, cacheDir, options.deviceOptions);
+  const prelude = await devicesPrelude(options.devices ?? [options.device ?? 'rxe0'], kernel, cacheDir, options.deviceOptions);
   const script = jobScript({
     command: options.command,
     workDir: cwd,

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { readResults } from '../../reports/read-results.js';
+import { publishResultsFile } from '../../reports/github.js';
+import { renderReports } from '../../reports/write.js';
+import { loadTiersFile } from '../tiers-file.js';
+import { UserError } from '../errors.js';
+import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
+
+/**
+ * `rvt-conform tiers FILE`: several tiers of the shared suite (adapter on device) in one VM boot,
+ * each gated by its own expectations and written to its own folder. Exit 0 when every tier's gate
+ * passed, 1 when one failed, 2 when one could not run (its reason is printed), and no tier is lost
+ * to another: a VM that ends early leaves the later tiers reported as not run.
+ */
+export async function tiersCommand(file: string): Promise<number> {
+  const entries = await loadTiersFile(file);
+  for (const entry of entries) {
+    if (entry.expectations !== undefined && !existsSync(entry.expectations)) {
+      throw new UserError(`${file}: tier ${entry.name}: no expectations file ${entry.expectations}`);
+    }
+  }
+  const { runTiersInVm } = await import('../../adapters/rxe/run-in-vm.js');
+  const runs = await runTiersInVm(
+    entries.map((entry) => ({
+      name: entry.name,
+      adapter: entry.adapter,
+      device: entry.device,
+      out: entry.out,
+      args: [
+        '--quiet',
+        ...(entry.profile === undefined ? [] : ['--profile', entry.profile]),
+        ...(entry.expectations === undefined ? [] : ['--expectations', entry.expectations]),
+        ...(entry.timeout === undefined ? [] : ['--timeout', String(entry.timeout)]),
+      ],
+    })),
+    { [RENDER_ON_HOST_ENV]: '1' },
+  );
+  let worst = 0;
+  for (const run of runs) {
+    const resultsFile = `${run.out}/results.json`;
+    if (run.exitCode === undefined || !existsSync(resultsFile)) {
+      process.stdout.write(`tier ${run.tier.name}: not run to its end (the VM stopped first; see the console log above)\n`);
+      worst = 2;
+      continue;
+    }
+    const results = await readResults(resultsFile);
+    await renderReports(run.out, results);
+    for (const line of await publishResultsFile(run.out)) process.stdout.write(`${line}\n`);
+    process.stdout.write(`tier ${run.tier.name} (${run.tier.adapter} on ${run.tier.device}): ${results.gate.summary}; ${(results.run.durationMs / 1000).toFixed(1)} s; reports in ${run.out}\n`);
+    worst = Math.max(worst, run.exitCode === 0 ? 0 : run.exitCode === 1 ? 1 : 2);
+  }
+  return worst;
+}
+
+export function registerTiersCommand(program: Command): void {
+  program
+    .command('tiers')
+    .description('run several tiers of the shared suite (adapter on device: ibverbs or kernel on rxe0, siw0, rvt_sim0) in one VM boot, each with its own expectations and reports')
+    .argument('<file>', 'the tiers (YAML: tiers: [{name, adapter, device, profile?, expectations?, timeout?, out}]; paths relative to the current directory)')
+    .action(async (file: string) => {
+      process.exitCode = await tiersCommand(file);
+    });
+}

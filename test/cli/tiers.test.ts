@@ -1,0 +1,62 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runTiersInVm } from '../../adapters/rxe/run-in-vm.js';
+import { loadTiersFile } from '../../cli/tiers-file.js';
+import { runCli } from '../cli-in-process.js';
+import { ROOT } from '../helpers.js';
+
+const tiersFile = async (text: string) => {
+  const path = join(await mkdtemp(join(tmpdir(), 'rvt-tiers-')), 'tiers.yaml');
+  await writeFile(path, text);
+  return path;
+};
+
+const TIER = '  - name: kernel-rxe\n    adapter: kernel\n    device: rxe0\n    out: conformance-report/kernel-rxe\n';
+
+describe('tiers files', () => {
+  it('reads CI\'s own file: every tier with its expectations', async () => {
+    const tiers = await loadTiersFile(join(ROOT, '.ci/tiers.yaml'));
+    expect(tiers.map((t) => `${t.adapter} on ${t.device}`)).toEqual(['kernel on rxe0', 'kernel on siw0', 'kernel on rvt_sim0', 'ibverbs on rvt_sim0']);
+    expect(tiers.every((t) => t.expectations !== undefined)).toBe(true);
+  });
+
+  it.each([
+    ['not YAML', 'tiers: [', /is not valid YAML/],
+    ['no tiers', 'tiers: []\n', /tiers: Too small/],
+    ['an unknown device', TIER.replace('rxe0', 'mlx5_0'), /tiers\.0\.device: Invalid option/],
+    ['an adapter that needs no VM', TIER.replace('adapter: kernel', 'adapter: model'), /tiers\.0\.adapter: Invalid option/],
+    ['a misspelt field', `${TIER}    profle: rdmavt\n`, /Unrecognized key: "profle"/],
+    ['a name used twice', `${TIER}${TIER.replace('out: conformance-report/kernel-rxe', 'out: conformance-report/other')}`, /the tier name kernel-rxe is used twice/],
+  ])('refuses %s, naming the file and the field (exit 2, before any boot)', async (_what, text, message) => {
+    const path = await tiersFile(`tiers:\n${text}`.replace('tiers:\ntiers:', 'tiers:'));
+    const r = await runCli(['tiers', path]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(path);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses an expectations file that is not there, before any boot', async () => {
+    const r = await runCli(['tiers', await tiersFile(`tiers:\n${TIER}    expectations: expectations/nosuch.yaml\n`)]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('tier kernel-rxe: no expectations file expectations/nosuch.yaml');
+  });
+});
+
+describe('one boot for several tiers: what is refused before booting', () => {
+  const tier = { name: 't', adapter: 'kernel' as const, device: 'rxe0' as const, args: [] };
+
+  it('an out folder the guest cannot write (outside the current directory)', async () => {
+    await expect(runTiersInVm([{ ...tier, out: '/var/tmp/elsewhere' }])).rejects.toThrow(/is not inside the current directory/);
+  });
+
+  it('out folders whose common parent holds the project (the guest would load it uncached)', async () => {
+    await expect(runTiersInVm([{ ...tier, out: join(ROOT, 'a') }, { ...tier, name: 'u', out: join(ROOT, 'b') }])).rejects.toThrow(/holds the project/);
+  });
+
+  it('two tiers writing into one folder', async () => {
+    await expect(runTiersInVm([{ ...tier, out: join(ROOT, 'conformance-report/x') }, { ...tier, name: 'u', out: join(ROOT, 'conformance-report/x') }])).rejects.toThrow(/same out folder/);
+  });
+});
