@@ -24,8 +24,6 @@ export const CONTROL_FILES = {
   /** The project's root when it lies under a path the guest covers with a tmpfs; else empty. */
   projectDir: 'projectdir',
   stage2: 'stage2.sh',
-  /** Paths (one per line) stage 2 reads ahead in the background while it sets the device up. */
-  warm: 'warm',
   job: 'job.sh',
   status: 'status',
   setupError: 'setup-error',
@@ -97,11 +95,6 @@ port_device() {
 }
 
 say "stage 2 on $(uname -r)"
-# Read what the job will load (Node, the project) into the page cache while the device comes up:
-# a cold first load over 9p costs the job seconds; the setup below mostly waits.
-if [ -s "$ctl/${CONTROL_FILES.warm}" ]; then
-  (while read -r path; do find "$path" -type f ! -name '*.map' ! -name '*.ts' -exec cat {} + >/dev/null 2>&1; done <"$ctl/${CONTROL_FILES.warm}") &
-fi
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts && mount -t tmpfs tmpfs /dev/shm || fail "cannot mount /dev/pts and /dev/shm"
 modprobe -a virtio_net virtio_console rdma_rxe || fail "modprobe of virtio_net, virtio_console, rdma_rxe failed"

@@ -38,16 +38,6 @@ export function vmCacheDir(): string {
   return join(projectRoot(), '.vm-cache');
 }
 
-/**
- * What a guest running this project's Node code loads first: Node itself, the built project and
- * its runtime dependencies. The VM reads them ahead while it boots (a cold load over 9p costs seconds).
- */
-export function nodeProjectFiles(): string[] {
-  const root = projectRoot();
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-  return [process.execPath, join(root, 'dist'), ...Object.keys(manifest.dependencies ?? {}).map((dep) => join(root, 'node_modules', dep))];
-}
-
 /** Where adapters/rxe/vm/bundle.mjs puts the guest's bundle of the CLI and the workers. */
 const GUEST_BUNDLE = 'dist/guest/bundle';
 

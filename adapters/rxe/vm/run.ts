@@ -11,7 +11,7 @@ import { initramfsFor } from './initramfs.js';
 import { type JobModule, jobScript } from './job-script.js';
 import { findGuestKernel } from './kernel.js';
 import { type OutputSocket, listenForOutput } from './output-socket.js';
-import { nodeProjectFiles, projectRoot, vmCacheDir } from './project-root.js';
+import { projectRoot, vmCacheDir } from './project-root.js';
 import { type ForwardPort, type QemuExit, qemuArgs, runQemu } from './qemu.js';
 import { bootableKernel } from './vmlinux.js';
 
@@ -42,11 +42,6 @@ export interface VmRunOptions {
   devices?: readonly VmDevice[];
   /** How to bring it up (rvt_sim0: a patched rdmavt, the qib driver id). */
   deviceOptions?: PreludeOptions;
-  /**
-   * Files or directories the guest reads ahead while it boots, so the command's first load is
-   * warm; Node and this project (nodeProjectFiles) by default.
-   */
-  warm?: readonly string[];
   /** TCP ports forwarded from 127.0.0.1 on the host into the guest. */
   forwardPorts?: ForwardPort[];
   /** Where the guest command's output goes; the host's own stdout/stderr by default. */
@@ -97,7 +92,6 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
       await writeFile(join(controlDir, CONTROL_FILES.projectDir), projectDir ?? '');
       await writeFile(join(controlDir, CONTROL_FILES.stage2), STAGE2_SETUP);
       await writeFile(join(controlDir, CONTROL_FILES.job), script);
-      await writeFile(join(controlDir, CONTROL_FILES.warm), (options.warm ?? nodeProjectFiles()).map((path) => `${path}\n`).join(''));
       const exit = await withOutputSockets(controlDir, options, (stdoutSocket, stderrSocket) =>
         runQemu(
           qemu,
