@@ -15,7 +15,10 @@ function ok(result: { rawReturn: number; errno: string | null }, what: string): 
  * What a capability needs to work, tried once on the device: each probe is the smallest use of
  * the capability that a case relies on. A claim without a probe here is kept as declared.
  */
-const PROBES: Partial<Record<Capability, (ctx: CaseContext) => Promise<string>>> = {
+/** Tries a capability on the device; resolves with what it saw work, throws with what did not. */
+type Probe = (ctx: CaseContext) => Promise<string>;
+
+const PROBES: Partial<Record<Capability, Probe>> = {
   srq: async (ctx) => {
     const { attr } = await createSrq(ctx.verbs, await ctx.pd(), { max_wr: 16 });
     return `createSrq(max_wr 16, max_sge 1) made one (max_wr ${attr.max_wr})`;
@@ -81,20 +84,30 @@ export async function probeCapabilities(
   profile: Profile,
   timeoutMs: number,
 ): Promise<{ capabilities: Capability[]; probes: CapabilityProbe[] }> {
-  const probes: CapabilityProbe[] = [];
-  for (const capability of info.capabilities) {
-    const probe = PROBES[capability];
-    if (probe === undefined) continue;
+  const tryOne = async (capability: Capability, probe: Probe): Promise<CapabilityProbe> => {
     const trace: TraceEntry[] = [];
     let detail = '';
     try {
       await inSession({ adapter, info, profile, timeoutMs }, trace, async (ctx) => {
         detail = await probe(ctx);
       });
-      probes.push({ capability, ok: true, detail });
+      return { capability, ok: true, detail };
     } catch (error) {
-      probes.push({ capability, ok: false, detail: error instanceof Error ? error.message : String(error), ...refusal(trace) });
+      return { capability, ok: false, detail: error instanceof Error ? error.message : String(error), ...refusal(trace) };
     }
+  };
+  const claimed = info.capabilities.flatMap((capability) => {
+    const probe = PROBES[capability];
+    return probe === undefined ? [] : [{ capability, probe }];
+  });
+  // All at once, each in its own session (under the VM's emulated CPU they cost seconds one by
+  // one); a probe that failed there is tried again alone, so another probe's trouble (a worker
+  // that crashed under it) never drops a capability that works.
+  const together = await Promise.all(claimed.map(({ capability, probe }) => tryOne(capability, probe)));
+  const probes: CapabilityProbe[] = [];
+  for (const [i, result] of together.entries()) {
+    const { capability, probe } = claimed[i] as (typeof claimed)[number];
+    probes.push(result.ok ? result : await tryOne(capability, probe));
   }
   const failed = new Set(probes.filter((p) => !p.ok).map((p) => p.capability));
   return { capabilities: info.capabilities.filter((c) => !failed.has(c)), probes };

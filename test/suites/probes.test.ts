@@ -28,6 +28,25 @@ describe('capability probes', () => {
     expect(probes.find((p) => p.capability === 'rc_loopback')?.detail).toBe('two RC QPs connected by modify_qp on port 1; one SEND received with SUCCESS');
   });
 
+  it('tries again alone a probe that failed beside the others, so trouble from another probe drops nothing', async () => {
+    // A device that serves one session at a time: every probe but one fails when they run together.
+    const model = referenceModel();
+    let open = 0;
+    const oneAtATime: Adapter = {
+      ...model,
+      async open() {
+        if (open > 0) throw new Error('busy: another session is open');
+        open++;
+        const session = await model.open();
+        return { ...session, close: async () => { open--; await session.close(); } };
+      },
+    };
+    const info = await oneAtATime.info();
+    const { capabilities, probes } = await probeCapabilities(oneAtATime, info, 'rdmavt', 5000);
+    expect(capabilities).toEqual(info.capabilities);
+    expect(probes.every((p) => p.ok)).toBe(true);
+  });
+
   it('drops a claim whose probe is refused, naming the call and its errno', async () => {
     const adapter = withCall('modifySrq', (args) => ((args.mask as string[]).includes('MAX_WR') ? { rawReturn: -95 } : undefined));
     const { capabilities, probes } = await probeCapabilities(adapter, await adapter.info(), 'rdmavt', 5000);
