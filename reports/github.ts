@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { clauseEvidence } from './evidence.js';
 import { renderStepSummary } from './markdown.js';
-import { readResults } from './read-results.js';
 import type { RunResults } from './results-schema.js';
 import { reproCommand } from './summary.js';
 
@@ -45,14 +42,4 @@ export async function publishToGithub(results: RunResults, outDir: string, env: 
   if (env.GITHUB_ACTIONS !== 'true') return [];
   if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, `${renderStepSummary(results)}\n`);
   return githubAnnotations(results, outDir);
-}
-
-/**
- * The same for a results.json on disk: what a run in the VM wrote, since the guest does not see
- * the CI's environment. Nothing when not under Actions or when the run wrote no results.
- */
-export async function publishResultsFile(outDir: string, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
-  const file = join(outDir, 'results.json');
-  if (env.GITHUB_ACTIONS !== 'true' || !existsSync(file)) return [];
-  return publishToGithub(await readResults(file), outDir, env);
 }

@@ -10,7 +10,7 @@ import { findGuestKernel } from './vm/kernel.js';
 import { buildModule } from './vm/modules.js';
 import { type JobModule, quote } from './vm/job-script.js';
 import { guestCli, projectRoot, vmCacheDir } from './vm/project-root.js';
-import { runInVm, startEstimate, visibleInGuest } from './vm/run.js';
+import { runInVm, startEstimate, visibleInGuest, within } from './vm/run.js';
 
 /** Boot, a full suite under TCG, power-off: minutes; an hour means something hangs. */
 const VM_RUN_TIMEOUT_MS = 60 * 60 * 1000;
@@ -164,8 +164,6 @@ export interface VmTierRun {
 
 /** Where a tier's guest run leaves its exit status, inside its report folder. */
 const TIER_STATUS = '.tier-status';
-
-const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 
 /**
  * Several tiers in one boot, one after the other: every device the tiers name is brought up (and

@@ -1,13 +1,12 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Profile } from '../../adapters/adapter.js';
-import { ALL_FORMATS, type ReportFormat, renderReports, writeReports } from '../../reports/write.js';
-import { readResults } from '../../reports/read-results.js';
+import { ALL_FORMATS, type ReportFormat, writeReports } from '../../reports/write.js';
+import { finishGuestResults } from '../../reports/guest-results.js';
 import { buildResults } from '../../reports/build.js';
 import { type Expectation, loadExpectations } from '../../reports/expectations/load.js';
 import { type RunInfo, expectationsFor, runInfoOf } from '../../reports/expectations/match.js';
-import { publishResultsFile, publishToGithub } from '../../reports/github.js';
+import { publishToGithub } from '../../reports/github.js';
 import { probeCapabilities } from '../../suites/probes.js';
 import { renderSummary, summaryJson } from '../../reports/summary.js';
 import { clauseCitations } from '../../spec/citations.js';
@@ -91,10 +90,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       rdmavtSrc: flags.rdmavtSrc,
       env: { [RENDER_ON_HOST_ENV]: '1' },
     });
-    const resultsFile = resolve(flags.out, 'results.json');
-    if (existsSync(resultsFile)) await renderReports(resolve(flags.out), await readResults(resultsFile), flags.format);
-    // The guest does not see the CI's environment: the host publishes what the guest wrote.
-    printAnnotations(await publishResultsFile(resolve(flags.out)), flags.json);
+    printAnnotations((await finishGuestResults(resolve(flags.out), flags.format)).annotations, flags.json);
     return status;
   }
   const cases = selectCases(allCases, flags.case);

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { readResults } from '../../reports/read-results.js';
-import { publishResultsFile } from '../../reports/github.js';
-import { renderReports } from '../../reports/write.js';
+import { finishGuestResults } from '../../reports/guest-results.js';
+import { ALL_FORMATS } from '../../reports/write.js';
 import { loadTiersFile } from '../tiers-file.js';
 import { UserError } from '../errors.js';
 import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
@@ -38,15 +37,13 @@ export async function tiersCommand(file: string): Promise<number> {
   );
   let worst = 0;
   for (const run of runs) {
-    const resultsFile = `${run.out}/results.json`;
-    if (run.exitCode === undefined || !existsSync(resultsFile)) {
+    const { results, annotations } = run.exitCode === undefined ? { results: undefined, annotations: [] } : await finishGuestResults(run.out, ALL_FORMATS);
+    if (results === undefined) {
       process.stdout.write(`tier ${run.tier.name}: not run to its end (the VM stopped first; see the console log above)\n`);
       worst = 2;
       continue;
     }
-    const results = await readResults(resultsFile);
-    await renderReports(run.out, results);
-    for (const line of await publishResultsFile(run.out)) process.stdout.write(`${line}\n`);
+    for (const line of annotations) process.stdout.write(`${line}\n`);
     process.stdout.write(`tier ${run.tier.name} (${run.tier.adapter} on ${run.tier.device}): ${results.gate.summary}; ${(results.run.durationMs / 1000).toFixed(1)} s; reports in ${run.out}\n`);
     worst = Math.max(worst, run.exitCode === 0 ? 0 : run.exitCode === 1 ? 1 : 2);
   }

@@ -2,7 +2,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { githubAnnotations, publishResultsFile, publishToGithub } from '../../reports/github.js';
+import { githubAnnotations, publishToGithub } from '../../reports/github.js';
+import { finishGuestResults } from '../../reports/guest-results.js';
 import { writeReports } from '../../reports/write.js';
 import { capacityPlusOne, casesNamed, resultsFor } from './fixture.js';
 
@@ -40,11 +41,11 @@ describe('GitHub Actions', () => {
 
   it('publishes a results.json a run in the VM wrote, read back from disk', async () => {
     const out = await mkdtemp(join(tmpdir(), 'rvt-gh-vm-'));
-    expect(await publishResultsFile(out, { GITHUB_ACTIONS: 'true' })).toEqual([]);
+    expect((await finishGuestResults(out, ['json'], { GITHUB_ACTIONS: 'true' })).annotations).toEqual([]);
     await writeReports(out, await resultsFor({ adapter: capacityPlusOne(), cases: casesNamed('post_srq_recv/fill-to-capacity') }));
-    expect(await publishResultsFile(out, {})).toEqual([]);
+    expect((await finishGuestResults(out, ['json'], {})).annotations).toEqual([]);
     const summary = join(out, 'summary.md');
-    const lines = await publishResultsFile(out, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+    const { annotations: lines } = await finishGuestResults(out, ['json'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
     expect(lines[0]).toMatch(/^::error title=rvt-conform gate/);
     expect(await readFile(summary, 'utf8')).toMatch(/^# rvt-conform: FAIL\n/);
   });

@@ -202,7 +202,8 @@ const BOOT_WATCHDOG_MS = 150_000;
 /** The guest puts empty tmpfs on these, so a project (e.g. a CI clone) below them needs its own share. */
 const TMPFS_IN_GUEST = ['/tmp', '/var/tmp', '/run'];
 
-const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+/** Whether `path` is `dir` or lies below it. */
+export const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 
 function hiddenInGuest(path: string): boolean {
   return TMPFS_IN_GUEST.some((dir) => within(path, dir));
