@@ -12,7 +12,7 @@ export { diffSnapshots, renderDrift } from './drift.js';
  * from one kernel version. It is committed, so it names the kind of source but no host path.
  */
 
-export const SNAPSHOT_FILES = [`${RDMAVT_DIR}/qp.c`, `${RDMAVT_DIR}/srq.c`] as const;
+export const SNAPSHOT_FILES = [`${RDMAVT_DIR}/qp.c`, `${RDMAVT_DIR}/srq.c`, `${RDMAVT_DIR}/mr.c`, `${RDMAVT_DIR}/cq.c`, `${RDMAVT_DIR}/ah.c`] as const;
 
 export const SnapshotFile = z.object({
   path: z.string(),

@@ -29,6 +29,9 @@ int rvt_qp_exit(struct rvt_dev_info *rdi)
 {
 `;
 
+/** A C file with no kernel-doc comment: the snapshot still pins its hash. */
+const UNDOCUMENTED = 'static int quiet(void)\n{\n\treturn 0;\n}\n';
+
 describe('buildSnapshot, serializeSnapshot, loadSnapshot', () => {
   let dir = '';
   let snapshot: Snapshot;
@@ -40,6 +43,7 @@ describe('buildSnapshot, serializeSnapshot, loadSnapshot', () => {
     await writeFile(join(dir, 'Makefile'), 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 7\nEXTRAVERSION =\n');
     await writeFile(join(dir, RDMAVT_DIR, 'qp.c'), QP_C);
     await writeFile(join(dir, RDMAVT_DIR, 'srq.c'), fixture('srq.c'));
+    for (const file of ['mr.c', 'cq.c', 'ah.c']) await writeFile(join(dir, RDMAVT_DIR, file), UNDOCUMENTED);
     snapshot = await buildSnapshot(await openKernelSource(dir), { onDiagnostic: (d) => diagnostics.push(d) });
   });
 
@@ -52,6 +56,7 @@ describe('buildSnapshot, serializeSnapshot, loadSnapshot', () => {
     expect(snapshot.files.map((file) => [file.path, file.sha256, file.functions.length])).toEqual([
       [`${RDMAVT_DIR}/qp.c`, createHash('sha256').update(QP_C).digest('hex'), 1],
       [`${RDMAVT_DIR}/srq.c`, createHash('sha256').update(fixture('srq.c')).digest('hex'), 5],
+      ...['mr.c', 'cq.c', 'ah.c'].map((file) => [`${RDMAVT_DIR}/${file}`, createHash('sha256').update(UNDOCUMENTED).digest('hex'), 0]),
     ]);
     expect(diagnostics.map((d) => `${d.file}:${d.line}:${d.code}`)).toEqual([`${RDMAVT_DIR}/qp.c:5:inferred-return`]);
   });
@@ -77,11 +82,14 @@ describe('buildSnapshot, serializeSnapshot, loadSnapshot', () => {
 });
 
 describe('the committed pinned snapshot', () => {
-  it('loads, and holds the 44 functions of qp.c and the 5 of srq.c', () => {
+  it('loads, and holds the 44 functions of qp.c, 5 of srq.c, 20 of mr.c, 7 of cq.c and 5 of ah.c', () => {
     const pinned = loadSnapshot(readFileSync(PINNED_PATH, 'utf8'), 'spec/snapshots/rdmavt.json');
     expect(pinned.files.map((file) => [file.path, file.functions.length])).toEqual([
       [`${RDMAVT_DIR}/qp.c`, 44],
       [`${RDMAVT_DIR}/srq.c`, 5],
+      [`${RDMAVT_DIR}/mr.c`, 20],
+      [`${RDMAVT_DIR}/cq.c`, 7],
+      [`${RDMAVT_DIR}/ah.c`, 5],
     ]);
   });
 });
@@ -166,7 +174,7 @@ describe.skipIf(absent)(
   () => {
     beforeAll(prepareKernelSource, EXTRACTION_TIMEOUT_MS);
 
-    it('documents the 44 functions of qp.c and the 5 of srq.c listed in kernel-doc.md, as pinned', async () => {
+    it('documents the functions of qp.c (44), srq.c (5), mr.c (20), cq.c (7) and ah.c (5), as pinned', async () => {
       const built = await buildSnapshot(await openKernelSource(smallTarball()));
       expect(built.kernel).toEqual({ version: expect.stringMatching(/^6\.1\./), source: 'linux-source tarball' });
       const names = built.files.map((file) => file.functions.map((fn) => fn.name).join(' '));
@@ -179,8 +187,13 @@ describe.skipIf(absent)(
           'get_rvt_head rvt_get_rwqe rvt_comm_est rvt_add_rnr_timer rvt_stop_rc_timers rvt_stop_rnr_timer ' +
           'rvt_del_timers_sync rvt_qp_iter_init rvt_qp_iter_next rvt_qp_iter rvt_copy_sge rvt_ruc_loopback',
         'rvt_driver_srq_init rvt_create_srq rvt_modify_srq rvt_query_srq rvt_destroy_srq',
+        'rvt_driver_mr_init rvt_mr_exit rvt_alloc_lkey rvt_free_lkey rvt_get_dma_mr rvt_reg_user_mr rvt_dereg_clean_qp_cb ' +
+          'rvt_dereg_clean_qps rvt_check_refs rvt_mr_has_lkey rvt_ss_has_lkey rvt_dereg_mr rvt_alloc_mr rvt_set_page ' +
+          'rvt_map_mr_sg rvt_fast_reg_mr rvt_invalidate_rkey rvt_sge_adjacent rvt_lkey_ok rvt_rkey_ok',
+        'rvt_cq_enter rvt_create_cq rvt_destroy_cq rvt_req_notify_cq rvt_poll_cq rvt_driver_cq_init rvt_cq_exit',
+        'rvt_check_ah rvt_create_ah rvt_destroy_ah rvt_modify_ah rvt_query_ah',
       ]);
-      expect(built.files.map((file) => file.functions.length)).toEqual([44, 5]);
+      expect(built.files.map((file) => file.functions.length)).toEqual([44, 5, 20, 7, 5]);
       const pinned = loadSnapshot(readFileSync(PINNED_PATH, 'utf8'), 'pinned');
       const drift = diffSnapshots(pinned, built);
       expect(drift, renderDrift(drift)).toEqual([]);
