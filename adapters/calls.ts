@@ -49,7 +49,7 @@ export const calls = {
   readMr: call(z.object({ mr: Handle, offset: z.number().int().min(0), length: z.number().int().min(0) }), z.object({ data: Hex })),
   deregMr: call(z.object({ mr: Handle }), RawStatus),
 
-  createCq: call(z.object({ cqe: z.number().int().min(1) }), created('cq').extend({ cqe: z.number().int() })),
+  createCq: call(z.object({ cqe: z.number().int().min(0) }), created('cq').extend({ cqe: z.number().int() })),
   pollCq: call(
     z.object({ cq: Handle, max: z.number().int().min(1).max(4096) }),
     RawStatus.extend({ completions: z.array(WorkCompletion) }),

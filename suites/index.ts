@@ -1,8 +1,10 @@
 import type { Case } from './case.js';
 import { errorCases } from './errors/cases.js';
+import { cqCases } from './errors/cq.js';
 import { interruptContextCases } from './interrupt-context.js';
 import { postRecvCases } from './post_recv/cases.js';
 import { postSendCases } from './post_send/cases.js';
+import { remoteCases } from './post_send/remote.js';
 import { postSrqRecvCases } from './post_srq_recv/index.js';
 import { lifecycleCases } from './qp/lifecycle.js';
 import { transitionCases } from './qp/transitions.js';
@@ -15,11 +17,13 @@ export const allCases: readonly Case[] = [
   ...postSrqRecvCases,
   ...postRecvCases,
   ...postSendCases,
+  ...remoteCases,
   ...lifecycleCases,
   ...transitionCases,
   ...udCases,
   ...srqLifecycleCases,
   ...srqLimitCases,
   ...errorCases,
+  ...cqCases,
   ...interruptContextCases,
 ];

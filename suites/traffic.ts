@@ -37,6 +37,15 @@ export async function sendMessages(ctx: CaseContext, pair: LoopbackPair, count: 
   return received;
 }
 
+/** A send WR: a SEND unless `extra` says otherwise. */
+export const send = (id: number, extra: Partial<SendWrInput> = {}): SendWrInput => ({ wr_id: BigInt(id), opcode: 'SEND', ...extra });
+
+/** Stages `bytes` at `offset` of the pair's buffer and returns the sge for it. */
+export async function stage(ctx: CaseContext, pair: Pick<LoopbackPair, 'buffer'>, offset: number, bytes: number[]) {
+  await ctx.verbs.writeMr({ mr: pair.buffer.mr, offset, data: Buffer.from(bytes).toString('hex') });
+  return { addr: pair.buffer.addr + BigInt(offset), length: bytes.length, lkey: pair.buffer.lkey };
+}
+
 /** The wr_ids of completions, in the order they came. */
 export const wrIds = (wcs: readonly WorkCompletion[]): bigint[] => wcs.map((wc) => wc.wr_id);
 

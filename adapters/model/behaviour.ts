@@ -58,8 +58,8 @@ export interface Behaviour {
   errorQp(state: ModelState, handle: Handle, qp: Qp): void;
   /** init_sge: a consumed WQE's sges against the receiving PD; undefined is a protection error. */
   resolveRecvSgl(state: ModelState, pd: Handle, sgl: readonly Sge[]): Segment[] | undefined;
-  /** Whether a send that met an empty receive queue waits and retries (rnr_retry 7 is infinite). */
-  rnrWaits(rnrRetry: number): boolean;
+  /** How often a send that met an empty receive queue retries (s_rnr_retry; rnr_retry 7 is infinite). */
+  rnrRetries(rnrRetry: number): number;
   /** Variations of whole verbs that no finer field expresses (used by mutants only). */
   readonly intercept?: Intercepts;
 }
@@ -124,5 +124,5 @@ export const rdmavt: Behaviour = {
   postRecvQueue: (_state, qp) => qp.rq,
   errorQp,
   resolveRecvSgl: (state, pd, sgl) => resolveSgl(state, pd, sgl, 'LOCAL_WRITE'),
-  rnrWaits: (rnrRetry) => rnrRetry >= 7,
+  rnrRetries: (rnrRetry) => (rnrRetry >= 7 ? Number.POSITIVE_INFINITY : rnrRetry),
 };

@@ -3,10 +3,14 @@ import type { WorkCompletion } from '../../spec/verbs/wc.js';
 import { lookup } from './device.js';
 import type { ModelState } from './state.js';
 
-/** rvt_cq_enter: appends a completion; an overrun raises CQ_ERR like rdmavt. */
+/**
+ * rvt_cq_enter: appends a completion. An overrun sets cq_full for good: that completion and every
+ * later one is dropped with CQ_ERR, even after the CQ was polled empty (only a resize clears it).
+ */
 export function cqEnter(state: ModelState, cq: Handle, wc: WorkCompletion): void {
   const target = lookup(state.cqs, cq, 'cq');
-  if (target.entries.length >= target.cqe) {
+  if (target.full || target.entries.length >= target.cqe) {
+    target.full = true;
     state.events.push({ event_type: 'CQ_ERR', element: { kind: 'cq', cq } });
     return;
   }

@@ -1,4 +1,4 @@
-import type { DeviceAttr } from '../../spec/verbs/attrs.js';
+import type { DeviceAttr, PortAttr } from '../../spec/verbs/attrs.js';
 import type { Handle } from '../../spec/verbs/ints.js';
 import type { Behaviour } from './behaviour.js';
 import type { ModelState } from './state.js';
@@ -27,6 +27,15 @@ export const MODEL_DEVICE_ATTR: DeviceAttr = {
   max_qp_init_rd_atom: 255,
 };
 
+/** The model's one port: an IB port, LID 1, one GID. */
+export const MODEL_PORT_ATTR: PortAttr = { state: 'ACTIVE', max_mtu: 4096, active_mtu: 4096, lid: 1, gid_tbl_len: 1, link_layer: 'INFINIBAND' };
+
+/** rvt_get_npkeys: the P_Key table's size (rvt_sim and qib: 1); a larger pkey_index is EINVAL. */
+export const MODEL_NPKEYS = 1;
+
+/** dparms.max_rdma_atomic (hfi1 and rvt_sim: 16): the most max_dest_rd_atomic a QP may ask for. */
+export const MODEL_MAX_RDMA_ATOMIC = 16;
+
 export function newModelState(behaviour: Behaviour, attr: DeviceAttr = MODEL_DEVICE_ATTR): ModelState {
   return {
     behaviour,
@@ -42,6 +51,7 @@ export function newModelState(behaviour: Behaviour, attr: DeviceAttr = MODEL_DEV
     srqs: new Map(),
     qps: new Map(),
     events: [],
+    tick: 0,
   };
 }
 

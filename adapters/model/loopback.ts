@@ -1,9 +1,10 @@
 import type { WcOpcode, WcStatus } from '../../spec/verbs/wc.js';
 import type { SendWr } from '../../spec/verbs/wr.js';
 import { cqEnter } from './cq.js';
-import { gather, resolveSgl, scatter } from './mr.js';
+import type { MrAccess } from '../../spec/verbs/attrs.js';
+import { gather, resolveSge, resolveSgl, scatter, type Segment } from './mr.js';
 import { flushSend } from './qp.js';
-import type { ModelState, Qp, RecvQueue, SendWqe } from './state.js';
+import type { ModelState, Qp, RecvQueue, RecvWqe, SendWqe } from './state.js';
 
 const SEND_WC_OPCODE: Record<SendWr['opcode'], WcOpcode> = {
   SEND: 'SEND',
@@ -21,7 +22,7 @@ type Step = 'done' | 'wait';
 /**
  * The send engine (rvt_ruc_loopback): runs every QP's send queue until nothing moves.
  * Called after each verb, so the model is synchronous where rdmavt uses a workqueue;
- * a send that finds no receive waits (RNR, rnr_retry 7) until one is posted.
+ * a send that finds no receive waits for the RNR timer (or for ever, rnr_retry 7, until one is posted).
  */
 export function progress(state: ModelState): void {
   const { stateAllows } = state.behaviour;
@@ -37,7 +38,9 @@ export function progress(state: ModelState): void {
       }
       // The model completes a WR in one step, so each one is a new start (RVT_PROCESS_NEXT_SEND_OK).
       if (!stateAllows(qp.state, 'PROCESS_NEXT_SEND')) continue;
-      for (let wqe = qp.sq.toArray()[0]; wqe !== undefined; wqe = qp.sq.toArray()[0]) {
+      // RVT_S_WAIT_RNR: nothing is sent until the RNR timer fires.
+      if (qp.rnr !== undefined && state.tick < qp.rnr.dueTick) continue;
+      for (let wqe = qp.sq.peek(); wqe !== undefined; wqe = qp.sq.peek()) {
         if (executeSend(state, handle, qp, wqe) === 'wait') break;
         moved = true;
         if (qp.sqStalled) break;
@@ -48,6 +51,8 @@ export function progress(state: ModelState): void {
 
 function complete(state: ModelState, qp: Qp, wqe: SendWqe, status: WcStatus): void {
   qp.sq.shift();
+  // flush_send / serr: the RNR retry budget starts again with the next WQE.
+  qp.rnr = undefined;
   if (wqe.signaled || status !== 'SUCCESS') {
     cqEnter(state, qp.send_cq, {
       wr_id: wqe.wr.wr_id,
@@ -69,6 +74,30 @@ function fail(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, status: W
   return 'done';
 }
 
+/**
+ * The responder's error paths (op_err, inv_err, acc_err): rvt_rc_error completes the receive in
+ * progress, if one was taken (RVT_R_WRID_VALID), with `recvStatus`, and errors the responder; the
+ * requester completes with `sendStatus` and goes to ERR too.
+ */
+function responderError(
+  state: ModelState,
+  sender: [number, Qp],
+  responder: [number, Qp],
+  wqe: SendWqe,
+  statuses: { send: WcStatus; recv: WcStatus },
+  taken: RecvWqe | undefined,
+): Step {
+  const [peerHandle, dest] = responder;
+  if (taken !== undefined) {
+    cqEnter(state, dest.recv_cq, { wr_id: taken.wr_id, status: statuses.recv, opcode: 'RECV', qp_num: dest.qp_num, vendor_err: 0, with_imm: false });
+  }
+  state.behaviour.errorQp(state, peerHandle, dest);
+  return fail(state, sender[0], sender[1], wqe, statuses.send);
+}
+
+const INV_ERR = { send: 'REM_INV_REQ_ERR', recv: 'LOC_QP_OP_ERR' } as const;
+const ACC_ERR = { send: 'REM_ACCESS_ERR', recv: 'LOC_PROT_ERR' } as const;
+
 function findQp(state: ModelState, qpNum: number | undefined): [number, Qp] | undefined {
   for (const entry of state.qps) if (entry[1].qp_num === qpNum) return entry;
   return undefined;
@@ -80,77 +109,138 @@ function receiveQueue(state: ModelState, qp: Qp): { rq: RecvQueue; srqHandle: nu
   return srq === undefined ? undefined : { rq: srq.rq, srqHandle: qp.srq };
 }
 
+/**
+ * rvt_ruc_loopback's rnr_nak: no retries left fails the send; otherwise one is used up (unless
+ * rnr_retry is 7) and the send waits for the RNR timer (rvt_add_rnr_timer). The model has no
+ * clock: its timer fires with the consumer's next verb (after it, or before a poll), whatever
+ * min_rnr_timer says, so a receive posted right after the send is found. A finite series that
+ * then still finds no receive runs its remaining retries back to back: no verb can come between.
+ */
+function rnrNak(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): Step {
+  const left = qp.rnr?.retriesLeft ?? state.behaviour.rnrRetries(qp.attr.rnr_retry ?? 0);
+  const fired = qp.rnr !== undefined && left !== Number.POSITIVE_INFINITY;
+  if (left === 0 || fired) return fail(state, handle, qp, wqe, 'RNR_RETRY_EXC_ERR');
+  qp.rnr = { retriesLeft: left - 1, dueTick: state.tick + 1 };
+  return 'wait';
+}
+
+/** The sges of a taken receive, or (for an RDMA write with immediate) none: rvt_get_rwqe(qp, true) takes only the wr_id. */
+type Taken = { rwqe: RecvWqe; segments: Segment[] };
+
+/**
+ * rvt_get_rwqe: takes the next receive; init_sge then checks its lkeys, and a bad one completes it
+ * with LOC_PROT_ERR itself (returning -1: the responder's op_err). The SRQ limit is checked only
+ * after a receive was taken whole.
+ */
+function getRwqe(state: ModelState, dest: Qp, wrIdOnly: boolean): Taken | 'rnr' | 'op_err' {
+  const b = state.behaviour;
+  const queue = receiveQueue(state, dest);
+  const rwqe = queue === undefined ? undefined : b.takeRecvWqe(queue.rq);
+  if (queue === undefined || rwqe === undefined) return 'rnr';
+  const recvPd = queue.srqHandle === undefined ? dest.pd : (state.srqs.get(queue.srqHandle)?.pd ?? dest.pd);
+  const segments = wrIdOnly ? [] : b.resolveRecvSgl(state, recvPd, rwqe.sg_list);
+  if (segments === undefined) {
+    cqEnter(state, dest.recv_cq, { wr_id: rwqe.wr_id, status: 'LOC_PROT_ERR', opcode: 'RECV', qp_num: dest.qp_num, vendor_err: 0, with_imm: false });
+    return 'op_err';
+  }
+  checkSrqLimit(state, queue);
+  return { rwqe, segments };
+}
+
+/** rvt_rkey_ok on the responder: the rkey names an MR of its PD granting `access`, the range inside it. */
+function remoteRange(state: ModelState, dest: Qp, rdma: { remote_addr: bigint; rkey: number }, length: number, access: MrAccess): Segment | undefined {
+  return resolveSge(state, dest.pd, { addr: rdma.remote_addr, length, lkey: rdma.rkey }, access, 'rkey');
+}
+
+/** One attempt at the head send WQE: rvt_ruc_loopback's switch on the opcode. */
 function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): Step {
   const { wr } = wqe;
   const b = state.behaviour;
+  const sender: [number, Qp] = [handle, qp];
   const peer = findQp(state, qp.attr.dest_qp_num);
-  if (qp.type !== 'RC' || peer === undefined || !b.stateAllows(peer[1].state, 'PROCESS_RECV')) {
+  // loopback_qp_drop: no such QP, not receiving, or another QP type; an RC requester sees RETRY_EXC_ERR.
+  if (peer === undefined || !b.stateAllows(peer[1].state, 'PROCESS_RECV') || peer[1].type !== qp.type) {
     return fail(state, handle, qp, wqe, 'RETRY_EXC_ERR');
   }
-  const [peerHandle, dest] = peer;
-  const payload = gather(resolveSgl(state, qp.pd, wr.sg_list, undefined) ?? []);
-  const consumesRecv = wr.opcode === 'SEND' || wr.opcode === 'SEND_WITH_IMM' || wr.opcode === 'RDMA_WRITE_WITH_IMM';
+  const dest = peer[1];
+  const access = new Set(dest.attr.qp_access_flags ?? []);
+  const local = resolveSgl(state, qp.pd, wr.sg_list, undefined) ?? [];
+  const rdma = wr.rdma ?? { remote_addr: 0n, rkey: 0 };
+  const length = local.reduce((n, s) => n + s.length, 0);
+  let taken: Taken | undefined;
 
-  if (wr.opcode === 'RDMA_WRITE' || wr.opcode === 'RDMA_WRITE_WITH_IMM') {
-    const rdma = wr.rdma ?? { remote_addr: 0n, rkey: 0 };
-    const target = [...state.mrs.values()].find((mr) => mr.rkey === rdma.rkey && mr.pd === dest.pd && mr.access.includes('REMOTE_WRITE'));
-    const offset = target === undefined ? -1n : rdma.remote_addr - target.addr;
-    if (target === undefined || offset < 0n || offset + BigInt(payload.length) > BigInt(target.buf.length)) {
-      return fail(state, handle, qp, wqe, 'REM_ACCESS_ERR');
+  switch (wr.opcode) {
+    case 'SEND':
+    case 'SEND_WITH_IMM': {
+      const got = getRwqe(state, dest, false);
+      if (got === 'rnr') return rnrNak(state, handle, qp, wqe);
+      if (got === 'op_err') return responderError(state, sender, peer, wqe, { send: 'REM_OP_ERR', recv: 'LOC_QP_OP_ERR' }, undefined);
+      taken = got;
+      // wqe->length > qp->r_len: inv_err, the receive completes LOC_QP_OP_ERR (not LOC_LEN_ERR).
+      if (!scatter(got.segments, gather(local))) return responderError(state, sender, peer, wqe, INV_ERR, got.rwqe);
+      break;
     }
-    if (!consumesRecv) {
-      target.buf.set(payload, Number(offset));
-      complete(state, qp, wqe, 'SUCCESS');
-      return 'done';
+    case 'RDMA_WRITE_WITH_IMM':
+    case 'RDMA_WRITE': {
+      if (!access.has('REMOTE_WRITE')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
+      // The write with immediate takes its receive first, so a bad rkey fails a consumed receive.
+      if (wr.opcode === 'RDMA_WRITE_WITH_IMM') {
+        const got = getRwqe(state, dest, true);
+        if (got === 'rnr') return rnrNak(state, handle, qp, wqe);
+        if (got === 'op_err') return responderError(state, sender, peer, wqe, { send: 'REM_OP_ERR', recv: 'LOC_QP_OP_ERR' }, undefined);
+        taken = got;
+      }
+      // do_write: a zero-length write checks no rkey.
+      if (length === 0) break;
+      const target = remoteRange(state, dest, rdma, length, 'REMOTE_WRITE');
+      if (target === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, taken?.rwqe);
+      scatter([target], gather(local));
+      break;
     }
-    target.buf.set(payload, Number(offset));
-  } else if (!consumesRecv) {
-    return fail(state, handle, qp, wqe, 'REM_INV_REQ_ERR');
+    case 'RDMA_READ': {
+      if (!access.has('REMOTE_READ')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
+      const source = remoteRange(state, dest, rdma, length, 'REMOTE_READ');
+      if (source === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, undefined);
+      scatter(local, gather([source]));
+      break;
+    }
+    case 'ATOMIC_CMP_AND_SWP':
+    case 'ATOMIC_FETCH_AND_ADD': {
+      if (!access.has('REMOTE_ATOMIC') || rdma.remote_addr % 8n !== 0n) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
+      const target = remoteRange(state, dest, rdma, 8, 'REMOTE_ATOMIC');
+      if (target === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, undefined);
+      // The WR carries no compare_add or swap (SendWr has none): both are 0, so the target keeps
+      // its value (adding 0; swapping 0 for 0) and the original 8 bytes land in the first sge.
+      scatter(local.slice(0, 1), gather([target]));
+      break;
+    }
   }
 
-  const queue = receiveQueue(state, dest);
-  if (queue === undefined) return fail(state, handle, qp, wqe, 'REM_OP_ERR');
-  const rwqe = b.takeRecvWqe(queue.rq);
-  if (rwqe === undefined) {
-    // RNR NAK: rnr_retry 7 retries for ever; fewer retries run out at once in the model.
-    if (b.rnrWaits(qp.attr.rnr_retry ?? 7)) return 'wait';
-    return fail(state, handle, qp, wqe, 'RNR_RETRY_EXC_ERR');
+  if (taken !== undefined) {
+    const isWrite = wr.opcode === 'RDMA_WRITE_WITH_IMM';
+    const withImm = wr.opcode !== 'SEND';
+    cqEnter(state, dest.recv_cq, {
+      wr_id: taken.rwqe.wr_id,
+      status: 'SUCCESS',
+      opcode: isWrite ? 'RECV_RDMA_WITH_IMM' : 'RECV',
+      byte_len: length,
+      qp_num: dest.qp_num,
+      src_qp: qp.qp_num,
+      vendor_err: 0,
+      with_imm: withImm,
+      ...(withImm ? { imm_data: wr.imm_data ?? 0 } : {}),
+    });
   }
-  const isWrite = wr.opcode === 'RDMA_WRITE_WITH_IMM';
-  const recvPd = queue.srqHandle === undefined ? dest.pd : (state.srqs.get(queue.srqHandle)?.pd ?? dest.pd);
-  // An RDMA write with immediate takes only the wr_id (rvt_get_rwqe(qp, true)): no sges to check.
-  const segments = isWrite ? [] : b.resolveRecvSgl(state, recvPd, rwqe.sg_list);
-  if (segments === undefined) {
-    // init_sge: a bad lkey is found only now, at consumption.
-    cqEnter(state, dest.recv_cq, { wr_id: rwqe.wr_id, status: 'LOC_PROT_ERR', opcode: 'RECV', qp_num: dest.qp_num, vendor_err: 0, with_imm: false });
-    b.errorQp(state, peerHandle, dest);
-    return fail(state, handle, qp, wqe, 'REM_OP_ERR');
-  }
-  checkSrqLimit(state, queue);
-  if (!isWrite && !scatter(segments, payload)) {
-    // rvt_ruc_loopback: wqe->length > qp->r_len goes to inv_err, whose receive status is
-    // LOC_QP_OP_ERR, not LOC_LEN_ERR (found by fuzzing the model against rdmavt on rvt_sim0).
-    cqEnter(state, dest.recv_cq, { wr_id: rwqe.wr_id, status: 'LOC_QP_OP_ERR', opcode: 'RECV', qp_num: dest.qp_num, vendor_err: 0, with_imm: false });
-    b.errorQp(state, peerHandle, dest);
-    return fail(state, handle, qp, wqe, 'REM_INV_REQ_ERR');
-  }
-  const withImm = wr.opcode !== 'SEND';
-  cqEnter(state, dest.recv_cq, {
-    wr_id: rwqe.wr_id,
-    status: 'SUCCESS',
-    opcode: isWrite ? 'RECV_RDMA_WITH_IMM' : 'RECV',
-    byte_len: payload.length,
-    qp_num: dest.qp_num,
-    src_qp: qp.qp_num,
-    vendor_err: 0,
-    with_imm: withImm,
-    ...(withImm ? { imm_data: wr.imm_data ?? 0 } : {}),
-  });
   complete(state, qp, wqe, 'SUCCESS');
   return 'done';
 }
 
-/** rvt_get_rwqe: after taking from an SRQ, strictly fewer than `limit` left fires the event once. */
+/**
+ * rvt_get_rwqe: after taking from an SRQ, strictly fewer than `limit` left fires the event once.
+ * rdmavt checks only when the SRQ has an event handler (`srq->ibsrq.event_handler`); every consumer
+ * an adapter drives registers one (uverbs: ib_uverbs_srq_event_handler; rvtc: rvtc_object_event),
+ * so the model's SRQs always have one.
+ */
 function checkSrqLimit(state: ModelState, queue: { rq: RecvQueue; srqHandle: number | undefined }): void {
   if (queue.srqHandle === undefined) return;
   const srq = state.srqs.get(queue.srqHandle);

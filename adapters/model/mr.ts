@@ -11,12 +11,12 @@ export interface Segment {
 }
 
 /**
- * rvt_lkey_ok: the lkey names an MR of this PD, the range lies inside it and the MR grants
- * the access. Returns undefined when it does not (a protection error).
+ * rvt_lkey_ok (or rvt_rkey_ok, `key` 'rkey'): the key names an MR of this PD, the range lies
+ * inside it and the MR grants the access. Returns undefined when it does not (a protection error).
  */
-export function resolveSge(state: ModelState, pd: Handle, sge: Sge, access: MrAccess | undefined): Segment | undefined {
+export function resolveSge(state: ModelState, pd: Handle, sge: Sge, access: MrAccess | undefined, key: 'lkey' | 'rkey' = 'lkey'): Segment | undefined {
   for (const mr of state.mrs.values()) {
-    if (mr.lkey !== sge.lkey) continue;
+    if (mr[key] !== sge.lkey) continue;
     if (mr.pd !== pd) return undefined;
     if (access !== undefined && !mr.access.includes(access)) return undefined;
     const offset = sge.addr - mr.addr;

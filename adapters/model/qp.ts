@@ -3,10 +3,10 @@ import type { Handle } from '../../spec/verbs/ints.js';
 import type { RawPostOutcome } from '../../spec/verbs/outcome.js';
 import type { RecvWr, SendWr } from '../../spec/verbs/wr.js';
 import { cqEnter } from './cq.js';
-import { allocHandle, lookup } from './device.js';
+import { allocHandle, lookup, MODEL_MAX_RDMA_ATOMIC, MODEL_NPKEYS, MODEL_PORT_ATTR } from './device.js';
 import { resolveSgl } from './mr.js';
 import { WqeRing } from './ring.js';
-import type { ModelState, Qp, RecvWqe } from './state.js';
+import type { ModelState, Mr, Qp, RecvWqe } from './state.js';
 
 const RC_OPCODES = new Set<SendWr['opcode']>([
   'SEND', 'SEND_WITH_IMM', 'RDMA_WRITE', 'RDMA_WRITE_WITH_IMM', 'RDMA_READ', 'ATOMIC_CMP_AND_SWP', 'ATOMIC_FETCH_AND_ADD',
@@ -24,8 +24,10 @@ export function createQp(
   const fail = (rawReturn: number) => ({ rawReturn, qp: null, qp_num: null, cap: null });
   const { cap } = init;
   if (cap.max_send_sge > dev.max_sge || cap.max_send_wr > dev.max_qp_wr) return fail(b.errno('EINVAL'));
-  if (init.srq === undefined && (cap.max_recv_sge > dev.max_sge || cap.max_recv_wr > dev.max_qp_wr)) {
-    return fail(b.errno('EINVAL'));
+  if (init.srq === undefined) {
+    if (cap.max_recv_sge > dev.max_sge || cap.max_recv_wr > dev.max_qp_wr) return fail(b.errno('EINVAL'));
+    // A QP with its own receive queue must ask for something: all four caps 0 is EINVAL.
+    if (cap.max_send_sge + cap.max_send_wr + cap.max_recv_sge + cap.max_recv_wr === 0) return fail(b.errno('EINVAL'));
   }
   if (state.qps.size >= dev.max_qp) return fail(b.errno('ENOMEM'));
   if (!state.pds.has(pd)) throw new Error(`model: unknown pd handle ${pd}`);
@@ -33,7 +35,8 @@ export function createQp(
   lookup(state.cqs, init.recv_cq, 'cq');
   const srq = init.srq === undefined ? undefined : lookup(state.srqs, init.srq, 'srq');
   const rq = srq ? undefined : { ring: new WqeRing<RecvWqe>(b.ringSize(cap.max_recv_wr)), max_sge: cap.max_recv_sge };
-  const granted: QpCap = {
+  // What rvt_query_qp reports: on an SRQ the QP has no receive queue of its own (r_rq stays zeroed).
+  const queried: QpCap = {
     ...cap,
     max_recv_wr: rq === undefined ? 0 : b.reportedMaxWr(rq.ring.size),
     max_recv_sge: srq ? 0 : cap.max_recv_sge,
@@ -50,30 +53,84 @@ export function createQp(
     rq,
     sq: new WqeRing(cap.max_send_wr + 1),
     sqStalled: false,
-    cap: granted,
+    cap: queried,
     sq_sig_all: init.sq_sig_all,
     attr: {},
   };
   if (srq) srq.attachedQps++;
   const handle = allocHandle(state);
   state.qps.set(handle, qp);
-  return { rawReturn: 0, qp: handle, qp_num: qp.qp_num, cap: granted };
+  // rvt_create_qp does not touch the receive caps of a QP on an SRQ: create reports them as asked.
+  const created = srq ? { ...queried, max_recv_wr: cap.max_recv_wr, max_recv_sge: cap.max_recv_sge } : queried;
+  return { rawReturn: 0, qp: handle, qp_num: qp.qp_num, cap: created };
 }
 
-/** rvt_modify_qp: ib_modify_qp_is_ok, the port, then the transition's side effects. */
+/** The attribute each mask bit carries: rvt_modify_qp applies a field only when its bit is set. */
+const MASKED: Partial<Record<QpAttrMask, keyof QpAttr>> = {
+  ACCESS_FLAGS: 'qp_access_flags',
+  PKEY_INDEX: 'pkey_index',
+  PORT: 'port_num',
+  QKEY: 'qkey',
+  AV: 'ah_attr',
+  PATH_MTU: 'path_mtu',
+  TIMEOUT: 'timeout',
+  RETRY_CNT: 'retry_cnt',
+  RNR_RETRY: 'rnr_retry',
+  RQ_PSN: 'rq_psn',
+  MAX_QP_RD_ATOMIC: 'max_rd_atomic',
+  MIN_RNR_TIMER: 'min_rnr_timer',
+  SQ_PSN: 'sq_psn',
+  MAX_DEST_RD_ATOMIC: 'max_dest_rd_atomic',
+  DEST_QPN: 'dest_qp_num',
+};
+
+/** IB_MULTICAST_LID_BASE: rvt_modify_qp refuses a multicast DLID in the AV. */
+const MULTICAST_LID_BASE = 0xc000;
+/** RVT_QPN_MASK (include/rdma/rdmavt_qp.h): QPNs are 24 bits. */
+const QPN_MASK = 0xffffff;
+
+/**
+ * rvt_modify_qp's value checks, in its order, after ib_modify_qp_is_ok; each fails with EINVAL.
+ * PATH_MTU (get_pmtu_from_attr) and PATH_MIG_STATE cannot be given a bad value through QpAttr
+ * (path_mtu is one of the five MTUs; there is no path_mig_state), so they are not checked here.
+ */
+function valuesOk(state: ModelState, attr: QpAttr, mask: readonly QpAttrMask[]): boolean {
+  const has = (bit: QpAttrMask) => mask.includes(bit);
+  const dev = state.attr;
+  const portOk = (port: number | undefined) => port !== undefined && port >= 1 && port <= dev.phys_port_cnt;
+  if (has('AV')) {
+    const ah = attr.ah_attr;
+    // rvt_check_ah: the port, and the GRH's sgid_index inside the port's GID table.
+    if (ah === undefined || ah.dlid >= MULTICAST_LID_BASE || !portOk(ah.port_num)) return false;
+    if (ah.is_global && (ah.grh?.sgid_index ?? 0) >= MODEL_PORT_ATTR.gid_tbl_len) return false;
+  }
+  if (has('PKEY_INDEX') && (attr.pkey_index ?? 0) >= MODEL_NPKEYS) return false;
+  if (has('MIN_RNR_TIMER') && (attr.min_rnr_timer ?? 0) > 31) return false;
+  if (has('PORT') && !portOk(attr.port_num)) return false;
+  if (has('DEST_QPN') && (attr.dest_qp_num ?? 0) > QPN_MASK) return false;
+  if (has('RETRY_CNT') && (attr.retry_cnt ?? 0) > 7) return false;
+  if (has('RNR_RETRY') && (attr.rnr_retry ?? 0) > 7) return false;
+  if (has('MAX_DEST_RD_ATOMIC') && (attr.max_dest_rd_atomic ?? 0) > MODEL_MAX_RDMA_ATOMIC) return false;
+  return true;
+}
+
+/**
+ * rvt_modify_qp: ib_modify_qp_is_ok, the value checks, the transition's side effects, then the
+ * attributes whose mask bits are set (only those: an attribute outside the mask is ignored).
+ */
 export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: readonly QpAttrMask[]): number {
   const qp = lookup(state.qps, handle, 'qp');
   const b = state.behaviour;
   const current = mask.includes('CUR_STATE') && attr.cur_qp_state !== undefined ? attr.cur_qp_state : qp.state;
   const next: QpState = mask.includes('STATE') && attr.qp_state !== undefined ? attr.qp_state : current;
   if (!b.modifyQpIsOk(current, next, qp.type, mask)) return b.errno('EINVAL');
-  if (mask.includes('PORT') && (attr.port_num === undefined || attr.port_num < 1 || attr.port_num > state.attr.phys_port_cnt)) {
-    return b.errno('EINVAL');
+  if (!valuesOk(state, attr, mask)) return b.errno('EINVAL');
+  for (const bit of mask) {
+    const key = MASKED[bit];
+    if (key !== undefined && attr[key] !== undefined) (qp.attr as Record<string, unknown>)[key] = attr[key];
   }
-  if (mask.includes('MIN_RNR_TIMER') && (attr.min_rnr_timer ?? 0) > 31) return b.errno('EINVAL');
-  for (const key of Object.keys(attr) as (keyof QpAttr)[]) {
-    if (key !== 'qp_state' && key !== 'cur_qp_state' && attr[key] !== undefined) (qp.attr as Record<string, unknown>)[key] = attr[key];
-  }
+  // s_rnr_retry restarts from the new rnr_retry, also for a send waiting on the RNR timer.
+  if (mask.includes('RNR_RETRY') && qp.rnr !== undefined) qp.rnr.retriesLeft = b.rnrRetries(attr.rnr_retry ?? 0);
   if (next === 'RESET' && qp.state !== 'RESET') resetQp(qp);
   // rvt_modify_qp runs rvt_error_qp (or the reset) outside the send engine: its schedule_send is taken.
   qp.sqStalled = false;
@@ -91,6 +148,7 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
  * before the reset are still there afterwards (unlike IBA's "WQs are emptied" on Reset).
  */
 function resetQp(qp: Qp): void {
+  qp.rnr = undefined;
   while (qp.sq.shift() !== undefined);
 }
 
@@ -102,12 +160,28 @@ function resetQp(qp: Qp): void {
  */
 export function errorQp(state: ModelState, handle: Handle, qp: Qp): void {
   qp.state = 'ERR';
+  qp.rnr = undefined; // the RNR timer is deleted
   if (!qp.sqStalled) flushSend(state, qp);
   if (qp.srq !== undefined) {
     state.events.push({ event_type: 'QP_LAST_WQE_REACHED', element: { kind: 'qp', qp: handle } });
     return;
   }
   for (let wqe = qp.rq?.ring.shift(); wqe !== undefined; wqe = qp.rq?.ring.shift()) flushRecv(state, qp, wqe);
+}
+
+/**
+ * rvt_dereg_mr -> rvt_dereg_clean_qps -> rvt_qp_mr_clean: every live QP of the MR's PD with a
+ * queued send naming its lkey goes to ERR (rvt_error_qp, outside the send engine, so the queue
+ * is flushed); the flush drops the references, so the dereg then returns 0.
+ */
+export function cleanQps(state: ModelState, mr: Mr): void {
+  for (const [handle, qp] of state.qps) {
+    if (qp.pd !== mr.pd || qp.state === 'ERR' || qp.state === 'RESET') continue;
+    const uses = qp.sq.toArray().some((wqe) => wqe.wr.sg_list.some((sge) => sge.length > 0 && sge.lkey === mr.lkey));
+    if (!uses) continue;
+    qp.sqStalled = false;
+    state.behaviour.errorQp(state, handle, qp);
+  }
 }
 
 /** A receive completed with WR_FLUSH_ERR: only wr_id, status and qp_num are meaningful. */
@@ -152,6 +226,23 @@ export function postRecv(state: ModelState, handle: Handle, wrs: readonly RecvWr
   });
 }
 
+const ATOMICS = new Set<SendWr['opcode']>(['ATOMIC_CMP_AND_SWP', 'ATOMIC_FETCH_AND_ADD']);
+
+/**
+ * rvt_qp_valid_operation with qib's (and rvt_sim's) post_parms: the opcode for the QP type;
+ * an atomic's first sge holds 8 aligned bytes; READ and atomics need max_rd_atomic (RVT_OPERATION_ATOMIC).
+ */
+function validOperation(qp: Qp, wr: SendWr): boolean {
+  const valid = qp.type === 'UD' ? UD_OPCODES : RC_OPCODES;
+  if (!valid.has(wr.opcode)) return false;
+  if (ATOMICS.has(wr.opcode)) {
+    const first = wr.sg_list[0];
+    if (wr.num_sge === 0 || first === undefined || first.length < 8 || first.addr % 8n !== 0n) return false;
+  }
+  if ((wr.opcode === 'RDMA_READ' || ATOMICS.has(wr.opcode)) && !qp.attr.max_rd_atomic) return false;
+  return true;
+}
+
 /**
  * rvt_post_send / rvt_post_one_wr: the state gate returns EINVAL without setting bad_wr;
  * then per WR: num_sge, the operation for the QP type, a full queue, the lkeys.
@@ -159,16 +250,23 @@ export function postRecv(state: ModelState, handle: Handle, wrs: readonly RecvWr
 export function postSend(state: ModelState, handle: Handle, wrs: readonly SendWr[]): RawPostOutcome {
   const qp = lookup(state.qps, handle, 'qp');
   const b = state.behaviour;
+  // rvt_qp_valid_operation takes a UD send's address handle out of the WR: the model creates no AHs
+  // (nor does the kernel adapter), so it refuses the request as the adapter does, inventing no result.
+  if (qp.type === 'UD' && wrs.some((wr) => UD_OPCODES.has(wr.opcode))) {
+    throw new Error('model: a UD send needs an address handle, which the model does not create');
+  }
   if (!b.stateAllows(qp.state, 'POST_SEND')) return { rawReturn: b.errno('EINVAL'), badWr: 'untouched' };
   for (const [index, wr] of wrs.entries()) {
     const einval = { rawReturn: b.errno('EINVAL'), badWr: index };
-    if (wr.num_sge >>> 0 > qp.cap.max_send_sge) return einval;
-    const valid = qp.type === 'UD' ? UD_OPCODES : RC_OPCODES;
-    if (!valid.has(wr.opcode)) return einval;
+    // `wr->num_sge > qp->s_max_sge` compares an int with a u8: a negative num_sge passes, and posts no sges.
+    if (wr.num_sge > qp.cap.max_send_sge) return einval;
+    if (!validOperation(qp, wr)) return einval;
     if (wr.opcode.startsWith('RDMA') && wr.rdma === undefined) return einval;
     if (qp.sq.isFull()) return { rawReturn: b.errno('ENOMEM'), badWr: index };
     const sgl = wr.sg_list.slice(0, Math.max(0, wr.num_sge));
-    if (resolveSgl(state, qp.pd, sgl, undefined) === undefined) return einval;
+    // READ and atomics write into the local sges: rvt_lkey_ok asks for LOCAL_WRITE (opcode >= IB_WR_RDMA_READ).
+    const access = wr.opcode === 'RDMA_READ' || ATOMICS.has(wr.opcode) ? 'LOCAL_WRITE' : undefined;
+    if (resolveSgl(state, qp.pd, sgl, access) === undefined) return einval;
     qp.sq.push({ wr: { ...wr, sg_list: sgl }, signaled: qp.sq_sig_all || wr.send_flags.includes('SIGNALED') });
     // A posted WR runs the send engine (do_send or schedule_send), which also flushes a stalled queue.
     qp.sqStalled = false;

@@ -36,6 +36,11 @@ export class WqeRing<T> {
     return item;
   }
 
+  /** The oldest entry, left in place. */
+  peek(): T | undefined {
+    return this.head === this.tail ? undefined : this.slots[this.tail];
+  }
+
   /** Takes the newest entry (the head): what a LIFO bug would consume. */
   pop(): T | undefined {
     if (this.head === this.tail) return undefined;

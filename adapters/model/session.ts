@@ -2,9 +2,9 @@ import { type Session, onlyProcessContext } from '../adapter.js';
 import type { CallArgs, CallName, CallResult } from '../calls.js';
 import type { Behaviour } from './behaviour.js';
 import { pollCq } from './cq.js';
-import { allocHandle, lookup, newModelState } from './device.js';
+import { allocHandle, lookup, MODEL_PORT_ATTR, newModelState } from './device.js';
 import { progress } from './loopback.js';
-import { createQp, destroyQp, modifyQp, postRecv, postSend, queryQp } from './qp.js';
+import { cleanQps, createQp, destroyQp, modifyQp, postRecv, postSend, queryQp } from './qp.js';
 import { createSrq, destroySrq, modifySrq, postSrqRecv, querySrqAttr } from './srq.js';
 import type { ModelState } from './state.js';
 
@@ -15,7 +15,7 @@ const PAGE = 4096n;
 /** Each verb of the model, synchronous; the session wraps them and runs the send engine after each. */
 const verbs: Verbs = {
   queryDevice: (state) => ({ ...state.attr }),
-  queryPort: () => ({ state: 'ACTIVE', max_mtu: 4096, active_mtu: 4096, lid: 1, gid_tbl_len: 1, link_layer: 'INFINIBAND' }),
+  queryPort: () => ({ ...MODEL_PORT_ATTR }),
   queryGid: (state) => ({ gid: state.gid }),
 
   allocPd: (state) => {
@@ -47,18 +47,20 @@ const verbs: Verbs = {
     data: Buffer.from(lookup(state.mrs, mr, 'mr').buf.subarray(offset, offset + length)).toString('hex'),
   }),
   deregMr: (state, { mr }) => {
-    lookup(state.mrs, mr, 'mr');
+    cleanQps(state, lookup(state.mrs, mr, 'mr'));
     state.mrs.delete(mr);
     return { rawReturn: 0 };
   },
 
   createCq: (state, { cqe }) => {
-    if (cqe > state.attr.max_cqe) return { rawReturn: state.behaviour.errno('EINVAL'), cq: null, cqe: 0 };
+    // rvt_create_cq: entries < 1 || entries > max_cqe is EINVAL.
+    if (cqe < 1 || cqe > state.attr.max_cqe) return { rawReturn: state.behaviour.errno('EINVAL'), cq: null, cqe: 0 };
     const cq = allocHandle(state);
-    state.cqs.set(cq, { cqe, entries: [] });
+    state.cqs.set(cq, { cqe, entries: [], full: false });
     return { rawReturn: 0, cq, cqe };
   },
-  pollCq: (state, { cq, max }) => ({ rawReturn: 0, completions: pollCq(state, cq, max) }),
+  // A poll is where a consumer waits: the RNR timers due now fire before the CQ is read.
+  pollCq: (state, { cq, max }) => (progress(state), { rawReturn: 0, completions: pollCq(state, cq, max) }),
   destroyCq: (state, { cq }) => {
     lookup(state.cqs, cq, 'cq');
     const inUse = [...state.qps.values()].some((qp) => qp.send_cq === cq || qp.recv_cq === cq);
@@ -92,6 +94,7 @@ export function openModelSession(behaviour: Behaviour): Session {
     const intercept = behaviour.intercept?.[name] as ((state: ModelState, args: unknown, next: (a: unknown) => unknown) => unknown) | undefined;
     const verb = intercept === undefined ? reference : (s: ModelState, a: unknown) => intercept(s, a, (next) => reference(s, next));
     (session as Record<string, unknown>)[name] = async (args: unknown) => {
+      state.tick++;
       const result = verb(state, args);
       progress(state);
       return result;

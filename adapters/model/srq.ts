@@ -57,7 +57,10 @@ export function modifySrq(state: ModelState, handle: Handle, attr: Partial<SrqAt
   return 0;
 }
 
-/** The core's ib_destroy_srq refuses while a QP still uses the SRQ. */
+/**
+ * The core's ib_destroy_srq_user (core/verbs.c) refuses with EBUSY while a QP still uses the SRQ
+ * (srq->usecnt); rvt_destroy_srq itself never fails. The model is the device and its core in one.
+ */
 export function destroySrq(state: ModelState, handle: Handle): number {
   const srq = lookup(state.srqs, handle, 'srq');
   if (srq.attachedQps > 0) return state.behaviour.errno('EBUSY');

@@ -30,6 +30,8 @@ export interface Mr {
 export interface Cq {
   cqe: number;
   entries: WorkCompletion[];
+  /** cq->cq_full: set by the first overrun, never cleared (the model has no resize_cq). */
+  full: boolean;
 }
 
 export interface Srq {
@@ -62,6 +64,11 @@ export interface Qp {
    * the queue is flushed only when a post or a modify runs the engine again (seen on rvt_sim0).
    */
   sqStalled: boolean;
+  /**
+   * RVT_S_WAIT_RNR: the head send met no receive and retries when the RNR timer fires, at the
+   * verb numbered `dueTick`; `retriesLeft` is s_rnr_retry (Infinity for rnr_retry 7).
+   */
+  rnr?: { retriesLeft: number; dueTick: number };
   cap: QpCap;
   sq_sig_all: boolean;
   attr: QpAttr;
@@ -82,4 +89,6 @@ export interface ModelState {
   srqs: Map<Handle, Srq>;
   qps: Map<Handle, Qp>;
   events: AsyncEvent[];
+  /** Verbs called so far: the model's clock, for the RNR timer. */
+  tick: number;
 }

@@ -51,9 +51,9 @@ export const eventMutants: Mutant[] = [
     },
   }),
   mutate(rdmavt, 'rnr-retry-ignored', 'rnr', 'fails a send at the first RNR even with rnr_retry 7', {
-    rnrWaits: () => false,
+    rnrRetries: () => 0,
   }),
   mutate(rdmavt, 'rnr-retry-forever', 'rnr', 'retries RNR for ever whatever rnr_retry says', {
-    rnrWaits: () => true,
+    rnrRetries: () => Number.POSITIVE_INFINITY,
   }),
 ];

@@ -19,14 +19,6 @@ export const qpVerbMutants: Mutant[] = [
   mutate(rdmavt, 'sqd-starts-sends', 'post_send', 'starts sends posted in SQD (PROCESS_SEND taken for PROCESS_NEXT_SEND)', {
     stateAllows: (state, op) => (op === 'PROCESS_NEXT_SEND' && state === 'SQD') || stateAllows(state, op),
   }),
-  mutate(rdmavt, 'send-gate-sets-bad-wr', 'post_send', 'writes *bad_wr when the state gate fails', {
-    intercept: {
-      postSend: (state, args, next) => {
-        const out = next(args);
-        return out.rawReturn !== 0 && out.badWr === 'untouched' && args.wrs.length > 0 ? { ...out, badWr: 0 } : out;
-      },
-    },
-  }),
   mutate(rdmavt, 'unsignaled-completes', 'post_send', 'generates a send completion for every WR, signaled or not', {
     intercept: {
       postSend: (state, args, next) => next({ ...args, wrs: args.wrs.map((wr) => ({ ...wr, send_flags: [...wr.send_flags, 'SIGNALED' as const] })) }),

@@ -42,7 +42,7 @@ interface RunFlags extends GrpcFlags {
 
 
 /** Reads --expectations before any case runs, so a bad file costs nothing (exit 2, file:line). */
-async function expectationsOf(file: string | undefined) {
+export async function expectationsOf(file: string | undefined) {
   if (file === undefined) return undefined;
   const knownIds = new Set([...clauses.map((c) => c.id), ...allCases.map((c) => c.id)]);
   return { file, entries: await loadExpectations(file, { knownIds, today: new Date().toISOString().slice(0, 10) }) };

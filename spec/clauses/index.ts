@@ -3,6 +3,7 @@ import { postRecvClauses } from './post_recv.js';
 import { postSendClauses } from './post_send.js';
 import { postSrqRecvClauses } from './post_srq_recv.js';
 import { qpLifecycleClauses } from './qp_lifecycle.js';
+import { remoteClauses } from './remote.js';
 import { srqLifecycleClauses } from './srq_lifecycle.js';
 import { srqLimitClauses } from './srq_limit.js';
 import { Clause } from './schema.js';
@@ -12,6 +13,7 @@ export const clauses: readonly Clause[] = Clause.array().parse([
   ...postSrqRecvClauses,
   ...postRecvClauses,
   ...postSendClauses,
+  ...remoteClauses,
   ...qpLifecycleClauses,
   ...srqLifecycleClauses,
   ...srqLimitClauses,

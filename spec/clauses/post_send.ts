@@ -19,6 +19,14 @@ export const postSendClauses: Clause[] = [
     covers,
   },
   {
+    id: 'post_send.state.bad_wr',
+    verb,
+    statement: 'A send post the state gate refuses sets bad_wr to the first WR: rvt_post_send\'s kernel-doc promises the first bad WR for every failure (rdmavt itself returns before writing it: a deviation from its own documentation).',
+    sources: [kdoc(FN, '@bad_wr'), STOPS],
+    level: 'documented',
+    covers,
+  },
+  {
     id: 'post_send.state.bad_wr-not-set',
     verb,
     statement: 'rdmavt fails the state gate with EINVAL and does not write bad_wr.',
@@ -67,6 +75,22 @@ export const postSendClauses: Clause[] = [
     covers,
   },
   {
+    id: 'post_send.num_sge.negative-posts-none',
+    verb,
+    statement: 'rdmavt accepts a send WR with a negative num_sge (an int compared with a u8 max) and posts it with no sges: a zero-length message.',
+    sources: [code(ONE, 'wr->num_sge > qp->s_max_sge is a signed compare; the sge loop runs for i < num_sge, so none is copied')],
+    level: 'reference',
+    covers,
+  },
+  {
+    id: 'post_send.err.flushed',
+    verb,
+    statement: 'A send posted to a QP in ERR is accepted and completes with WR_FLUSH_ERR.',
+    sources: [ibSpec('vol 1, 10.3.1 QP states', 'in the Error state work requests are accepted and completed with flush errors'), code('ib_rvt_state_ops', 'IB_QPS_ERR has RVT_POST_SEND_OK and RVT_FLUSH_SEND: rvt_ruc_loopback completes the WR with IB_WC_WR_FLUSH_ERR')],
+    level: 'documented',
+    covers: [FN, 'rvt_ruc_loopback'],
+  },
+  {
     id: 'post_send.opcode.invalid-for-type',
     verb,
     statement: 'An opcode the QP type does not support (RDMA WRITE on UD) is rejected at post time.',
@@ -104,7 +128,7 @@ export const postSendClauses: Clause[] = [
     statement: 'rdmavt validates the send sges\' lkeys at post time: a bad lkey fails the post with EINVAL.',
     sources: [code(ONE, 'rvt_lkey_ok on each sge; failure: bail_inval_free, -EINVAL')],
     level: 'reference',
-    covers,
+    covers: [...covers, 'rvt_lkey_ok'],
   },
   {
     id: 'post_send.send.delivered',

@@ -1,5 +1,5 @@
 import type { Clause, Transport } from './schema.js';
-import { code, kdoc, man, QP_STATE_TABLE } from './sources.js';
+import { code, ibSpec, kdoc, man, QP_STATE_TABLE } from './sources.js';
 
 /** IB's rules (the QP state table, the special QPs 0 and 1): an iWARP QP is connected and numbered by its own. */
 const IB_ONLY: Transport[] = ['ib'];
@@ -14,7 +14,7 @@ export const qpLifecycleClauses: Clause[] = [
     statement: 'A created QP reports caps at least as large as requested (send and receive WRs and SGEs).',
     sources: [man('ibv_create_qp(3)', 'DESCRIPTION', 'the values will be greater than or equal to the values requested'), kdoc('rvt_create_qp', 'Return')],
     level: 'documented',
-    covers: ['rvt_create_qp'],
+    covers: ['rvt_create_qp', 'rvt_alloc_rq', 'rvt_init_qp'],
   },
   {
     id: 'create_qp.cap.above-device-rejected',
@@ -32,6 +32,25 @@ export const qpLifecycleClauses: Clause[] = [
     level: 'documented',
     covers: ['rvt_create_qp', 'alloc_qpn'],
     transports: IB_ONLY,
+  },
+  {
+    id: 'create_qp.cap.all-zero-einval',
+    verb: 'create_qp',
+    statement: 'rdmavt refuses (EINVAL) a QP with its own receive queue whose four caps are all 0.',
+    sources: [code('rvt_create_qp', 'without an SRQ: max_send_sge + max_send_wr + max_recv_sge + max_recv_wr == 0 is -EINVAL')],
+    level: 'reference',
+    covers: ['rvt_create_qp'],
+  },
+  {
+    id: 'create_qp.srq.recv-caps',
+    verb: 'create_qp',
+    statement: 'rdmavt leaves the receive caps of a QP created on an SRQ as asked, and query_qp reports them as 0 (the QP has no receive queue of its own).',
+    sources: [
+      code('rvt_create_qp', 'with init_attr->srq no receive queue is allocated and init_attr->cap.max_recv_* are not written'),
+      code('rvt_query_qp', 'cap.max_recv_wr = qp->ibqp.srq ? 0 : qp->r_rq.size - 1; cap.max_recv_sge = qp->r_rq.max_sge (0 without an RQ)'),
+    ],
+    level: 'reference',
+    covers: ['rvt_create_qp', 'rvt_query_qp'],
   },
   {
     id: 'modify_qp.transition.allowed',
@@ -70,6 +89,32 @@ export const qpLifecycleClauses: Clause[] = [
     transports: IB_ONLY,
   },
   {
+    id: 'modify_qp.mask.only-masked-applied',
+    verb: 'modify_qp',
+    statement: 'A modify changes only the attributes its mask names: other fields of attr are ignored.',
+    sources: [man('ibv_modify_qp(3)', 'DESCRIPTION', 'The argument attr_mask specifies the QP attributes to be modified.'), code('rvt_modify_qp', 'each attribute is applied under its IB_QP_* mask bit')],
+    level: 'documented',
+    covers: ['rvt_modify_qp'],
+  },
+  {
+    id: 'modify_qp.value.out-of-range-einval',
+    verb: 'modify_qp',
+    statement: 'rdmavt refuses (EINVAL, state unchanged) an attribute value out of range: retry_cnt or rnr_retry above 7, dest_qp_num above 24 bits, max_dest_rd_atomic above the device\'s, a pkey_index beyond the P_Key table, a multicast DLID in the AV.',
+    sources: [code('rvt_modify_qp', 'the value checks after ib_modify_qp_is_ok: each goes to inval, return -EINVAL, before any attribute is applied')],
+    level: 'reference',
+    covers: ['rvt_modify_qp', 'rvt_check_ah'],
+    transports: IB_ONLY,
+  },
+  {
+    id: 'modify_qp.reset.empties-queues',
+    verb: 'modify_qp',
+    statement: 'Moving a QP to RESET empties its work queues: a receive posted before the reset is gone when the QP is brought up again (rdmavt keeps its receive queue: _rvt_reset_qp does not touch the RQ\'s head and tail).',
+    sources: [ibSpec('vol 1, 10.3.1 QP states, Reset', 'the work queues are emptied on the transition to Reset'), code('_rvt_reset_qp', 'rvt_init_qp resets the send queue indices; the receive queue is left as it was')],
+    level: 'documented',
+    covers: ['rvt_modify_qp', '_rvt_reset_qp', 'rvt_init_qp', 'rvt_stop_rc_timers', 'rvt_del_timers_sync', 'rvt_remove_qp', 'rvt_clear_mr_refs'],
+    transports: IB_ONLY,
+  },
+  {
     id: 'query_qp.reports-set',
     verb: 'query_qp',
     statement: 'query_qp returns the current state and the attributes that were set (dest_qp_num, PSNs, rnr_retry, ...) and the caps.',
@@ -83,6 +128,6 @@ export const qpLifecycleClauses: Clause[] = [
     statement: 'A QP with posted, unconsumed receives and pending sends can be destroyed (returns 0).',
     sources: [man('ibv_destroy_qp(3)', 'RETURN VALUE', 'ibv_destroy_qp() returns 0 on success'), kdoc('rvt_destroy_qp', 'description')],
     level: 'documented',
-    covers: ['rvt_destroy_qp'],
+    covers: ['rvt_destroy_qp', 'rvt_reset_qp', 'rvt_free_qpn'],
   },
 ];

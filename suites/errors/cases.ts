@@ -110,4 +110,39 @@ export const errorCases = [
       ctx.check.equal('rnr.retry-exceeded', 'sender state', 'ERR', q.state);
     },
   }),
+  defineCase({
+    id: 'rnr/finite-retry-on-timer',
+    verb: 'rnr',
+    title: 'rnr_retry 1, responder min_rnr_timer 0 (655 ms): a receive posted just after the SEND is used, and the send succeeds',
+    clauses: ['rnr.finite-retry-on-timer'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback({ rnr_retry: 1 });
+      const slow = await ctx.verbs.modifyQp({ qp: pair.receiver.qp, attr: { qp_state: 'RTS', min_rnr_timer: 0 }, mask: ['STATE', 'MIN_RNR_TIMER'] });
+      if (slow.rawReturn !== 0) throw new Error(`modifyQp RTS -> RTS MIN_RNR_TIMER returned ${slow.errno}`);
+      await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 11n, opcode: 'SEND' }] });
+      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 12)] });
+      const recv = await ctx.poll(pair.receiver.cq, 1);
+      const sent = await ctx.poll(pair.sender.cq, 1);
+      ctx.check.equal(
+        'rnr.finite-retry-on-timer',
+        'both complete',
+        { recv: [12n], sent: [{ wr_id: 11n, status: 'SUCCESS' }] },
+        { recv: wrIds(recv), sent: sent.map((wc) => ({ wr_id: wc.wr_id, status: wc.status })) },
+      );
+    },
+  }),
+  defineCase({
+    id: 'rnr/finite-retry-exhausted',
+    verb: 'rnr',
+    title: 'rnr_retry 2 and no receive ever: the SEND completes RNR_RETRY_EXC_ERR after its retries',
+    clauses: ['rnr.finite-retry-exhausted'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback({ rnr_retry: 2 });
+      await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 13n, opcode: 'SEND' }] });
+      const sent = await ctx.poll(pair.sender.cq, 1);
+      ctx.check.equal('rnr.finite-retry-exhausted', 'send completion', [{ wr_id: 13n, status: 'RNR_RETRY_EXC_ERR' }], sent.map((wc) => ({ wr_id: wc.wr_id, status: wc.status })));
+    },
+  }),
 ];

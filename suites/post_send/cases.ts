@@ -1,29 +1,21 @@
-import type { SendWrInput } from '../../spec/verbs/wr.js';
 import { defineCase } from '../case.js';
 import { fillThenOneMore } from '../fill.js';
-import type { CaseContext } from '../context.js';
-import { bringUp, createRcQp, type LoopbackPair, moveTo, tryCreateQp } from '../fixtures.js';
+import { bringUp, createRcQp, moveTo, tryCreateQp } from '../fixtures.js';
 import { qpInState } from '../qp-in-state.js';
-import { recvWr, sendMessages, wrIds } from '../traffic.js';
+import { recvWr, send, sendMessages, stage, wrIds } from '../traffic.js';
 
-const send = (id: number, extra: Partial<SendWrInput> = {}): SendWrInput => ({ wr_id: BigInt(id), opcode: 'SEND', ...extra });
-
-/** Stages `bytes` at `offset` of the pair's buffer and returns the sge for it. */
-async function stage(ctx: CaseContext, pair: LoopbackPair, offset: number, bytes: number[]) {
-  await ctx.verbs.writeMr({ mr: pair.buffer.mr, offset, data: Buffer.from(bytes).toString('hex') });
-  return { addr: pair.buffer.addr + BigInt(offset), length: bytes.length, lkey: pair.buffer.lkey };
-}
 
 const gateCases = (['RESET', 'INIT', 'RTR'] as const).map((state) =>
   defineCase({
     id: `post_send/state-${state.toLowerCase()}-rejects`,
     verb: 'post_send',
     title: `A QP in ${state} rejects a send post (rdmavt: EINVAL, bad_wr not written)`,
-    clauses: ['post_send.state.gate', 'post_send.state.bad_wr-not-set'],
+    clauses: ['post_send.state.gate', 'post_send.state.bad_wr', 'post_send.state.bad_wr-not-set'],
     async run(ctx) {
       const { qp } = await qpInState(ctx, state);
       const out = await ctx.verbs.postSend({ qp, wrs: [send(1)] });
       ctx.check.that('post_send.state.gate', `the post fails in ${state}`, out.rawReturn !== 0, 'non-zero', out.rawReturn);
+      ctx.check.equal('post_send.state.bad_wr', 'bad_wr', 0, out.badWr);
       ctx.check.equal('post_send.state.bad_wr-not-set', 'errno and bad_wr', { errno: 'EINVAL', badWr: 'untouched' }, { errno: out.errno, badWr: out.badWr });
     },
   }),
@@ -50,6 +42,20 @@ export const postSendCases = [
         { rawReturn: 0, sent: [], received: [] },
         { rawReturn: out.rawReturn, sent: wrIds(sent), received: wrIds(received) },
       );
+    },
+  }),
+  defineCase({
+    id: 'post_send/err-flushed',
+    verb: 'post_send',
+    title: 'A send posted in ERR is accepted and completes with WR_FLUSH_ERR',
+    clauses: ['post_send.err.flushed'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      await moveTo(ctx.verbs, pair.sender.qp, 'ERR');
+      const out = await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(95)] });
+      const sent = await ctx.poll(pair.sender.cq, 1);
+      ctx.check.equal('post_send.err.flushed', 'return value and the completion', { rawReturn: 0, sent: [{ wr_id: 95n, status: 'WR_FLUSH_ERR' }] }, { rawReturn: out.rawReturn, sent: sent.map((wc) => ({ wr_id: wc.wr_id, status: wc.status })) });
     },
   }),
   defineCase({

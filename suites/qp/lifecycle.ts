@@ -1,7 +1,7 @@
 import type { QpCap } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
-import { tryCreateQp } from '../fixtures.js';
+import { SetupError, tryCreateQp } from '../fixtures.js';
 import { recvWr } from '../traffic.js';
 
 const CAP: QpCap = { max_send_wr: 10, max_recv_wr: 12, max_send_sge: 2, max_recv_sge: 3, max_inline_data: 0 };
@@ -51,6 +51,37 @@ export const lifecycleCases = [
       },
     }),
   ),
+  defineCase({
+    id: 'create_qp/all-caps-zero',
+    verb: 'create_qp',
+    title: 'A QP with its own RQ and all four caps 0 is refused with EINVAL (rdmavt)',
+    clauses: ['create_qp.cap.all-zero-einval'],
+    async run(ctx) {
+      const r = await create(ctx, { max_send_wr: 0, max_recv_wr: 0, max_send_sge: 0, max_recv_sge: 0, max_inline_data: 0 });
+      ctx.check.equal('create_qp.cap.all-zero-einval', 'errno and the QP', { errno: 'EINVAL', qp: null }, { errno: r.errno, qp: r.qp });
+    },
+  }),
+  defineCase({
+    id: 'create_qp/srq-recv-caps',
+    verb: 'create_qp',
+    title: 'A QP on an SRQ: create reports the receive caps as asked, query_qp reports 0 (rdmavt)',
+    clauses: ['create_qp.srq.recv-caps'],
+    requires: ['srq'],
+    async run(ctx) {
+      const pd = await ctx.pd();
+      const { srq } = await ctx.srq(pd, { max_wr: 8 });
+      const r = await create(ctx, CAP, srq);
+      if (r.qp === null) throw new SetupError(`createQp on an SRQ returned ${r.errno}`);
+      const q = await ctx.verbs.queryQp({ qp: r.qp });
+      const recv = (cap: QpCap | null) => cap && { max_recv_wr: cap.max_recv_wr, max_recv_sge: cap.max_recv_sge };
+      ctx.check.equal(
+        'create_qp.srq.recv-caps',
+        'receive caps from create and from query',
+        { created: { max_recv_wr: CAP.max_recv_wr, max_recv_sge: CAP.max_recv_sge }, queried: { max_recv_wr: 0, max_recv_sge: 0 } },
+        { created: recv(r.cap), queried: recv(q.cap) },
+      );
+    },
+  }),
   defineCase({
     id: 'create_qp/qp-nums-distinct',
     verb: 'create_qp',

@@ -1,7 +1,8 @@
 import type { QpAttr, QpAttrMask } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
-import { rcSteps } from '../fixtures.js';
+import { bringUp, moveTo, rcSteps } from '../fixtures.js';
+import { recvWr, wrIds } from '../traffic.js';
 import { qpInState, type ReachableState, requiresFor } from '../qp-in-state.js';
 
 type Step = { attr: QpAttr; mask: QpAttrMask[] };
@@ -57,7 +58,18 @@ const UNEXPECTED: [ReachableState, 'INIT' | 'RTR' | 'RTS', QpAttrMask, QpAttr][]
   ['RTR', 'RTS', 'DEST_QPN', { dest_qp_num: 1 }],
 ];
 
+/** rvt_modify_qp's value checks: a standard step with one value out of range (all IB: the AV's DLID, the P_Key table). */
+const OUT_OF_RANGE: [ReachableState, string, Build][] = [
+  ['RTR', 'retry_cnt 8', rc('RTS', (s) => ({ ...s, attr: { ...s.attr, retry_cnt: 8 } }))],
+  ['RTR', 'rnr_retry 8', rc('RTS', (s) => ({ ...s, attr: { ...s.attr, rnr_retry: 8 } }))],
+  ['INIT', 'dest_qp_num 0x1000000', rc('RTR', (s) => ({ ...s, attr: { ...s.attr, dest_qp_num: 0x1000000 } }))],
+  ['INIT', 'max_dest_rd_atomic 255', rc('RTR', (s) => ({ ...s, attr: { ...s.attr, max_dest_rd_atomic: 255 } }))],
+  ['INIT', 'a multicast DLID 0xc000 in the AV', rc('RTR', (s) => ({ ...s, attr: { ...s.attr, ah_attr: { dlid: 0xc000, sl: 0, port_num: 1, is_global: false } } }))],
+  ['RESET', 'pkey_index 0xffff', rc('INIT', (s) => ({ ...s, attr: { ...s.attr, pkey_index: 0xffff } }))],
+];
+
 const name = (s: string) => s.toLowerCase();
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
 /** Applies a modify to a QP in `from` and returns the outcome and the state query reads afterwards. */
 async function attempt(ctx: CaseContext, from: ReachableState, build: Build) {
@@ -102,6 +114,50 @@ export const transitionCases = [
   ...MISSING.map(([from, to, drop]) =>
     rejectsCase(`modify_qp/rc-to-${name(to)}-without-${name(drop)}`, `RC ${from} -> ${to} without ${drop}: EINVAL`, 'modify_qp.mask.missing-required-einval', from, without(to, drop)),
   ),
+  ...OUT_OF_RANGE.map(([from, what, build]) =>
+    rejectsCase(`modify_qp/value-${slug(what)}`, `RC ${from} -> next with ${what}: EINVAL, state unchanged (rdmavt)`, 'modify_qp.value.out-of-range-einval', from, build),
+  ),
+  defineCase({
+    id: 'modify_qp/only-masked-applied',
+    verb: 'modify_qp',
+    title: 'RTS -> RTS with MIN_RNR_TIMER only: rnr_retry and dest_qp_num set in attr but not in the mask stay as they were',
+    clauses: ['modify_qp.mask.only-masked-applied'],
+    requires: requiresFor('RTS'),
+    async run(ctx) {
+      const end = await qpInState(ctx, 'RTS');
+      const before = await ctx.verbs.queryQp({ qp: end.qp });
+      const out = await ctx.verbs.modifyQp({
+        qp: end.qp,
+        attr: { qp_state: 'RTS', min_rnr_timer: 3, rnr_retry: ((before.attr?.rnr_retry ?? 0) + 1) % 8, dest_qp_num: (before.attr?.dest_qp_num ?? 0) + 1 },
+        mask: ['STATE', 'MIN_RNR_TIMER'],
+      });
+      const after = await ctx.verbs.queryQp({ qp: end.qp });
+      const view = (q: typeof before) => ({ min_rnr_timer: q.attr?.min_rnr_timer, rnr_retry: q.attr?.rnr_retry, dest_qp_num: q.attr?.dest_qp_num });
+      ctx.check.equal(
+        'modify_qp.mask.only-masked-applied',
+        'return value, and what query reads afterwards',
+        { rawReturn: 0, ...view(before), min_rnr_timer: 3 },
+        { rawReturn: out.rawReturn, ...view(after) },
+      );
+    },
+  }),
+  defineCase({
+    id: 'modify_qp/reset-empties-rq',
+    verb: 'modify_qp',
+    title: 'A receive posted before RTS -> RESET is gone after the QP is brought up again: the next SEND finds no receive',
+    clauses: ['modify_qp.reset.empties-queues'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 21)] });
+      await moveTo(ctx.verbs, pair.receiver.qp, 'RESET');
+      await bringUp(ctx.verbs, pair.receiver.qp, pair.sender.qp_num, 'RTS');
+      await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 22n, opcode: 'SEND' }] });
+      // rnr_retry 7: without a receive the SEND waits; with the old one it lands there.
+      const received = await ctx.quietPoll(pair.receiver.cq, 1);
+      ctx.check.equal('modify_qp.reset.empties-queues', 'receive completions after the reset', [], wrIds(received));
+    },
+  }),
   ...UNEXPECTED.map(([from, to, add, attr]) =>
     rejectsCase(`modify_qp/rc-to-${name(to)}-with-${name(add)}`, `RC ${from} -> ${to} with ${add}, which it does not take: EINVAL`, 'modify_qp.mask.unexpected-einval', from, plus(to, add, attr)),
   ),

@@ -19,13 +19,28 @@ const MUST_FAIL: Record<string, string[]> = {
   'limit-never-disarmed': ['srq_limit/once-then-disarmed'],
   'srq-flushed-on-error': ['error_qp/srq-not-flushed'],
   'no-last-wqe-event': ['error_qp/last-wqe-reached'],
+  'modify-applies-unmasked': ['modify_qp/only-masked-applied'],
+  'modify-values-unchecked': ['modify_qp/value-retry-cnt-8', 'modify_qp/value-rnr-retry-8', 'modify_qp/value-dest-qp-num-0x1000000'],
+  'create-qp-all-zero-accepted': ['create_qp/all-caps-zero'],
+  'create-qp-srq-recv-caps-zeroed': ['create_qp/srq-recv-caps'],
+  'send-num-sge-unsigned': ['post_send/num_sge-negative'],
+  'rnr-finite-fails-at-once': ['rnr/finite-retry-on-timer'],
+  'cq-overrun-not-sticky': ['cq/overrun-sticky'],
+  'create-cq-zero-accepted': ['create_cq/cqe-zero'],
+  'dereg-ignores-users': ['dereg_mr/in-use-errors-qp'],
+  'dereg-busy': ['dereg_mr/in-use-errors-qp'],
 };
 
 describe('mutation: every seeded fault is caught', async () => {
-  const report = await runMutation(modelAdapter(), mutants, mutantAdapter, allCases);
+  const report = await runMutation(modelAdapter(), mutants, mutantAdapter, allCases, {
+    knownFailures: new Set(['post_send.state.bad_wr', 'modify_qp.reset.empties-queues']),
+  });
 
-  it('the unmodified model passes every case', () => {
-    expect(report.baseline).toEqual({ failed: [], errors: [] });
+  it('the unmodified model passes every case but those of the documented clauses rdmavt breaks', () => {
+    const gates = ['reset', 'init', 'rtr'].map((state) => `post_send/state-${state}-rejects`);
+    expect(report.baseline.failed).toEqual([]);
+    expect(report.baseline.errors).toEqual([]);
+    expect([...report.baseline.known].sort()).toEqual([...gates, 'modify_qp/reset-empties-rq'].sort());
   });
 
   it('has at least 25 mutants and kills them all (a survivor is a missing case)', () => {

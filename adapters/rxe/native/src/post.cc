@@ -75,8 +75,17 @@ void SendFields(Napi::Object in, const std::string& what, ibv_send_wr& wr) {
   if (Has(in, "rdma")) {
     std::string where = what + ".rdma";
     Napi::Object rdma = ToObject(in.Get("rdma"), where);
-    wr.wr.rdma.remote_addr = ToU64(rdma.Get("remote_addr"), where + ".remote_addr");
-    wr.wr.rdma.rkey = ToU32(rdma.Get("rkey"), where + ".rkey");
+    uint64_t remote_addr = ToU64(rdma.Get("remote_addr"), where + ".remote_addr");
+    uint32_t rkey = ToU32(rdma.Get("rkey"), where + ".rkey");
+    // An atomic's rkey sits after compare_add and swap (struct ibv_send_wr's wr.atomic): the
+    // harness has no operands, so both stay 0.
+    if (wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP || wr.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+      wr.wr.atomic.remote_addr = remote_addr;
+      wr.wr.atomic.rkey = rkey;
+    } else {
+      wr.wr.rdma.remote_addr = remote_addr;
+      wr.wr.rdma.rkey = rkey;
+    }
   }
 }
 

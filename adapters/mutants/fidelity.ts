@@ -1,0 +1,104 @@
+import { rdmavt } from '../model/behaviour.js';
+import { lookup } from '../model/device.js';
+import { type Mutant, mutate } from './mutant.js';
+
+/** The bug classes a reading of rdmavt 6.1 found in earlier versions of the model (issue 15). */
+export const fidelityMutants: Mutant[] = [
+  mutate(rdmavt, 'modify-applies-unmasked', 'modify_qp', 'applies every attribute given in attr, whether its mask bit is set or not', {
+    intercept: {
+      modifyQp: (state, args, next) => {
+        const out = next(args);
+        if (out.rawReturn === 0) {
+          const { qp_state: _s, cur_qp_state: _c, ...rest } = args.attr;
+          Object.assign(lookup(state.qps, args.qp, 'qp').attr, rest);
+        }
+        return out;
+      },
+    },
+  }),
+  mutate(rdmavt, 'modify-values-unchecked', 'modify_qp', 'takes retry_cnt, rnr_retry, dest_qp_num and max_dest_rd_atomic without range checks', {
+    intercept: {
+      modifyQp: (state, args, next) => {
+        const a = args.attr;
+        const clamp = (v: number | undefined, max: number) => (v === undefined ? undefined : Math.min(v, max));
+        const attr = { ...a, retry_cnt: clamp(a.retry_cnt, 7), rnr_retry: clamp(a.rnr_retry, 7), dest_qp_num: clamp(a.dest_qp_num, 0xffffff), max_dest_rd_atomic: clamp(a.max_dest_rd_atomic, 16) };
+        return next({ ...args, attr: Object.fromEntries(Object.entries(attr).filter(([, v]) => v !== undefined)) });
+      },
+    },
+  }),
+  mutate(rdmavt, 'create-qp-all-zero-accepted', 'create_qp', 'creates a QP with its own RQ even when all four caps are 0', {
+    intercept: {
+      createQp: (state, args, next) => {
+        const { cap } = args.init;
+        const zero = args.init.srq === undefined && cap.max_send_wr + cap.max_recv_wr + cap.max_send_sge + cap.max_recv_sge === 0;
+        return next(zero ? { ...args, init: { ...args.init, cap: { ...cap, max_send_wr: 1 } } } : args);
+      },
+    },
+  }),
+  mutate(rdmavt, 'create-qp-srq-recv-caps-zeroed', 'create_qp', 'reports max_recv_wr and max_recv_sge 0 from create for a QP on an SRQ', {
+    intercept: {
+      createQp: (state, args, next) => {
+        const out = next(args);
+        return args.init.srq === undefined || out.cap === null ? out : { ...out, cap: { ...out.cap, max_recv_wr: 0, max_recv_sge: 0 } };
+      },
+    },
+  }),
+  mutate(rdmavt, 'send-num-sge-unsigned', 'post_send', 'compares a send WR\'s num_sge unsigned, so -1 fails with EINVAL', {
+    intercept: {
+      postSend: (state, args, next) => {
+        const negative = args.wrs.findIndex((wr) => wr.num_sge < 0);
+        return negative < 0 ? next(args) : { ...next({ ...args, wrs: args.wrs.slice(0, negative) }), rawReturn: state.behaviour.errno('EINVAL'), badWr: negative };
+      },
+    },
+  }),
+  mutate(rdmavt, 'rnr-finite-fails-at-once', 'rnr', 'fails a send at the first RNR NAK when rnr_retry is 1-6 instead of retrying on the RNR timer', {
+    rnrRetries: (rnrRetry) => (rnrRetry >= 7 ? Number.POSITIVE_INFINITY : 0),
+  }),
+  mutate(rdmavt, 'cq-overrun-not-sticky', 'cq', 'takes completions again once an overrun CQ was polled empty', {
+    intercept: {
+      pollCq: (state, args, next) => {
+        const out = next(args);
+        const cq = lookup(state.cqs, args.cq, 'cq');
+        if (cq.entries.length === 0) cq.full = false;
+        return out;
+      },
+    },
+  }),
+  mutate(rdmavt, 'cq-overrun-silent', 'cq', 'drops completions on an overrun CQ without raising CQ_ERR', {
+    intercept: {
+      getAsyncEvents: (state, args, next) => {
+        const out = next(args);
+        return { ...out, events: out.events.filter((e) => e.event_type !== 'CQ_ERR') };
+      },
+    },
+  }),
+  mutate(rdmavt, 'create-cq-zero-accepted', 'create_cq', 'creates a CQ for cqe 0', {
+    intercept: { createCq: (state, args, next) => next({ ...args, cqe: Math.max(1, args.cqe) }) },
+  }),
+  mutate(rdmavt, 'create-cq-holds-more', 'create_cq', 'holds one completion more than the cqe it reports', {
+    intercept: {
+      createCq: (state, args, next) => {
+        const out = next({ ...args, cqe: args.cqe + 1 });
+        return out.cq === null ? out : { ...out, cqe: args.cqe };
+      },
+    },
+  }),
+  mutate(rdmavt, 'dereg-ignores-users', 'dereg_mr', 'deregisters an MR that a queued send uses without erroring that QP (the send later goes out empty)', {
+    intercept: {
+      deregMr: (state, args) => {
+        state.mrs.delete(args.mr);
+        return { rawReturn: 0 };
+      },
+    },
+  }),
+  mutate(rdmavt, 'dereg-busy', 'dereg_mr', 'refuses (EBUSY) to deregister an MR that a queued send uses, leaving the QP as it was', {
+    intercept: {
+      deregMr: (state, args, next) => {
+        const mr = lookup(state.mrs, args.mr, 'mr');
+        const used = [...state.qps.values()].some((qp) => qp.sq.toArray().some((wqe) => wqe.wr.sg_list.some((sge) => sge.lkey === mr.lkey)));
+        return used ? { rawReturn: state.behaviour.errno('EBUSY') } : next(args);
+      },
+    },
+  }),
+];
+

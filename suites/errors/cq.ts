@@ -1,0 +1,53 @@
+import { defineCase } from '../case.js';
+import { moveTo } from '../fixtures.js';
+import { wrIds } from '../traffic.js';
+
+export const cqCases = [
+  defineCase({
+    id: 'create_cq/cqe-zero',
+    verb: 'create_cq',
+    title: 'A CQ of 0 entries is refused with EINVAL (rdmavt)',
+    clauses: ['create_cq.cqe.below-one-einval'],
+    async run(ctx) {
+      const out = await ctx.verbs.createCq({ cqe: 0 });
+      ctx.check.equal('create_cq.cqe.below-one-einval', 'errno and the CQ', { errno: 'EINVAL', cq: null }, { errno: out.errno, cq: out.cq });
+    },
+  }),
+  defineCase({
+    id: 'cq/overrun-sticky',
+    verb: 'cq',
+    title: 'A 1-entry CQ overrun by flushed receives raises CQ_ERR and then drops every later completion, even once polled empty',
+    clauses: ['cq.overrun.sticky'],
+    requires: ['async_events'],
+    async run(ctx) {
+      const pd = await ctx.pd();
+      const created = await ctx.verbs.createCq({ cqe: 1 });
+      if (created.cq === null) throw new Error(`createCq(1) returned ${created.errno}`);
+      const { cq } = created;
+      const cap = { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 };
+      const made = await ctx.verbs.createQp({ pd, init: { qp_type: 'RC', send_cq: cq, recv_cq: cq, cap } });
+      if (made.qp === null) throw new Error(`createQp returned ${made.errno}`);
+      const { qp } = made;
+      const init = await ctx.verbs.modifyQp({
+        qp,
+        attr: { qp_state: 'INIT', pkey_index: 0, port_num: 1, qp_access_flags: ['LOCAL_WRITE'] },
+        mask: ['STATE', 'PKEY_INDEX', 'PORT', 'ACCESS_FLAGS'],
+      });
+      if (init.rawReturn !== 0) throw new Error(`modifyQp to INIT returned ${init.errno}`);
+      // The CQ holds one of the cqe's granted entries: flush that many plus two.
+      await ctx.verbs.postRecv({ qp, wrs: Array.from({ length: created.cqe + 2 }, (_, i) => ({ wr_id: BigInt(i + 1) })) });
+      await moveTo(ctx.verbs, qp, 'ERR');
+      const { found } = await ctx.waitForEvent((e) => e.event_type === 'CQ_ERR');
+      const first = await ctx.poll(cq, created.cqe + 2);
+      // In ERR a posted receive is flushed at once: its completion is due on the emptied CQ.
+      await ctx.verbs.postRecv({ qp, wrs: [{ wr_id: 99n }] });
+      const later = await ctx.quietPoll(cq, 1);
+      ctx.check.equal(
+        'cq.overrun.sticky',
+        'CQ_ERR, what the CQ kept, and what it takes after being polled empty',
+        { event: 'CQ_ERR', kept: Array.from({ length: created.cqe }, (_, i) => BigInt(i + 1)), later: [] },
+        { event: found?.event_type ?? null, kept: wrIds(first), later: wrIds(later) },
+      );
+    },
+  }),
+];
