@@ -27,7 +27,15 @@ export const srqLimitClauses: Clause[] = [
     id: 'srq_limit.once-then-disarmed',
     verb: 'srq_limit',
     statement: 'The event fires once; the SRQ is then disarmed and query reads srq_limit 0.',
-    sources: [LOW_WATERMARK, GET_RWQE],
+    sources: [
+      LOW_WATERMARK,
+      man(
+        'ibv_query_srq(3)',
+        'NOTES',
+        'If the value returned for srq_limit is 0, then the SRQ limit reached ("low watermark") event is not (or no longer) armed, and no asynchronous events will be generated until the event is rearmed.',
+      ),
+      GET_RWQE,
+    ],
     level: 'documented',
     covers,
   },
