@@ -1,7 +1,9 @@
 import type { Clause } from './schema.js';
 import { code, ibSpec, kdoc, man } from './sources.js';
 
-const FLUSH = man('ibv_poll_cq(3)', 'DESCRIPTION', 'IBV_WC_WR_FLUSH_ERR: Work Request Flushed Error');
+// No man page lists the completion statuses: ibv_poll_cq(3) names only the `status` field.
+const FLUSH = ibSpec('vol 1, 10.3.1 QP states (Error)', 'on entering the Error state the outstanding work requests complete with Work Request Flushed Error');
+const RNR_EXCEEDED = ibSpec('vol 1, 9.7 reliable service, RNR NAK', 'the requester retries rnr_retry times, then reports RNR Retry Counter Exceeded');
 
 /** Errors and consumption: rvt_error_qp, rvt_get_rwqe, rvt_ruc_loopback. */
 export const errorClauses: Clause[] = [
@@ -52,7 +54,12 @@ export const errorClauses: Clause[] = [
     id: 'rnr.waits-with-infinite-retry',
     verb: 'rnr',
     statement: 'With rnr_retry 7 a SEND that finds no receive waits (RNR NAK, retried) and completes once a receive is posted.',
-    sources: [man('ibv_modify_qp(3)', 'DESCRIPTION', 'uint8_t rnr_retry; /* Number of RNR retries (7 == infinite) */'), code('rvt_ruc_loopback', 'rnr_nak: s_rnr_retry_cnt 7 is never decremented; rvt_add_rnr_timer')],
+    sources: [
+      man('ibv_modify_qp(3)', 'DESCRIPTION', 'uint8_t rnr_retry; /* RNR retry (valid only for RC QPs) */'),
+      // The page gives rnr_retry no values; 7 as "retry for ever" is the IB spec's.
+      ibSpec('vol 1, 9.7 reliable service, RNR NAK', 'an RNR retry count of 7 means the requester retries without limit'),
+      code('rvt_ruc_loopback', 'rnr_nak: s_rnr_retry_cnt 7 is never decremented; rvt_add_rnr_timer'),
+    ],
     level: 'documented',
     covers: ['rvt_ruc_loopback', 'rvt_add_rnr_timer'],
   },
@@ -60,7 +67,7 @@ export const errorClauses: Clause[] = [
     id: 'rnr.retry-exceeded',
     verb: 'rnr',
     statement: 'With rnr_retry 0 a SEND that finds no receive completes with RNR_RETRY_EXC_ERR and the sender goes to ERR.',
-    sources: [man('ibv_poll_cq(3)', 'DESCRIPTION', 'IBV_WC_RNR_RETRY_EXC_ERR: RNR Retry Counter Exceeded'), code('rvt_ruc_loopback', 's_rnr_retry == 0: send_status = IB_WC_RNR_RETRY_EXC_ERR; goto serr')],
+    sources: [RNR_EXCEEDED, code('rvt_ruc_loopback', 's_rnr_retry == 0: send_status = IB_WC_RNR_RETRY_EXC_ERR; goto serr')],
     level: 'documented',
     covers: ['rvt_ruc_loopback'],
   },
@@ -77,7 +84,7 @@ export const errorClauses: Clause[] = [
     id: 'rnr.finite-retry-exhausted',
     verb: 'rnr',
     statement: 'With a finite rnr_retry and no receive ever posted, the SEND completes RNR_RETRY_EXC_ERR once the retries are used up.',
-    sources: [ibSpec('vol 1, 9.7 reliable service, RNR NAK', 'the requester retries rnr_retry times, then reports RNR Retry Counter Exceeded'), code('rvt_ruc_loopback', 's_rnr_retry == 0: IB_WC_RNR_RETRY_EXC_ERR')],
+    sources: [RNR_EXCEEDED, code('rvt_ruc_loopback', 's_rnr_retry == 0: IB_WC_RNR_RETRY_EXC_ERR')],
     level: 'documented',
     covers: ['rvt_ruc_loopback'],
     transports: ['ib'],

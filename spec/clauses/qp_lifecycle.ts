@@ -4,7 +4,11 @@ import { code, ibSpec, kdoc, man, QP_STATE_TABLE } from './sources.js';
 /** IB's rules (the QP state table, the special QPs 0 and 1): an iWARP QP is connected and numbered by its own. */
 const IB_ONLY: Transport[] = ['ib'];
 
-const MODIFY_MAN = man('ibv_modify_qp(3)', 'DESCRIPTION', 'the attributes given by attr_mask must contain the attributes required for the transition (see the table)');
+const MODIFY_MAN = man(
+  'ibv_modify_qp(3)',
+  'NOTES',
+  'The following tables indicate for each QP Transport Service Type, the minimum list of attributes that must be changed upon transitioning QP state from: Reset --> Init --> RTR --> RTS.',
+);
 
 /** QP lifecycle: rvt_create_qp, rvt_modify_qp, rvt_query_qp, rvt_destroy_qp. */
 export const qpLifecycleClauses: Clause[] = [

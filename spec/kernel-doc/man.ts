@@ -8,7 +8,8 @@ import {
   type DocParam,
   type Signature,
 } from './schema.js';
-import { collapseWhitespace, joinLines } from './text.js';
+import { collapseWhitespace } from './text.js';
+import { type ManSection, plainText, requestOf, splitSections, unescape } from './troff.js';
 
 /**
  * Reads man(9) pages as `scripts/kernel-doc -man` writes them (one `.TH` page per function:
@@ -22,13 +23,6 @@ import { collapseWhitespace, joinLines } from './text.js';
 export interface ManPageParse {
   function: DocFunction | null;
   diagnostics: Diagnostic[];
-}
-
-interface ManSection {
-  name: string;
-  /** Index of the first line after the `.SH` request. */
-  start: number;
-  end: number;
 }
 
 const FILLERS = new Map([
@@ -72,7 +66,7 @@ function readPage(
   file: string,
   diagnostics: Diagnostic[],
 ): DocFunction | null {
-  const sections = splitSections(lines, start, end);
+  const sections = splitSections(lines, start + 1, end);
   const nameSection = sections.find((section) => section.name === 'NAME');
   if (!nameSection) return null; // a DOC: overview page
   const nameLine = lines.slice(nameSection.start, nameSection.end).join(' ');
@@ -98,18 +92,6 @@ function readPage(
       .map((section) => ({ name: sectionName(section.name), text: plainText(body(section)), inferred: false })),
     signature: synopsis ? readSynopsis(body(synopsis), name, file, synopsis.start, diagnostics) : null,
   };
-}
-
-function splitSections(lines: readonly string[], start: number, end: number): ManSection[] {
-  const sections: ManSection[] = [];
-  for (let i = start + 1; i < end; i++) {
-    const request = requestOf(lines[i]!);
-    if (request?.name !== 'SH') continue;
-    const last = sections.at(-1);
-    if (last) last.end = i;
-    sections.push({ name: request.args.join(' ').toUpperCase(), start: i + 1, end });
-  }
-  return sections;
 }
 
 /** The script upper-cases section names; give back the kernel-doc spelling ('Return', 'Note'). */
@@ -157,76 +139,6 @@ function readArguments(lines: readonly string[]): DocParam[] {
     .filter(({ name, description }) => description !== UNDESCRIBED && FILLERS.get(name) !== description);
 }
 
-/** Section text without troff: paragraph requests become blank lines, other requests vanish. */
-function plainText(lines: readonly string[]): string {
-  const text: string[] = [];
-  for (const line of lines) {
-    const request = requestOf(line);
-    if (!request) text.push(unescape(line));
-    else if (['PP', 'LP', 'P', 'sp', 'IP'].includes(request.name)) text.push('');
-  }
-  return joinLines(text);
-}
-
 function isComment(line: string): boolean {
   return /^\.\s*\\"/.test(line);
-}
-
-/** `.SH "SEE ALSO"` -> { name: 'SH', args: ['SEE ALSO'] }; null for a text line. */
-function requestOf(line: string): { name: string; args: string[] } | null {
-  const request = /^\.\s*(\S*)(.*)$/.exec(line);
-  return request ? { name: request[1]!, args: requestArgs(request[2]!) } : null;
-}
-
-/** troff arguments: space-separated, or double-quoted with `""` for a quote; a quote may run to the end. */
-function requestArgs(text: string): string[] {
-  const args: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    if (text[i] === ' ' || text[i] === '\t') {
-      i++;
-      continue;
-    }
-    const quoted = text[i] === '"';
-    let arg = '';
-    if (quoted) i++;
-    while (i < text.length) {
-      const char = text[i]!;
-      if (quoted && char === '"' && text[i + 1] === '"') i++;
-      else if (quoted ? char === '"' : char === ' ' || char === '\t') break;
-      arg += char;
-      i++;
-    }
-    if (quoted) i++;
-    args.push(arg);
-  }
-  return args;
-}
-
-// Maps, not object literals: an escape named `\[constructor]` must not find Object.prototype.
-const ESCAPES = new Map([
-  ['-', '-'],
-  ['&', ''],
-  ['e', '\\'],
-  ['\\', '\\'],
-  [' ', ' '],
-]);
-const SPECIAL_CHARS = new Map([
-  ['bu', '•'],
-  ['em', '—'],
-  ['en', '–'],
-  ['aq', "'"],
-  ['dq', '"'],
-]);
-
-/** Removes font changes and the escapes the script and its successors write; keeps unknown ones. */
-function unescape(text: string): string {
-  // Bracketed names are bounded so an unclosed `\[` cannot make this quadratic.
-  return text.replace(/\\(?:f(?:\[[^\]]{0,16}\]|\(..|.)|\((..)|\[([^\]]{0,16})\]|(.))/g, (escape, ...groups) => {
-    if (escape[1] === 'f') return '';
-    const [two, bracketed, single] = groups as (string | undefined)[];
-    const special = two ?? bracketed;
-    if (special !== undefined) return SPECIAL_CHARS.get(special) ?? escape;
-    return ESCAPES.get(single!) ?? escape;
-  });
 }
