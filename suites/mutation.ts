@@ -2,7 +2,8 @@ import type { Adapter } from '../adapters/adapter.js';
 import type { Mutant } from '../adapters/mutants/mutant.js';
 import type { Case } from './case.js';
 import { fuzz } from './fuzz/run.js';
-import { runCases } from './runner.js';
+import { clauseById } from '../spec/clauses/index.js';
+import { type CaseRun, runCases } from './runner.js';
 
 export interface MutantResult {
   name: string;
@@ -10,6 +11,8 @@ export interface MutantResult {
   description: string;
   /** The cases whose verdict against the mutant differs from the reference's: the mutant's killers. */
   killedBy: string[];
+  /** Those of them that tell it apart by documented clauses alone: it dies under `--profile documented` too. */
+  killedByDocumented: string[];
   /** Cases that could not run to a verdict (a harness problem to look at, not a kill). */
   errors: string[];
   /** The differential fuzzer's verdict against the reference model, when it was run: the shrunk divergence. */
@@ -28,12 +31,19 @@ export interface MutationReport {
   score: number;
 }
 
+/** What a case saw, clause by clause (only the clauses `keep` takes): two implementations a case tells apart differ here. */
+function signature(run: CaseRun, keep: (clause: string) => boolean = () => true): string {
+  const checks = run.checks.filter((c) => keep(c.clause)).map((c) => `${c.clause}:${c.status}`);
+  // A run without checks (a timeout, a crash) is told by its status; otherwise the checks say it all.
+  return `${run.checks.length === 0 || run.status === 'error' ? run.status : 'ran'} ${checks.sort().join(' ')}`;
+}
+
 async function verdicts(adapter: Adapter, cases: readonly Case[]) {
   const info = await adapter.info();
   const { runs } = await runCases({ adapter, info, cases, profile: info.defaultProfile, timeoutMs: 10_000 });
   return {
-    // What a case saw, clause by clause: two implementations a case tells apart differ here.
-    verdict: new Map(runs.map((r) => [r.case.id, `${r.status} ${r.checks.map((c) => `${c.clause}:${c.status}`).sort().join(' ')}`])),
+    verdict: new Map(runs.map((r) => [r.case.id, signature(r)])),
+    documented: new Map(runs.map((r) => [r.case.id, signature(r, (clause) => clauseById.get(clause)?.level === 'documented')])),
     failed: runs.filter((r) => r.status === 'fail'),
     errors: runs.filter((r) => r.status === 'error').map((r) => `${r.case.id}: ${r.reason ?? 'error'}`),
   };
@@ -63,8 +73,9 @@ export async function runMutation(
   const results: MutantResult[] = [];
   for (const mutant of mutants) {
     const adapter = adapterOf(mutant);
-    const { verdict, errors } = await verdicts(adapter, cases);
-    const differs = [...verdict].filter(([id, seen]) => !seen.startsWith('error') && seen !== ref.verdict.get(id)).map(([id]) => id);
+    const { verdict, documented, errors } = await verdicts(adapter, cases);
+    const differs = (seen: Map<string, string>, reference: Map<string, string>) =>
+      [...seen].filter(([id, got]) => !got.startsWith('error') && got !== reference.get(id)).map(([id]) => id);
     const fuzzed =
       options.fuzzRuns === undefined
         ? null
@@ -73,7 +84,8 @@ export async function runMutation(
       name: mutant.name,
       verb: mutant.verb,
       description: mutant.description,
-      killedBy: differs,
+      killedBy: differs(verdict, ref.verdict),
+      killedByDocumented: differs(documented, ref.documented),
       errors,
       fuzz: fuzzed === null ? null : { killed: fuzzed.divergence !== null, divergence: fuzzed.divergence?.commands ?? null },
     });

@@ -15,8 +15,9 @@ function renderTable(report: MutationReport): string {
   const lines = report.mutants.map((m) => {
     const verdict = m.killedBy.length > 0 || m.fuzz?.killed ? 'killed  ' : 'SURVIVED';
     const fuzzed = m.fuzz === null ? '' : m.fuzz.killed ? 'fuzz: killed' : 'fuzz: -';
+    const documented = m.killedByDocumented.length > 0 ? `documented: ${m.killedByDocumented.length}` : 'documented: -';
     const by = m.killedBy.length > 0 ? `by ${m.killedBy.slice(0, 3).join(', ')}${m.killedBy.length > 3 ? ` (+${m.killedBy.length - 3})` : ''}` : m.description;
-    return `${verdict}  ${m.name.padEnd(width)}  ${m.verb.padEnd(13)}  ${fuzzed.padEnd(12)}  ${by}`;
+    return `${verdict}  ${m.name.padEnd(width)}  ${m.verb.padEnd(13)}  ${`cases: ${m.killedBy.length}`.padEnd(10)}  ${documented.padEnd(14)}  ${fuzzed.padEnd(12)}  ${by}`;
   });
   const known = report.baseline.known.length === 0 ? '' : ` (but ${report.baseline.known.join(', ')}: documented clauses rdmavt breaks, expectations/model.yaml)`;
   const base = report.baseline.failed.length + report.baseline.errors.length === 0 ? `reference model passes every case${known}` : `reference model FAILS: ${[...report.baseline.failed, ...report.baseline.errors].join(', ')}`;

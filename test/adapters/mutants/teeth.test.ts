@@ -54,6 +54,14 @@ describe('mutation: every seeded fault is caught', async () => {
     for (const verb of verbs) expect(report.mutants.filter((m) => m.verb === verb).length, verb).toBeGreaterThanOrEqual(2);
   });
 
+  it('says which mutants die under --profile documented: a documented bug does, an rdmavt detail does not', () => {
+    const documented = (name: string) => report.mutants.find((m) => m.name === name)?.killedByDocumented ?? [];
+    expect(documented('posts-failing-wr')).toEqual(expect.arrayContaining(['post_srq_recv/bad-wr-in-middle']));
+    expect(documented('send-num-sge-unsigned')).toEqual([]);
+    expect(documented('create-cq-zero-accepted')).toEqual([]);
+    for (const m of report.mutants) expect(m.killedBy).toEqual(expect.arrayContaining(m.killedByDocumented));
+  });
+
   for (const [name, cases] of Object.entries(MUST_FAIL)) {
     it(`${name} is failed by ${cases.join(', ')}`, () => {
       expect(report.mutants.find((m) => m.name === name)?.killedBy).toEqual(expect.arrayContaining(cases));
