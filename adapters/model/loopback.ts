@@ -37,7 +37,7 @@ export function progress(state: ModelState): void {
       }
       // The model completes a WR in one step, so each one is a new start (RVT_PROCESS_NEXT_SEND_OK).
       if (!stateAllows(qp.state, 'PROCESS_NEXT_SEND')) continue;
-      for (let wqe = qp.sq.toArray()[0]; wqe !== undefined; wqe = qp.sq.toArray()[0]) {
+      for (let wqe = qp.sq.peek(); wqe !== undefined; wqe = qp.sq.peek()) {
         if (executeSend(state, handle, qp, wqe) === 'wait') break;
         moved = true;
         if (qp.sqStalled) break;
@@ -88,22 +88,24 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     return fail(state, handle, qp, wqe, 'RETRY_EXC_ERR');
   }
   const [peerHandle, dest] = peer;
-  const payload = gather(resolveSgl(state, qp.pd, wr.sg_list, undefined) ?? []);
+  // Gathered at its first use, not up front: a send that waits for a receive is retried after every verb.
+  let gathered: Uint8Array | undefined;
+  const payload = () => (gathered ??= gather(resolveSgl(state, qp.pd, wr.sg_list, undefined) ?? []));
   const consumesRecv = wr.opcode === 'SEND' || wr.opcode === 'SEND_WITH_IMM' || wr.opcode === 'RDMA_WRITE_WITH_IMM';
 
   if (wr.opcode === 'RDMA_WRITE' || wr.opcode === 'RDMA_WRITE_WITH_IMM') {
     const rdma = wr.rdma ?? { remote_addr: 0n, rkey: 0 };
     const target = [...state.mrs.values()].find((mr) => mr.rkey === rdma.rkey && mr.pd === dest.pd && mr.access.includes('REMOTE_WRITE'));
     const offset = target === undefined ? -1n : rdma.remote_addr - target.addr;
-    if (target === undefined || offset < 0n || offset + BigInt(payload.length) > BigInt(target.buf.length)) {
+    if (target === undefined || offset < 0n || offset + BigInt(payload().length) > BigInt(target.buf.length)) {
       return fail(state, handle, qp, wqe, 'REM_ACCESS_ERR');
     }
     if (!consumesRecv) {
-      target.buf.set(payload, Number(offset));
+      target.buf.set(payload(), Number(offset));
       complete(state, qp, wqe, 'SUCCESS');
       return 'done';
     }
-    target.buf.set(payload, Number(offset));
+    target.buf.set(payload(), Number(offset));
   } else if (!consumesRecv) {
     return fail(state, handle, qp, wqe, 'REM_INV_REQ_ERR');
   }
@@ -127,7 +129,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     return fail(state, handle, qp, wqe, 'REM_OP_ERR');
   }
   checkSrqLimit(state, queue);
-  if (!isWrite && !scatter(segments, payload)) {
+  if (!isWrite && !scatter(segments, payload())) {
     // rvt_ruc_loopback: wqe->length > qp->r_len goes to inv_err, whose receive status is
     // LOC_QP_OP_ERR, not LOC_LEN_ERR (found by fuzzing the model against rdmavt on rvt_sim0).
     cqEnter(state, dest.recv_cq, { wr_id: rwqe.wr_id, status: 'LOC_QP_OP_ERR', opcode: 'RECV', qp_num: dest.qp_num, vendor_err: 0, with_imm: false });
@@ -139,7 +141,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     wr_id: rwqe.wr_id,
     status: 'SUCCESS',
     opcode: isWrite ? 'RECV_RDMA_WITH_IMM' : 'RECV',
-    byte_len: payload.length,
+    byte_len: payload().length,
     qp_num: dest.qp_num,
     src_qp: qp.qp_num,
     vendor_err: 0,

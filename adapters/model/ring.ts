@@ -45,6 +45,11 @@ export class WqeRing<T> {
     return item;
   }
 
+  /** The oldest entry, without taking it. */
+  peek(): T | undefined {
+    return this.head === this.tail ? undefined : this.slots[this.tail];
+  }
+
   /** Everything queued, oldest first, without taking it. */
   toArray(): T[] {
     const out: T[] = [];
