@@ -21,13 +21,18 @@ export interface Side {
   waitMs: number;
 }
 
+/** Sends read from the start of a side's buffer; receive sges lie in 64-byte slots after the first 4 KiB. */
+export const RECV_BASE = 4096;
+export const SLOTS = 64;
+const BUFFER_LENGTH = RECV_BASE + SLOTS * 64;
+
 export async function openSide(adapter: Adapter, attr: { max_wr: number; max_sge: number }): Promise<Side> {
   const info = await adapter.info();
   const session = await adapter.open();
   const verbs = tracedVerbs(session, info.layer, []);
   const pd = (await verbs.allocPd({})).pd ?? 0;
   const { srq, attr: granted } = await createSrq(verbs, pd, attr);
-  const pair = await loopbackPair(verbs, { pd, srq, cap: { max_send_wr: 256 } });
+  const pair = await loopbackPair(verbs, { pd, srq, cap: { max_send_wr: 256 }, bufferLength: BUFFER_LENGTH });
   return { session, layer: info.layer, srq, attr: { ...granted }, pair, waitMs: info.completionWaitMs };
 }
 
