@@ -223,7 +223,7 @@ class Resize implements Cmd {
   }
   async run(_m: object, w: World) {
     // Shrinking is refused by rdmavt below the queued WQEs or the armed limit (a reference clause,
-    // modify_srq.resize.below-queued-einval): under documented, only requests that keep the capacity.
+    // modify_srq.resize.below-queued-einval): under documented, only requests that do not shrink it.
     if (!w.resize || (w.profile === 'documented' && this.maxWr < w.real.attr.max_wr)) return;
     begin(w);
     const real = await w.real.session.modifySrq({ srq: w.real.srq, attr: { max_wr: this.maxWr }, mask: ['MAX_WR'] });
