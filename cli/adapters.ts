@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { Adapter } from '../adapters/adapter.js';
 import { type GrpcFlags, grpcAdapterFromFlags, strayGrpcFlag } from '../adapters/grpc/flags.js';
 import { implementations } from '../adapters/model/implementations.js';
@@ -34,6 +35,23 @@ export const adapterNames = () => Object.keys(FACTORIES);
 
 /** The adapters that drive a real device and take --device (and --vm). */
 export const DEVICE_ADAPTERS = ['ibverbs', 'kernel'];
+
+/** --vm runs the command in the VM on one of its devices: only a device adapter has one to drive. */
+export function ensureVmAdapter(adapter: string): void {
+  if (!DEVICE_ADAPTERS.includes(adapter)) {
+    throw new UserError(`--vm is for --adapter ibverbs or kernel, not ${adapter}`, { hint: 'add --adapter ibverbs or --adapter kernel, or drop --vm' });
+  }
+}
+
+/** The options of a command that reaches an implementation through an agent (--adapter grpc); createAdapter reads them. */
+export function addGrpcOptions(command: Command): Command {
+  return command
+    .option('--target <host:port>', 'with --adapter grpc: where the agent listens (rvt-conform agent on the machine with the device)')
+    .option('--tls-ca <file>', "with --adapter grpc: connect over TLS, trusting this CA for the agent's certificate")
+    .option('--tls-cert <file>', "with --adapter grpc: this client's certificate, for an agent that asks for one (mutual TLS)")
+    .option('--tls-key <file>', "with --adapter grpc: this client's private key")
+    .option('--token-file <file>', 'with --adapter grpc: the bearer token the agent requires (the file holds it on one line)');
+}
 
 export async function createAdapter(name: string, options: AdapterOptions = {}): Promise<Adapter> {
   const factory = FACTORIES[canonicalAdapter(name)];

@@ -15,9 +15,10 @@ export function parsePositiveInt(value: string): number {
   return n;
 }
 
+/** A 32-bit signed integer: fast-check draws its seeds from the whole range, negative ones included. */
 export function parseSeed(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 0x7fffffff) throw new InvalidArgumentError('expected an integer from 0 to 2147483647');
+  if (!Number.isInteger(n) || n < -0x80000000 || n > 0x7fffffff) throw new InvalidArgumentError('expected an integer from -2147483648 to 2147483647');
   return n;
 }
 

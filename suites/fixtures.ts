@@ -152,14 +152,17 @@ export async function moveTo(v: Verbs, qp: Handle, state: QpAttr['qp_state']): P
 }
 
 /** Two RC QPs on one device connected to each other; the receiver uses `srq` when given. */
-export async function loopbackPair(v: Verbs, options: { pd?: Handle; srq?: Handle; cap?: Partial<QpCap>; rnr_retry?: number } = {}): Promise<LoopbackPair> {
+export async function loopbackPair(
+  v: Verbs,
+  options: { pd?: Handle; srq?: Handle; cap?: Partial<QpCap>; rnr_retry?: number; bufferLength?: number } = {},
+): Promise<LoopbackPair> {
   const pd = options.pd ?? (await allocPd(v));
   const cap = { ...DEFAULT_CAP, ...options.cap };
   const sender = await createRcQp(v, pd, undefined, cap);
   const receiver = await createRcQp(v, pd, options.srq, cap);
   await bringUp(v, sender.qp, receiver.qp_num, 'RTS', options);
   await bringUp(v, receiver.qp, sender.qp_num, 'RTS', options);
-  const buffer = await registerBuffer(v, pd);
+  const buffer = await registerBuffer(v, pd, options.bufferLength);
   return { pd, sender, receiver, buffer };
 }
 

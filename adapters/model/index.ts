@@ -4,11 +4,16 @@ import { openModelSession } from './session.js';
 
 export const MODEL_VERSION = '6.1';
 
+const IMPLEMENTATION = 'reference model';
+
+/** Whether an adapter's implementation is this model (or a variation of it), also when an agent serves it. */
+export const isModel = (info: AdapterInfo): boolean => info.implementation.startsWith(`${IMPLEMENTATION}: `);
+
 /** The reference model of rdmavt, or a variation of it, as an adapter. */
 export function modelAdapter(behaviour: Behaviour = rdmavt, name = 'model'): Adapter {
   const info: AdapterInfo = {
     adapter: name,
-    implementation: `reference model: ${behaviour.description}`,
+    implementation: `${IMPLEMENTATION}: ${behaviour.description}`,
     version: MODEL_VERSION,
     layer: behaviour.layer,
     // rdmavt's devices (qib, hfi1) are InfiniBand.

@@ -164,9 +164,11 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
   }
   const dest = peer[1];
   const access = new Set(dest.attr.qp_access_flags ?? []);
-  const local = resolveSgl(state, qp.pd, wr.sg_list, undefined) ?? [];
+  // Resolved at first use: a send that waits for a receive is retried after every verb.
+  let resolved: Segment[] | undefined;
+  const local = () => (resolved ??= resolveSgl(state, qp.pd, wr.sg_list, undefined) ?? []);
+  const length = () => local().reduce((n, s) => n + s.length, 0);
   const rdma = wr.rdma ?? { remote_addr: 0n, rkey: 0 };
-  const length = local.reduce((n, s) => n + s.length, 0);
   let taken: Taken | undefined;
 
   switch (wr.opcode) {
@@ -177,7 +179,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
       if (got === 'op_err') return responderError(state, sender, peer, wqe, { send: 'REM_OP_ERR', recv: 'LOC_QP_OP_ERR' }, undefined);
       taken = got;
       // wqe->length > qp->r_len: inv_err, the receive completes LOC_QP_OP_ERR (not LOC_LEN_ERR).
-      if (!scatter(got.segments, gather(local))) return responderError(state, sender, peer, wqe, INV_ERR, got.rwqe);
+      if (!scatter(got.segments, gather(local()))) return responderError(state, sender, peer, wqe, INV_ERR, got.rwqe);
       break;
     }
     case 'RDMA_WRITE_WITH_IMM':
@@ -191,17 +193,17 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
         taken = got;
       }
       // do_write: a zero-length write checks no rkey.
-      if (length === 0) break;
-      const target = remoteRange(state, dest, rdma, length, 'REMOTE_WRITE');
+      if (length() === 0) break;
+      const target = remoteRange(state, dest, rdma, length(), 'REMOTE_WRITE');
       if (target === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, taken?.rwqe);
-      scatter([target], gather(local));
+      scatter([target], gather(local()));
       break;
     }
     case 'RDMA_READ': {
       if (!access.has('REMOTE_READ')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
-      const source = remoteRange(state, dest, rdma, length, 'REMOTE_READ');
+      const source = remoteRange(state, dest, rdma, length(), 'REMOTE_READ');
       if (source === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, undefined);
-      scatter(local, gather([source]));
+      scatter(local(), gather([source]));
       break;
     }
     case 'ATOMIC_CMP_AND_SWP':
@@ -211,7 +213,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
       if (target === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, undefined);
       // The WR carries no compare_add or swap (SendWr has none): both are 0, so the target keeps
       // its value (adding 0; swapping 0 for 0) and the original 8 bytes land in the first sge.
-      scatter(local.slice(0, 1), gather([target]));
+      scatter(local().slice(0, 1), gather([target]));
       break;
     }
   }
@@ -223,7 +225,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
       wr_id: taken.rwqe.wr_id,
       status: 'SUCCESS',
       opcode: isWrite ? 'RECV_RDMA_WITH_IMM' : 'RECV',
-      byte_len: length,
+      byte_len: length(),
       qp_num: dest.qp_num,
       src_qp: qp.qp_num,
       vendor_err: 0,

@@ -36,11 +36,6 @@ export class WqeRing<T> {
     return item;
   }
 
-  /** The oldest entry, left in place. */
-  peek(): T | undefined {
-    return this.head === this.tail ? undefined : this.slots[this.tail];
-  }
-
   /** Takes the newest entry (the head): what a LIFO bug would consume. */
   pop(): T | undefined {
     if (this.head === this.tail) return undefined;
@@ -48,6 +43,11 @@ export class WqeRing<T> {
     const item = this.slots[this.head];
     this.slots[this.head] = undefined;
     return item;
+  }
+
+  /** The oldest entry, without taking it. */
+  peek(): T | undefined {
+    return this.head === this.tail ? undefined : this.slots[this.tail];
   }
 
   /** Everything queued, oldest first, without taking it. */

@@ -1,15 +1,16 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { Profile } from '../../adapters/adapter.js';
+import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { modelAdapter } from '../../adapters/model/index.js';
+import { quote } from '../../adapters/rxe/vm/job-script.js';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { FuzzResults } from '../../suites/fuzz/report-schema.js';
 import { fuzz } from '../../suites/fuzz/run.js';
-import { DEVICE_ADAPTERS, canonicalAdapter, createAdapter } from '../adapters.js';
-import { UserError } from '../errors.js';
+import { addGrpcOptions, canonicalAdapter, createAdapter, ensureVmAdapter } from '../adapters.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
-import type { Profile } from '../../adapters/adapter.js';
 
-interface FuzzFlags {
+interface FuzzFlags extends GrpcFlags {
   adapter: string;
   runs: number;
   seed?: number;
@@ -21,29 +22,56 @@ interface FuzzFlags {
   vm: boolean;
 }
 
+/** Set by the host for a fuzz run it starts in the VM, so that the replay command the guest writes says --vm. */
+const IN_VM_ENV = 'RVT_CONFORM_FUZZ_IN_VM';
+
+/** A shell word for `word`: bare when it is plain, quoted otherwise. */
+const shellWord = (word: string) => (/^[\w.,:/=@+-]+$/.test(word) ? word : quote(word));
+
+/**
+ * The command line that replays a divergence: the same adapter reached the same way (in the VM
+ * when this run was), the profile, the seed and the path. `--seed=N` keeps a negative seed from
+ * reading as an option.
+ */
+export function replayCommand(flags: Pick<FuzzFlags, 'adapter' | 'device' | keyof GrpcFlags>, profile: Profile, seed: number, path: string, inVm: boolean): string {
+  const given = (name: string, value: string | undefined) => (value === undefined ? [] : [name, value]);
+  const words = [
+    ...['rvt-conform', 'fuzz', '--adapter', flags.adapter],
+    ...given('--device', flags.device),
+    ...(inVm ? ['--vm'] : []),
+    ...given('--target', flags.target),
+    ...given('--tls-ca', flags.tlsCa),
+    ...given('--tls-cert', flags.tlsCert),
+    ...given('--tls-key', flags.tlsKey),
+    ...given('--token-file', flags.tokenFile),
+    ...['--profile', profile, `--seed=${seed}`, '--path', path],
+  ];
+  return words.map(shellWord).join(' ');
+}
+
 export function registerFuzzCommand(program: Command): void {
-  program
+  const command = program
     .command('fuzz')
     .description('differential fuzzing: random verb sequences on an adapter and on the reference model; a divergence is shrunk and written with its replay seed and path')
-    .option('-a, --adapter <name>', 'the implementation to fuzz (model, ibverbs, kernel, grpc, ...)', canonicalAdapter, 'model')
+    .option('-a, --adapter <name>', 'the implementation to fuzz (model, ibverbs, kernel, grpc, ...)', canonicalAdapter, 'model');
+  addGrpcOptions(command)
     .option('--runs <n>', 'number of random sequences', parsePositiveInt, 100)
-    .option('--seed <n>', 'seed (replay a divergence with its seed and --path)', parseSeed)
+    .option('--seed <n>', 'seed, negative or not (replay a divergence with its seed and --path; --seed=-5 or --seed -5)', parseSeed)
     .option('--path <path>', 'replay path of a divergence, from fuzz.json')
-    .option('-p, --profile <profile>', "documented (success and bad_wr must agree) or rdmavt (errno names too); default: the adapter's", parseProfile)
+    .option('-p, --profile <profile>', "documented (only what the documented contract binds: success, bad_wr of a failure, completions of messages that fit) or rdmavt (errno names and error paths too); default: the adapter's", parseProfile)
     .option('-o, --out <dir>', 'where fuzz.json goes', 'conformance-report')
     .option('--json', 'print fuzz.json to stdout', false)
     .option('--device <name>', 'with --adapter ibverbs or kernel: the RDMA device (e.g. rvt_sim0, the real rdmavt)')
     .option('--vm', 'with --adapter ibverbs or kernel: fuzz inside the QEMU VM (fuzz.json comes back under the current directory)', false)
     .action(async (flags: FuzzFlags) => {
       if (flags.vm) {
-        if (!DEVICE_ADAPTERS.includes(flags.adapter)) {
-          throw new UserError(`--vm is for --adapter ibverbs or kernel, not ${flags.adapter}`, { hint: 'add --adapter kernel --device rvt_sim0, or drop --vm' });
-        }
+        ensureVmAdapter(flags.adapter);
         const { runSubcommandInVm } = await import('../../adapters/rxe/run-in-vm.js');
-        process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, process.argv.slice(process.argv.indexOf('fuzz') + 1), flags.out, { device: flags.device });
+        const args = process.argv.slice(process.argv.indexOf('fuzz') + 1);
+        process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, args, flags.out, { device: flags.device, env: { [IN_VM_ENV]: '1' } });
         return;
       }
-      const adapter = await createAdapter(flags.adapter, flags.device === undefined ? {} : { device: flags.device });
+      const adapter = await createAdapter(flags.adapter, flags);
       try {
         const info = await adapter.info();
         const profile = flags.profile ?? info.defaultProfile;
@@ -55,10 +83,9 @@ export function registerFuzzCommand(program: Command): void {
           ...(flags.seed === undefined ? {} : { seed: flags.seed }),
           ...(flags.path === undefined ? {} : { path: flags.path }),
         });
-        const device = flags.device === undefined ? '' : ` --device ${flags.device}`;
-        const replay = report.divergence ? `rvt-conform fuzz --adapter ${flags.adapter}${device} --profile ${profile} --seed ${report.seed} --path '${report.divergence.path}'` : '';
+        const replay = report.divergence ? replayCommand(flags, profile, report.seed, report.divergence.path, process.env[IN_VM_ENV] === '1') : '';
         const results = FuzzResults.parse({
-          schemaVersion: 1,
+          schemaVersion: 2,
           adapter: info.adapter,
           reference: 'model',
           profile,
@@ -69,7 +96,8 @@ export function registerFuzzCommand(program: Command): void {
         await writeFileAtomic(file, `${JSON.stringify(results, null, 2)}\n`);
         if (flags.json) process.stdout.write(`${JSON.stringify(results)}\n`);
         else {
-          process.stdout.write(`fuzz ${info.adapter} vs model (${profile}): ${results.runs} runs, ${results.commands} commands, ${results.commandsPerSecond}/s, seed ${results.seed}\n`);
+          const kind = results.kind === 'self-check' ? 'self-check (a model against the model), not a conformance result' : 'conformance';
+          process.stdout.write(`fuzz ${info.adapter} vs model (${profile}), ${kind}: ${results.runs} runs, ${results.commands} commands, ${results.commandsPerSecond}/s, ${Math.round(results.liveShare * 100)} % on live QPs, seed ${results.seed}\n`);
           process.stdout.write(results.divergence ? `DIVERGENCE: ${results.divergence.message}\n  minimal sequence: ${results.divergence.commands}\n  replay: ${replay}\n` : 'no divergence\n');
           process.stdout.write(`written: ${file}\n`);
         }

@@ -17,7 +17,7 @@ import type { Case } from '../../suites/case.js';
 import { allCases } from '../../suites/index.js';
 import { runCases } from '../../suites/runner.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
-import { DEVICE_ADAPTERS, canonicalAdapter, createAdapter } from '../adapters.js';
+import { addGrpcOptions, canonicalAdapter, createAdapter, ensureVmAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
 import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
 import { parseFormats, parsePositiveInt, parseProfile, parseSeed } from '../options.js';
@@ -79,9 +79,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     throw new UserError('--rdmavt-src builds the rdmavt.ko that rvt_sim0 runs on in the VM', { hint: 'add --vm --device rvt_sim0' });
   }
   if (flags.vm) {
-    if (!DEVICE_ADAPTERS.includes(flags.adapter)) {
-      throw new UserError(`--vm is for --adapter ibverbs or kernel, not ${flags.adapter}`, { hint: 'add --adapter ibverbs or --adapter kernel, or drop --vm' });
-    }
+    ensureVmAdapter(flags.adapter);
     // The guest runs this very command line, minus what only the host acts on; the flags were already checked here.
     // The VM runner (and what it builds with) loads only on the host, only for --vm.
     const { runRunInVm } = await import('../../adapters/rxe/run-in-vm.js');
@@ -148,15 +146,11 @@ export async function runCommand(flags: RunFlags): Promise<number> {
 }
 
 export function registerRunCommand(program: Command): void {
-  program
+  const run = program
     .command('run')
     .description('run the shared suites against an adapter and write the reports')
-    .option('-a, --adapter <name>', 'the implementation to test (model, ibverbs, kernel, grpc, ...)', canonicalAdapter, 'model')
-    .option('--target <host:port>', 'with --adapter grpc: where the agent listens (rvt-conform agent on the machine with the device)')
-    .option('--tls-ca <file>', "with --adapter grpc: connect over TLS, trusting this CA for the agent's certificate")
-    .option('--tls-cert <file>', 'with --adapter grpc: this client\'s certificate, for an agent that asks for one (mutual TLS)')
-    .option('--tls-key <file>', "with --adapter grpc: this client's private key")
-    .option('--token-file <file>', 'with --adapter grpc: the bearer token the agent requires (the file holds it on one line)')
+    .option('-a, --adapter <name>', 'the implementation to test (model, ibverbs, kernel, grpc, ...)', canonicalAdapter, 'model');
+  addGrpcOptions(run)
     .option('--device <name>', 'with --adapter ibverbs or kernel: the RDMA device (default: ibverbs: the first device libibverbs lists; kernel: rxe0)')
     .option('--vm', 'with --adapter ibverbs or kernel: run inside a QEMU VM that has the Soft-RoCE device rxe0 (kernel: with the rvtc module built and loaded; reports come back under the current directory)', false)
     .option('--rdmavt-src <dir>', 'with --vm --device rvt_sim0: build rdmavt.ko from this source (a kernel tree or a copy of drivers/infiniband/sw/rdmavt) and run on it instead of the stock module')

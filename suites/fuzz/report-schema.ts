@@ -2,7 +2,9 @@ import { z } from 'zod';
 
 /** fuzz.json: one differential run, enough to replay its divergence exactly. */
 export const FuzzResults = z.object({
-  schemaVersion: z.literal(1),
+  schemaVersion: z.literal(2),
+  /** `self-check`: the adapter under test is itself a model, so this is no conformance result. */
+  kind: z.enum(['self-check', 'conformance']),
   adapter: z.string(),
   reference: z.string(),
   profile: z.enum(['documented', 'rdmavt']),
@@ -11,6 +13,8 @@ export const FuzzResults = z.object({
   commands: z.number().int(),
   durationMs: z.number(),
   commandsPerSecond: z.number(),
+  /** The share of commands run while both QPs of the pair were in RTS, 0..1. */
+  liveShare: z.number().min(0).max(1),
   divergence: z
     .object({
       path: z.string(),

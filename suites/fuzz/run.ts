@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { Adapter, Profile } from '../../adapters/adapter.js';
-import { commandArbitraries, type World } from './commands.js';
+import { isModel } from '../../adapters/model/index.js';
+import { type Mode, SRQ, commandArbitraries, modeArbitrary, type World } from './commands.js';
 import { openSide } from './side.js';
 
 export interface FuzzOptions {
@@ -20,21 +21,27 @@ export interface FuzzOptions {
 }
 
 export interface FuzzReport {
+  /**
+   * `self-check` when the implementation under test is itself a model (the reference, an
+   * implementation variant or a mutant; in process or behind an agent): the run checks the harness
+   * and the models against each other, and says nothing about a real implementation.
+   */
+  kind: 'self-check' | 'conformance';
   seed: number;
   runs: number;
   commands: number;
   durationMs: number;
   commandsPerSecond: number;
+  /** The share of commands run while both QPs of the pair were in RTS (on the reference), 0..1. */
+  liveShare: number;
   divergence: null | {
-    /** Replay with `--seed <seed> --path '<path>'`. */
+    /** Replay with `--seed=<seed> --path '<path>'`. */
     path: string;
     /** The shrunk command sequence. */
     commands: string;
     message: string;
   };
 }
-
-const SRQ = { max_wr: 8, max_sge: 2 };
 
 /**
  * Differential fuzzing: random sequences of posts, consumptions, limit arming and resizes run on
@@ -45,22 +52,31 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const info = await options.adapter.info();
   const resize = info.capabilities.includes('srq_resize');
   let commands = 0;
+  let live = 0;
   const started = performance.now();
   const [runPath, replayPath] = options.path === undefined ? [undefined, undefined] : options.path.split('@');
-  const sequences = fc.commands(commandArbitraries(SRQ.max_sge, SRQ.max_wr), {
-    maxCommands: options.maxCommands ?? 200,
-    size: 'max',
-    ...(replayPath === undefined ? {} : { replayPath }),
-  });
+  // One sequence arbitrary per mode, built once: chain asks for it at every run and every shrink,
+  // and fast-check keeps a sequence's replay path in it.
+  type Sequences = fc.Arbitrary<Iterable<fc.AsyncCommand<object, World>>>;
+  const byMode = new Map<Mode, Sequences>();
+  const sequencesOf = (mode: Mode): Sequences => {
+    const known = byMode.get(mode);
+    if (known !== undefined) return known;
+    const made = fc.commands(commandArbitraries(mode, options.profile), { maxCommands: options.maxCommands ?? 200, size: 'max', ...(replayPath === undefined ? {} : { replayPath }) });
+    byMode.set(mode, made);
+    return made;
+  };
+  const sequences = modeArbitrary(options.profile).chain(sequencesOf);
   const property = fc.asyncProperty(sequences, async (cmds) => {
     const real = await openSide(options.adapter, SRQ);
     // The reference gets the implementation's granted capacity, so rounding is not a divergence.
     const ref = await openSide(options.reference, { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge });
-    const world: World = { real, ref, profile: options.profile, resize, executed: 0 };
+    const world: World = { real, ref, profile: options.profile, resize, executed: 0, live: 0, rts: true };
     try {
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
     } finally {
       commands += world.executed;
+      live += world.live;
       await Promise.all([real.session.close(), ref.session.close()]);
     }
   });
@@ -75,11 +91,13 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const shown = counterexample === undefined ? '' : String(counterexample);
   const sequenceReplay = /\/\*replayPath="([^"]*)"\*\//.exec(shown)?.[1];
   return {
+    kind: isModel(info) ? 'self-check' : 'conformance',
     seed: details.seed,
     runs: details.numRuns,
     commands,
     durationMs,
     commandsPerSecond: durationMs > 0 ? Math.round((commands / durationMs) * 1000) : 0,
+    liveShare: commands > 0 ? live / commands : 0,
     divergence: details.failed
       ? {
           path: `${details.counterexamplePath ?? ''}${sequenceReplay === undefined ? '' : `@${sequenceReplay}`}`,

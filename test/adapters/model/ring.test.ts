@@ -20,4 +20,15 @@ describe('WqeRing (struct rvt_rwq)', () => {
     expect([ring.shift(), ring.shift(), ring.shift()]).toEqual([2, 3, undefined]);
     expect(ring.count).toBe(0);
   });
+
+  it('peeks at the oldest entry across the wrap without taking it', () => {
+    const ring = new WqeRing<number>(3);
+    expect(ring.peek()).toBeUndefined();
+    ring.push(1);
+    ring.push(2);
+    ring.shift();
+    ring.push(3);
+    expect(ring.peek()).toBe(2);
+    expect(ring.count).toBe(2);
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Adapter } from '../../../adapters/adapter.js';
 import { implementations } from '../../../adapters/model/implementations.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { mutantAdapter, mutants } from '../../../adapters/mutants/index.js';
@@ -9,6 +10,23 @@ const mutant = (name: string) => {
   if (m === undefined) throw new Error(name);
   return mutantAdapter(m);
 };
+
+/** The model, with what a libibverbs provider such as rxe does on a successful post: bad_wr set to NULL. */
+function badWrNullOnSuccess(): Adapter {
+  const model = modelAdapter();
+  return {
+    ...model,
+    open: async () => {
+      const session = await model.open();
+      const post = session.postSrqRecv;
+      session.postSrqRecv = async (args) => {
+        const r = await post(args);
+        return r.rawReturn === 0 ? { ...r, badWr: 'null' } : r;
+      };
+      return session;
+    },
+  };
+}
 
 describe('differential fuzzing', () => {
   it('finds no divergence between the model and itself', async () => {
@@ -36,6 +54,37 @@ describe('differential fuzzing', () => {
 
   it('catches a limit event that is never disarmed', async () => {
     const found = await fuzz({ adapter: mutant('limit-never-disarmed'), reference: modelAdapter(), profile: 'rdmavt', runs: 200, seed: 3 });
-    expect(found.divergence?.message).toMatch(/SRQ_LIMIT_REACHED|srq_limit/);
+    // Seen as a second event, or as a resize below the limit that the still armed SRQ refuses.
+    expect(found.divergence?.message).toMatch(/SRQ_LIMIT_REACHED|srq_limit|modify_srq MAX_WR/);
+  });
+
+  it('runs most commands on QPs in RTS, and says how many', async () => {
+    const rdmavt = await fuzz({ adapter: modelAdapter(), reference: modelAdapter(), profile: 'rdmavt', runs: 100, seed: 13 });
+    expect(rdmavt.liveShare).toBeGreaterThanOrEqual(0.7);
+    // Oversize and bad-lkey sequences move the pair to ERR, and the share counts it.
+    expect(rdmavt.liveShare).toBeLessThan(1);
+    const documented = await fuzz({ adapter: modelAdapter(), reference: modelAdapter(), profile: 'documented', runs: 30, seed: 13 });
+    expect(documented.liveShare).toBe(1);
+  });
+
+  it('calls a model against the model a self-check, anything else a conformance run', async () => {
+    const model = modelAdapter();
+    const info = await model.info();
+    const driver: Adapter = { ...model, info: async () => ({ ...info, adapter: 'ibverbs', implementation: 'rdma-core rxe provider' }) };
+    const rxe = implementations.rxe;
+    if (rxe === undefined) throw new Error('rxe profile missing');
+    const kinds = await Promise.all(
+      [model, modelAdapter(rxe, 'model:rxe'), mutant('lifo-consumption'), driver].map(async (adapter) => (await fuzz({ adapter, reference: modelAdapter(), profile: 'documented', runs: 1, seed: 1, maxCommands: 5 })).kind),
+    );
+    expect(kinds).toEqual(['self-check', 'self-check', 'self-check', 'conformance']);
+  });
+
+  it('compares bad_wr of a successful post only under rdmavt, of a failed one under both profiles', async () => {
+    const documented = await fuzz({ adapter: badWrNullOnSuccess(), reference: modelAdapter(), profile: 'documented', runs: 40, seed: 14 });
+    expect(documented.divergence).toBeNull();
+    const rdmavt = await fuzz({ adapter: badWrNullOnSuccess(), reference: modelAdapter(), profile: 'rdmavt', runs: 40, seed: 14 });
+    expect(rdmavt.divergence?.message).toMatch(/^post_srq_recv .*"badWr":"null"/);
+    const onePast = await fuzz({ adapter: mutant('bad-wr-one-past'), reference: modelAdapter(), profile: 'documented', runs: 40, seed: 14 });
+    expect(onePast.divergence?.message).toMatch(/^post_srq_recv .*"ok":false,"badWr"/);
   });
 });
