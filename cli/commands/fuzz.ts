@@ -6,13 +6,15 @@ import { modelAdapter } from '../../adapters/model/index.js';
 import { quote } from '../../adapters/rxe/vm/job-script.js';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { FuzzResults } from '../../suites/fuzz/report-schema.js';
-import { fuzz } from '../../suites/fuzz/run.js';
+import { DEFAULT_MAX_COMMANDS, fuzz } from '../../suites/fuzz/run.js';
 import { addGrpcOptions, canonicalAdapter, createAdapter, ensureVmAdapter } from '../adapters.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
 
 interface FuzzFlags extends GrpcFlags {
   adapter: string;
   runs: number;
+  maxCommands: number;
+  shrink: boolean;
   seed?: number;
   path?: string;
   profile?: Profile;
@@ -33,7 +35,7 @@ const shellWord = (word: string) => (/^[\w.,:/=@+-]+$/.test(word) ? word : quote
  * when this run was), the profile, the seed and the path. `--seed=N` keeps a negative seed from
  * reading as an option.
  */
-export function replayCommand(flags: Pick<FuzzFlags, 'adapter' | 'device' | keyof GrpcFlags>, profile: Profile, seed: number, path: string, inVm: boolean): string {
+export function replayCommand(flags: Pick<FuzzFlags, 'adapter' | 'device' | keyof GrpcFlags> & Partial<Pick<FuzzFlags, 'maxCommands'>>, profile: Profile, seed: number, path: string, inVm: boolean): string {
   const given = (name: string, value: string | undefined) => (value === undefined ? [] : [name, value]);
   const words = [
     ...['rvt-conform', 'fuzz', '--adapter', flags.adapter],
@@ -44,6 +46,8 @@ export function replayCommand(flags: Pick<FuzzFlags, 'adapter' | 'device' | keyo
     ...given('--tls-cert', flags.tlsCert),
     ...given('--tls-key', flags.tlsKey),
     ...given('--token-file', flags.tokenFile),
+    // The sequence length bounds what is drawn: a replay draws with the same bound.
+    ...(flags.maxCommands === undefined || flags.maxCommands === DEFAULT_MAX_COMMANDS ? [] : ['--max-commands', String(flags.maxCommands)]),
     ...['--profile', profile, `--seed=${seed}`, '--path', path],
   ];
   return words.map(shellWord).join(' ');
@@ -58,6 +62,8 @@ export function registerFuzzCommand(program: Command): void {
     .option('--runs <n>', 'number of random sequences', parsePositiveInt, 100)
     .option('--seed <n>', 'seed, negative or not (replay a divergence with its seed and --path; --seed=-5 or --seed -5)', parseSeed)
     .option('--path <path>', 'replay path of a divergence, from fuzz.json')
+    .option('--max-commands <n>', 'the longest command sequence a run draws', parsePositiveInt, DEFAULT_MAX_COMMANDS)
+    .option('--no-shrink', 'report the first divergence as found, unshrunk (each shrink step replays a sequence: slow on a VM)')
     .option('-p, --profile <profile>', "documented (only what the documented contract binds: success, bad_wr of a failure, completions of messages that fit) or rdmavt (errno names and error paths too); default: the adapter's", parseProfile)
     .option('-o, --out <dir>', 'where fuzz.json goes', 'conformance-report')
     .option('--json', 'print fuzz.json to stdout', false)
@@ -80,6 +86,8 @@ export function registerFuzzCommand(program: Command): void {
           reference: modelAdapter(),
           profile,
           runs: flags.runs,
+          maxCommands: flags.maxCommands,
+          shrink: flags.shrink,
           ...(flags.seed === undefined ? {} : { seed: flags.seed }),
           ...(flags.path === undefined ? {} : { path: flags.path }),
         });

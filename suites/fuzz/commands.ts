@@ -21,6 +21,8 @@ export interface World {
   live: number;
   /** Both reference QPs are in RTS. No command moves a QP back to RTS, so once false it stays false. */
   rts: boolean;
+  /** Sends the reference holds outstanding (posted, not yet completed): a consumer waiting on RNR. */
+  waiting: number;
 }
 
 export class Divergence extends Error {
@@ -124,6 +126,7 @@ const failed = (wcs: WorkCompletion[]) => wcs.some((wc) => wc.status !== 'SUCCES
 async function settle(w: World): Promise<void> {
   const refRecv = await drainCq(w.ref, w.ref.pair.receiver.cq, 0);
   const refSend = await drainCq(w.ref, w.ref.pair.sender.cq, 0);
+  w.waiting -= refSend.length;
   const realRecv = await drainCq(w.real, w.real.pair.receiver.cq, refRecv.length);
   const realSend = await drainCq(w.real, w.real.pair.sender.cq, refSend.length);
   if (!agree(realRecv, refRecv, true)) same('receive completions', view(realRecv), view(refRecv));
@@ -164,9 +167,17 @@ class Post implements Cmd {
   }
   async run(_m: object, w: World) {
     begin(w);
-    const args = (s: Side) => ({ srq: s.srq, wrs: this.wrs.map((spec) => buildWr(s, spec)) });
-    const real = await w.real.session.postSrqRecv(args(w.real));
-    sameOutcome(`post_srq_recv of ${this.wrs.length} WR(s)`, w, real, await w.ref.session.postSrqRecv(args(w.ref)));
+    // rvt_post_srq_recv publishes a list WR by WR (p_lock per WR), so a consumer waiting on RNR may
+    // take the first WRs before the rest are posted, and see fewer left (the SRQ limit event) than
+    // the model, which posts a list at once: while sends wait, the list goes one WR per post.
+    const lists = w.waiting > 0 ? this.wrs.map((spec) => [spec]) : [this.wrs];
+    for (const list of lists) {
+      const args = (s: Side) => ({ srq: s.srq, wrs: list.map((spec) => buildWr(s, spec)) });
+      const real = await w.real.session.postSrqRecv(args(w.real));
+      const ref = await w.ref.session.postSrqRecv(args(w.ref));
+      sameOutcome(`post_srq_recv of ${list.length} WR(s)`, w, real, ref);
+      if (ref.rawReturn !== 0) break;
+    }
     await settle(w);
   }
   toString() {
@@ -190,7 +201,9 @@ class Consume implements Cmd {
       return { qp: s.pair.sender.qp, wrs };
     };
     const real = await w.real.session.postSend(args(w.real));
-    sameOutcome(`post_send of ${this.payloads.length} message(s)`, w, real, await w.ref.session.postSend(args(w.ref)));
+    const ref = await w.ref.session.postSend(args(w.ref));
+    sameOutcome(`post_send of ${this.payloads.length} message(s)`, w, real, ref);
+    w.waiting += ref.rawReturn === 0 ? this.payloads.length : typeof ref.badWr === 'number' ? ref.badWr : 0;
     await settle(w);
   }
   toString() {

@@ -4,6 +4,9 @@ import { isModel } from '../../adapters/model/index.js';
 import { type Mode, SRQ, commandArbitraries, modeArbitrary, type World } from './commands.js';
 import { openSide } from './side.js';
 
+/** The longest sequence a run draws unless told otherwise. */
+export const DEFAULT_MAX_COMMANDS = 200;
+
 export interface FuzzOptions {
   /** The implementation under test. */
   adapter: Adapter;
@@ -18,6 +21,8 @@ export interface FuzzOptions {
    */
   path?: string;
   maxCommands?: number;
+  /** false: report the first divergence as found (a slow adapter replays every shrink step). */
+  shrink?: boolean;
 }
 
 export interface FuzzReport {
@@ -62,7 +67,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const sequencesOf = (mode: Mode): Sequences => {
     const known = byMode.get(mode);
     if (known !== undefined) return known;
-    const made = fc.commands(commandArbitraries(mode, options.profile), { maxCommands: options.maxCommands ?? 200, size: 'max', ...(replayPath === undefined ? {} : { replayPath }) });
+    const made = fc.commands(commandArbitraries(mode, options.profile), { maxCommands: options.maxCommands ?? DEFAULT_MAX_COMMANDS, size: 'max', ...(replayPath === undefined ? {} : { replayPath }) });
     byMode.set(mode, made);
     return made;
   };
@@ -71,7 +76,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     const real = await openSide(options.adapter, SRQ);
     // The reference gets the implementation's granted capacity, so rounding is not a divergence.
     const ref = await openSide(options.reference, { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge });
-    const world: World = { real, ref, profile: options.profile, resize, executed: 0, live: 0, rts: true };
+    const world: World = { real, ref, profile: options.profile, resize, executed: 0, live: 0, rts: true, waiting: 0 };
     try {
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
     } finally {
@@ -82,6 +87,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   });
   const details = await fc.check(property, {
     numRuns: options.runs,
+    endOnFailure: options.shrink === false,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(runPath === undefined ? {} : { path: runPath }),
   });

@@ -66,6 +66,9 @@ describe('rvt-conform fuzz', () => {
     const line = replayCommand(flags, 'documented', -7, '3:1@Ab"c', false);
     expect(shellSplit(line)).toEqual(['rvt-conform', 'fuzz', '--adapter', 'grpc', '--target', 'lab:7471', '--tls-ca', '/etc/ca dir/ca.pem', '--token-file', "it's.token", '--profile', 'documented', '--seed=-7', '--path', '3:1@Ab"c']);
     expect(shellSplit(replayCommand({ adapter: 'kernel', device: 'rvt_sim0' }, 'rdmavt', 1, '0', true))).toEqual(['rvt-conform', 'fuzz', '--adapter', 'kernel', '--device', 'rvt_sim0', '--vm', '--profile', 'rdmavt', '--seed=1', '--path', '0']);
+    // A sequence bound other than the default is part of what a replay must draw with.
+    expect(shellSplit(replayCommand({ adapter: 'kernel', device: 'rvt_sim0', maxCommands: 60 }, 'rdmavt', 1, '0', true))).toEqual(['rvt-conform', 'fuzz', '--adapter', 'kernel', '--device', 'rvt_sim0', '--vm', '--max-commands', '60', '--profile', 'rdmavt', '--seed=1', '--path', '0']);
+    expect(replayCommand({ adapter: 'model', maxCommands: 200 }, 'rdmavt', 1, '0', false)).not.toContain('--max-commands');
   });
 
   it('fuzzes through an agent with --target, like run (a model behind it is still a self-check)', async () => {

@@ -28,7 +28,57 @@ function badWrNullOnSuccess(): Adapter {
   };
 }
 
+/** The model, counting the WRs of each post_srq_recv call while sends wait (the sender's queue is not empty). */
+function countingPostsWhileWaiting(lists: number[][]): Adapter {
+  const model = modelAdapter();
+  return {
+    ...model,
+    open: async () => {
+      const session = await model.open();
+      const post = session.postSrqRecv;
+      let sent = 0;
+      let completed = 0;
+      const send = session.postSend;
+      session.postSend = async (args) => {
+        const r = await send(args);
+        if (r.rawReturn === 0) sent += args.wrs.length;
+        return r;
+      };
+      const poll = session.pollCq;
+      session.pollCq = async (args) => {
+        const r = await poll(args);
+        // Send completions: a flushed one carries no opcode; receives are RECV or RECV_RDMA_WITH_IMM.
+        completed += r.completions.filter((wc) => wc.opcode !== 'RECV' && wc.opcode !== 'RECV_RDMA_WITH_IMM').length;
+        return r;
+      };
+      session.postSrqRecv = async (args) => {
+        if (sent > completed) lists.push(args.wrs.map((wr) => Number(wr.wr_id % 1000n)));
+        return post(args);
+      };
+      return session;
+    },
+  };
+}
+
 describe('differential fuzzing', () => {
+  it('posts receives one WR per call while sends wait, as a racing consumer could take the first WRs of a list', async () => {
+    const lists: number[][] = [];
+    const report = await fuzz({ adapter: countingPostsWhileWaiting(lists), reference: modelAdapter(), profile: 'rdmavt', runs: 30, seed: 5 });
+    expect(report.divergence).toBeNull();
+    expect(lists.length).toBeGreaterThan(0);
+    expect(lists.every((wrs) => wrs.length <= 1)).toBe(true);
+  });
+
+  it('without shrinking reports the divergence as found, in no more commands than the sequence bound', async () => {
+    const options = { adapter: mutant('limit-never-disarmed'), reference: modelAdapter(), profile: 'rdmavt' as const, runs: 50, seed: 3, maxCommands: 60 };
+    const found = await fuzz({ ...options, shrink: false });
+    const shrunk = await fuzz(options);
+    expect(found.divergence).not.toBeNull();
+    expect(found.divergence?.commands.split('),').length).toBeLessThanOrEqual(60);
+    // Shrinking replays the failing sequence many times over: without it, fewer commands run.
+    expect(found.commands).toBeLessThan(shrunk.commands);
+  });
+
   it('finds no divergence between the model and itself', async () => {
     const report = await fuzz({ adapter: modelAdapter(), reference: modelAdapter(), profile: 'rdmavt', runs: 40, seed: 11 });
     expect(report.divergence).toBeNull();
