@@ -91,10 +91,18 @@ export const postRecvClauses: Clause[] = [
   {
     id: 'post_recv.full.rejected',
     verb,
-    statement: 'The receive queue takes as many WRs as max_recv_wr reports, then rejects the next.',
+    statement: 'A receive beyond what the receive queue actually holds is rejected, with bad_wr at it.',
     sources: [STOPS, man('ibv_create_qp(3)', 'DESCRIPTION', 'uint32_t max_recv_wr; /* Requested max number of outstanding WRs in the RQ */')],
     level: 'documented',
     covers,
+  },
+  {
+    id: 'post_recv.capacity.as-reported',
+    verb,
+    statement: 'rdmavt\'s receive queue holds exactly the max_recv_wr create and query report: the next receive is the one rejected.',
+    sources: [code('rvt_create_qp', 'qp->r_rq.size = init_attr->cap.max_recv_wr + 1: a ring that holds max_recv_wr'), code('rvt_query_qp', 'cap.max_recv_wr = qp->r_rq.size - 1')],
+    level: 'reference',
+    covers: [FN, 'rvt_create_qp', 'rvt_query_qp'],
   },
   {
     id: 'post_recv.full.enomem',

@@ -101,10 +101,18 @@ export const postSendClauses: Clause[] = [
   {
     id: 'post_send.full.rejected',
     verb,
-    statement: 'The send queue takes as many outstanding WRs as max_send_wr reports, then rejects the next.',
+    statement: 'A send beyond what the send queue actually holds outstanding is rejected, with bad_wr at it.',
     sources: [STOPS, man('ibv_create_qp(3)', 'DESCRIPTION', 'uint32_t max_send_wr; /* Requested max number of outstanding WRs in the SQ */')],
     level: 'documented',
     covers: [...covers, 'rvt_qp_is_avail'],
+  },
+  {
+    id: 'post_send.capacity.as-reported',
+    verb,
+    statement: 'rdmavt\'s send queue holds exactly the max_send_wr create and query report outstanding: the next send is the one rejected.',
+    sources: [code('rvt_create_qp', 'qp->s_avail = init_attr->cap.max_send_wr'), code('rvt_qp_is_avail', 'no slot left past s_avail: -ENOMEM')],
+    level: 'reference',
+    covers: [...covers, 'rvt_qp_is_avail', 'rvt_create_qp'],
   },
   {
     id: 'post_send.full.enomem',

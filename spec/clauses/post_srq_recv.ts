@@ -90,7 +90,7 @@ export const postSrqRecvClauses: Clause[] = [
   {
     id: 'post_srq_recv.full.rejected',
     verb: 'post_srq_recv',
-    statement: 'Once the SRQ holds as many WQEs as query reports for max_wr, the next WR is rejected and reported through bad_wr.',
+    statement: 'A WR beyond what the SRQ actually holds is rejected, and reported through bad_wr.',
     sources: [
       STOPS_AT_FIRST,
       man('ibv_query_srq(3)', 'DESCRIPTION', 'max_wr; /* maximum number of outstanding work requests (WRs) in the SRQ */'),
@@ -127,7 +127,7 @@ export const postSrqRecvClauses: Clause[] = [
   {
     id: 'post_srq_recv.capacity.exactly-max_wr',
     verb: 'post_srq_recv',
-    statement: 'rdmavt grants exactly the requested max_wr: the ring has max_wr + 1 slots, so exactly max_wr WRs fit.',
+    statement: 'rdmavt grants exactly the requested max_wr and query reports it: the ring has max_wr + 1 slots, so exactly max_wr WRs fit and the next is the one rejected.',
     sources: [code('rvt_create_srq', 'srq->rq.size = srq_init_attr->attr.max_wr + 1', 'drivers/infiniband/sw/rdmavt/srq.c')],
     level: 'reference',
     covers: [FN, 'rvt_create_srq'],

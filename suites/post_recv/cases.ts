@@ -1,5 +1,5 @@
 import { defineCase } from '../case.js';
-import { fillThenOneMore } from '../fill.js';
+import { fillUntilRejected } from '../fill.js';
 import type { Handle } from '../../spec/verbs/ints.js';
 import type { CaseContext } from '../context.js';
 import { bringUp, registerBuffer, tryCreateQp } from '../fixtures.js';
@@ -111,8 +111,8 @@ export const postRecvCases = [
   defineCase({
     id: 'post_recv/fill-to-capacity',
     verb: 'post_recv',
-    title: 'The RQ takes max_recv_wr receives (as granted), then rejects the next with ENOMEM',
-    clauses: ['post_recv.capacity.at-least-max_recv_wr', 'post_recv.full.rejected', 'post_recv.full.enomem'],
+    title: 'The RQ takes max_recv_wr receives (as granted), then refuses one past what fits (rdmavt: the next, ENOMEM)',
+    clauses: ['post_recv.capacity.at-least-max_recv_wr', 'post_recv.full.rejected', 'post_recv.capacity.as-reported', 'post_recv.full.enomem'],
     async run(ctx) {
       const requested = 16;
       const pd = await ctx.pd();
@@ -127,9 +127,10 @@ export const postRecvCases = [
       await bringUp(ctx.verbs, qp, self, 'INIT');
       const buffer = await registerBuffer(ctx.verbs, pd);
       const wrs = (count: number) => Array.from({ length: count }, (_, i) => recvWr({ buffer }, i));
-      await fillThenOneMore(ctx, granted, (count) => ctx.verbs.postRecv({ qp, wrs: wrs(count) }), {
+      await fillUntilRejected(ctx, granted, (count) => ctx.verbs.postRecv({ qp, wrs: wrs(count) }), {
         atLeast: 'post_recv.capacity.at-least-max_recv_wr',
         rejected: 'post_recv.full.rejected',
+        asReported: 'post_recv.capacity.as-reported',
         enomem: 'post_recv.full.enomem',
       });
     },

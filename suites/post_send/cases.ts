@@ -1,5 +1,5 @@
 import { defineCase } from '../case.js';
-import { fillThenOneMore } from '../fill.js';
+import { fillUntilRejected } from '../fill.js';
 import { bringUp, createRcQp, moveTo, tryCreateQp } from '../fixtures.js';
 import { qpInState } from '../qp-in-state.js';
 import { recvWr, send, sendMessages, stage, wrIds } from '../traffic.js';
@@ -256,8 +256,8 @@ export const postSendCases = [
   defineCase({
     id: 'post_send/fill-to-capacity',
     verb: 'post_send',
-    title: 'max_send_wr sends can be outstanding (held by RNR); the next one is rejected with ENOMEM',
-    clauses: ['post_send.capacity.at-least-max_send_wr', 'post_send.full.rejected', 'post_send.full.enomem'],
+    title: 'max_send_wr sends can be outstanding (held by RNR); one past what fits is refused (rdmavt: the next, ENOMEM)',
+    clauses: ['post_send.capacity.at-least-max_send_wr', 'post_send.full.rejected', 'post_send.capacity.as-reported', 'post_send.full.enomem'],
     requires: ['rc_loopback'],
     async run(ctx) {
       const requested = 8;
@@ -265,9 +265,10 @@ export const postSendCases = [
       const granted = pair.sender.cap.max_send_wr;
       ctx.check.that('post_send.capacity.at-least-max_send_wr', 'granted max_send_wr >= requested', granted >= requested, `>= ${requested}`, granted);
       // No receive is posted and rnr_retry is 7: every send stays outstanding.
-      await fillThenOneMore(ctx, granted, (count) => ctx.verbs.postSend({ qp: pair.sender.qp, wrs: Array.from({ length: count }, (_, i) => send(i)) }), {
+      await fillUntilRejected(ctx, granted, (count) => ctx.verbs.postSend({ qp: pair.sender.qp, wrs: Array.from({ length: count }, (_, i) => send(i)) }), {
         atLeast: 'post_send.capacity.at-least-max_send_wr',
         rejected: 'post_send.full.rejected',
+        asReported: 'post_send.capacity.as-reported',
         enomem: 'post_send.full.enomem',
       });
     },

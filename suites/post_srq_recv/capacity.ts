@@ -1,5 +1,5 @@
 import { defineCase } from '../case.js';
-import { fillThenOneMore } from '../fill.js';
+import { fillUntilRejected } from '../fill.js';
 import { srqPostRig, srqRig, wrIds } from './rig.js';
 
 const REQUESTED = 16;
@@ -9,7 +9,7 @@ export const capacityCases = [
   defineCase({
     id: 'post_srq_recv/fill-to-capacity',
     verb: 'post_srq_recv',
-    title: 'An SRQ takes as many WRs as query reports for max_wr, then rejects the next one',
+    title: 'An SRQ takes the max_wr query reports, then refuses a WR with bad_wr at it (rdmavt: right after max_wr, ENOMEM)',
     clauses: [
       'post_srq_recv.capacity.at-least-max_wr',
       'post_srq_recv.capacity.exactly-max_wr',
@@ -25,9 +25,10 @@ export const capacityCases = [
       ctx.check.equal('post_srq_recv.capacity.exactly-max_wr', 'max_wr reported by query', REQUESTED, granted);
 
       let next = 100;
-      await fillThenOneMore(ctx, granted, (count) => rig.post(range((next += count) - count, count).map((id) => rig.wr(id))), {
+      await fillUntilRejected(ctx, granted, (count) => rig.post(range((next += count) - count, count).map((id) => rig.wr(id))), {
         atLeast: 'post_srq_recv.capacity.at-least-max_wr',
         rejected: 'post_srq_recv.full.rejected',
+        asReported: 'post_srq_recv.capacity.exactly-max_wr',
         enomem: 'post_srq_recv.full.enomem',
       });
     },

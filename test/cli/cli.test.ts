@@ -26,18 +26,18 @@ describe('rvt-conform run', () => {
     const out = await outDir();
     const summary = join(out, 'step-summary.md');
     const env = { CI: '1', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
-    const r = await execa(process.execPath, [CLI, 'run', '--adapter', 'mutant:capacity-plus-one', '--case', 'post_srq_recv/fill-to-capacity', '--out', out, '--json'], { reject: false, env });
+    const r = await execa(process.execPath, [CLI, 'run', '--adapter', 'mutant:capacity-minus-one', '--case', 'post_srq_recv/fill-to-capacity', '--out', out, '--json'], { reject: false, env });
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ gate: { passed: false } });
-    expect(r.stderr).toMatch(/^::error title=rvt-conform gate%3A mutant%3Acapacity-plus-one/m);
-    expect(r.stderr).toMatch(/^::error title=post_srq_recv.full.rejected failed \(documented\)::/m);
+    expect(r.stderr).toMatch(/^::error title=rvt-conform gate%3A mutant%3Acapacity-minus-one/m);
+    expect(r.stderr).toMatch(/^::error title=post_srq_recv.capacity.at-least-max_wr failed \(documented\)::/m);
     expect(await readFile(summary, 'utf8')).toMatch(/^# rvt-conform: FAIL\n/);
   });
 
   it('exits 1 when a binding clause fails', async () => {
-    const r = await cli(['run', '--adapter', 'mutant:capacity-plus-one', '--out', await outDir()]);
+    const r = await cli(['run', '--adapter', 'mutant:capacity-minus-one', '--out', await outDir()]);
     expect(r.exitCode).toBe(1);
-    expect(r.stdout).toContain('FAIL  post_srq_recv.full.rejected');
+    expect(r.stdout).toContain('FAIL  post_srq_recv.capacity.at-least-max_wr');
   });
 
   it('runs only the cases matching --case, and records the filter', async () => {

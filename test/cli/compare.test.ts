@@ -27,7 +27,7 @@ describe('rvt-conform compare', () => {
     const runs = await Promise.all([
       run('--out', join(dir, 'model')),
       run('--out', join(dir, 'model-again')),
-      run('--adapter', 'mutant:capacity-plus-one', '--out', join(dir, 'mutant')),
+      run('--adapter', 'mutant:capacity-minus-one', '--out', join(dir, 'mutant')),
       run('--profile', 'documented', '--out', join(dir, 'documented')),
     ]);
     expect(runs.map((r) => r.exitCode)).toEqual([0, 0, 1, 0]);
@@ -38,11 +38,11 @@ describe('rvt-conform compare', () => {
     const html = join(dir, 'compare.html');
     const r = await cli(['compare', path('model'), path('mutant'), '--html', html]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('[2] mutant:capacity-plus-one (model-mutant:capacity-plus-one)');
-    expect(r.stdout).toMatch(/post_srq_recv\.full\.rejected +pass +FAIL/);
+    expect(r.stdout).toContain('[2] mutant:capacity-minus-one (model-mutant:capacity-minus-one)');
+    expect(r.stdout).toMatch(/post_srq_recv\.capacity\.at-least-max_wr +pass +FAIL/);
     const page = await readFile(html, 'utf8');
     expect(page).toContain('<th>model (model-rdmavt)<br>');
-    expect(page).toContain('<th>mutant:capacity-plus-one (model-mutant:capacity-plus-one)<br>');
+    expect(page).toContain('<th>mutant:capacity-minus-one (model-mutant:capacity-minus-one)<br>');
   });
 
   it('finds nothing between two runs of the same model', async () => {
@@ -55,11 +55,11 @@ describe('rvt-conform compare', () => {
     const r = await cli(['compare', path('model'), path('model-broken')]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain('REGRESSIONS: fail now, did not before');
-    expect(r.stdout).toContain('    post_srq_recv.full.rejected: pass -> FAIL');
-    expect(r.stdout).toContain('    post_srq_recv/fill-to-capacity [post_srq_recv.full.rejected] one WR more: fails, bad_wr at it: actual {"failed":true,"badWr":0} -> {"failed":false,"badWr":"untouched"}; check pass -> fail');
+    expect(r.stdout).toContain('    post_srq_recv.capacity.at-least-max_wr: pass -> FAIL');
+    expect(r.stdout).toContain('    post_srq_recv/fill-to-capacity [post_srq_recv.capacity.at-least-max_wr] posting 16 WRs (the granted capacity): actual 0 -> -12; check pass -> fail');
     const json = await cli(['compare', path('model'), path('model-broken'), '--json']);
     expect(json.exitCode).toBe(1);
-    expect(JSON.parse(json.stdout).diffs[0].regressions).toContainEqual({ clause: 'post_srq_recv.full.rejected', binding: true, before: 'pass', after: 'fail' });
+    expect(JSON.parse(json.stdout).diffs[0].regressions).toContainEqual({ clause: 'post_srq_recv.capacity.at-least-max_wr', binding: true, before: 'pass', after: 'fail' });
   });
 
   it('reports a fix the other way round', async () => {

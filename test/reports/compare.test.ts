@@ -5,7 +5,7 @@ import { diffRuns, successiveDiffs } from '../../reports/compare/diff.js';
 import { layerDisagreements } from '../../reports/compare/layers.js';
 import { renderComparison } from '../../reports/compare/render.js';
 import type { RunResults } from '../../reports/results-schema.js';
-import { capacityPlusOne, resultsFor } from './fixture.js';
+import { capacityMinusOne, resultsFor } from './fixture.js';
 
 /** The same results as if recorded by another adapter or device: what compare pairs runs by. */
 const as = (results: RunResults, adapter: string, device = results.adapter.device.name): RunResults => ({
@@ -17,7 +17,7 @@ const loaded = (path: string, results: RunResults): LoadedRun => ({ path, result
 describe('compare', () => {
   it('finds regressions, fixes and moved evidence between two runs of one adapter on one device', async () => {
     const good = loaded('before/results.json', await resultsFor());
-    const bad = loaded('after/results.json', as(await resultsFor({ adapter: capacityPlusOne() }), 'model', 'model-rdmavt'));
+    const bad = loaded('after/results.json', as(await resultsFor({ adapter: capacityMinusOne() }), 'model', 'model-rdmavt'));
     const diff = diffRuns(good, bad);
     expect(diff.regressions.map((c) => c.clause)).toEqual(bad.results.clauses.filter((c) => c.status === 'fail').map((c) => c.id));
     expect(diff.regressions[0]).toMatchObject({ before: 'pass', after: 'fail', binding: true });
@@ -25,10 +25,10 @@ describe('compare', () => {
     expect(diff.evidence).toContainEqual(
       expect.objectContaining({
         case: 'post_srq_recv/fill-to-capacity',
-        clause: 'post_srq_recv.full.rejected',
-        what: 'one WR more: fails, bad_wr at it',
-        before: expect.objectContaining({ actual: { failed: true, badWr: 0 }, status: 'pass' }),
-        after: expect.objectContaining({ actual: { failed: false, badWr: 'untouched' }, status: 'fail' }),
+        clause: 'post_srq_recv.capacity.at-least-max_wr',
+        what: 'posting 16 WRs (the granted capacity)',
+        before: expect.objectContaining({ actual: 0, status: 'pass' }),
+        after: expect.objectContaining({ actual: -12, status: 'fail' }),
       }),
     );
     expect(diffRuns(bad, good).fixes.map((c) => c.clause)).toEqual(diff.regressions.map((c) => c.clause));
@@ -42,12 +42,12 @@ describe('compare', () => {
 
   it('prints the runs, the clauses whose status differs, and each pair', async () => {
     const text = renderComparison(
-      [loaded('before/results.json', await resultsFor()), loaded('after/results.json', await resultsFor({ adapter: capacityPlusOne() }))],
+      [loaded('before/results.json', await resultsFor()), loaded('after/results.json', await resultsFor({ adapter: capacityMinusOne() }))],
       [],
     );
     expect(text).toContain('  [1] model (model-rdmavt)  before/results.json  PASS');
     expect(text).toMatch(/clauses whose status differs \(8 of \d+;/);
-    expect(text).toMatch(/ {2}post_srq_recv\.full\.rejected +pass +FAIL/);
+    expect(text).toMatch(/ {2}post_srq_recv\.capacity\.at-least-max_wr +pass +FAIL/);
   });
 
   it('names the clauses on which one device disagrees with itself through the kernel and libibverbs, with what each saw', async () => {
@@ -56,19 +56,19 @@ describe('compare', () => {
       return { ...r, adapter: { ...r.adapter, layer } };
     };
     const kernel = loaded('kernel/results.json', onDevice(await resultsFor(), 'kernel', 'kernel'));
-    const user = loaded('user/results.json', onDevice(await resultsFor({ adapter: capacityPlusOne() }), 'ibverbs', 'libibverbs'));
-    const other = loaded('rxe/results.json', as(await resultsFor({ adapter: capacityPlusOne() }), 'ibverbs', 'rxe0'));
+    const user = loaded('user/results.json', onDevice(await resultsFor({ adapter: capacityMinusOne() }), 'ibverbs', 'libibverbs'));
+    const other = loaded('rxe/results.json', as(await resultsFor({ adapter: capacityMinusOne() }), 'ibverbs', 'rxe0'));
     const found = layerDisagreements([kernel, user, other]);
     const failed = user.results.clauses.filter((c) => c.status === 'fail').map((c) => c.id);
     expect(found.map((d) => d.clause)).toEqual(failed);
     expect(found.every((d) => d.device === 'rvt_sim0')).toBe(true);
-    const full = found.find((d) => d.clause === 'post_srq_recv.full.rejected');
+    const full = found.find((d) => d.clause === 'post_srq_recv.capacity.at-least-max_wr');
     expect(full?.sides.map((s) => [s.path, s.layer, s.status])).toEqual([
       ['kernel/results.json', 'kernel', 'pass'],
       ['user/results.json', 'libibverbs', 'fail'],
     ]);
     expect(full?.sides[1]?.evidence).toContain(
-      'post_srq_recv/fill-to-capacity: one WR more: fails, bad_wr at it: expected {"failed":true,"badWr":0}, got {"failed":false,"badWr":"untouched"}',
+      'post_srq_recv/fill-to-capacity: posting 16 WRs (the granted capacity): expected 0, got -12',
     );
     expect(renderComparison([kernel, user, other], [])).toMatch(/disagrees on \d+ clauses[^\n]*\n {2}rvt_sim0 post_srq_recv\.\S+:\n {4}\[1\] kernel: pass\n/);
     // One layer only, or two devices: nothing to pair.

@@ -46,6 +46,6 @@ export function mutant(name: string): Adapter {
   return mutantAdapter(m);
 }
 
-export const capacityPlusOne = () => mutant('capacity-plus-one');
+export const capacityMinusOne = () => mutant('capacity-minus-one');
 
 export const casesNamed = (...ids: string[]): Case[] => allCases.filter((c) => ids.includes(c.id));

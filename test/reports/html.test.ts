@@ -7,7 +7,7 @@ import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../reports/html/render.js';
 import type { RunResults } from '../../reports/results-schema.js';
-import { capacityPlusOne, resultsFor } from './fixture.js';
+import { capacityMinusOne, resultsFor } from './fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** What Jenkins serves archived HTML with by default (hudson.model.DirectoryBrowserSupport.CSP). */
@@ -40,15 +40,15 @@ describe('report.html', () => {
   });
 
   it('has one status column per run', async () => {
-    const html = renderHtml([await resultsFor(), await resultsFor({ adapter: capacityPlusOne() })]);
-    const row = html.slice(html.indexOf('id="clause-post_srq_recv.full.rejected"'));
+    const html = renderHtml([await resultsFor(), await resultsFor({ adapter: capacityMinusOne() })]);
+    const row = html.slice(html.indexOf('id="clause-post_srq_recv.capacity.at-least-max_wr"'));
     expect(row.slice(0, row.indexOf('</tr>'))).toMatch(/s-pass.*s-fail/s);
   });
 
   it.skipIf(!existsSync(CHROMIUM))(
     'filters by status, verb and text, and shows a clause\'s evidence, in headless Chromium (needs /usr/bin/chromium: apt-get install chromium)',
     async () => {
-      const results = await resultsFor({ adapter: capacityPlusOne() });
+      const results = await resultsFor({ adapter: capacityMinusOne() });
       const dir = await mkdtemp(join(tmpdir(), 'rvt-html-'));
       const file = join(dir, 'report.html');
       await writeFile(file, renderHtml([results]));
@@ -67,19 +67,19 @@ describe('report.html', () => {
         expect(await page.locator('#shown').textContent()).toBe(`${failing.length} of ${results.clauses.length} clauses shown`);
 
         await page.selectOption('#filter-verb', 'post_recv');
-        expect(await visible.evaluateAll((rows) => rows.map((r) => r.id))).toEqual(['clause-post_recv.full.rejected', 'clause-post_recv.full.enomem']);
+        expect(await visible.evaluateAll((rows) => rows.map((r) => r.id))).toEqual(['clause-post_recv.capacity.as-reported', 'clause-post_recv.capacity.at-least-max_recv_wr']);
 
         await page.selectOption('#filter-status', '');
         await page.selectOption('#filter-verb', '');
         await page.fill('#filter-text', 'enomem');
         expect(await visible.count()).toBe(results.clauses.filter((c) => c.id.includes('enomem') || c.statement.toLowerCase().includes('enomem')).length);
 
-        await page.fill('#filter-text', 'post_srq_recv.full.rejected');
-        const evidence = page.locator('#clause-post_srq_recv\\.full\\.rejected tr.details details > .evidence');
+        await page.fill('#filter-text', 'post_srq_recv.capacity.at-least-max_wr');
+        const evidence = page.locator('#clause-post_srq_recv\\.capacity\\.at-least-max_wr tr.details details > .evidence');
         expect(await evidence.isVisible()).toBe(false);
-        await page.locator('#clause-post_srq_recv\\.full\\.rejected tr.details summary').click();
+        await page.locator('#clause-post_srq_recv\\.capacity\\.at-least-max_wr tr.details summary').click();
         expect(await evidence.isVisible()).toBe(true);
-        expect(await evidence.textContent()).toContain('one WR more: fails, bad_wr at it');
+        expect(await evidence.textContent()).toContain('posting 16 WRs (the granted capacity)');
 
         const shot = join(dir, 'report.png');
         await page.screenshot({ path: shot, fullPage: true });
@@ -93,7 +93,7 @@ describe('report.html', () => {
   );
 
   it('puts the rows to act on first: failures, then binding clauses nobody saw hold', async () => {
-    const results = await resultsFor({ adapter: capacityPlusOne(), expectations: [] });
+    const results = await resultsFor({ adapter: capacityMinusOne(), expectations: [] });
     const html = renderHtml([results]);
     const order = [...html.matchAll(/<tbody class="clause" id="clause-([^"]+)"/g)].map((m) => m[1]);
     const failing = results.clauses.filter((c) => c.status === 'fail').map((c) => c.id);
@@ -104,7 +104,7 @@ describe('report.html', () => {
   it.skipIf(!existsSync(CHROMIUM))(
     "reads under Jenkins' Content-Security-Policy (no script, no inline style): the verdict, every row, and each clause's evidence behind a <details> (needs /usr/bin/chromium)",
     async () => {
-      const results = await resultsFor({ adapter: capacityPlusOne() });
+      const results = await resultsFor({ adapter: capacityMinusOne() });
       const dir = await mkdtemp(join(tmpdir(), 'rvt-html-csp-'));
       const context = await browser(dir);
       try {

@@ -16,7 +16,7 @@ import { implementations } from '../../adapters/model/implementations.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 import { runCases } from '../../suites/runner.js';
 import { referenceModel } from '../helpers.js';
-import { capacityPlusOne, casesNamed, resultsFor } from './fixture.js';
+import { capacityMinusOne, casesNamed, resultsFor } from './fixture.js';
 import { claimsSrqsItLacks, declaresNothing } from './lying-adapters.js';
 
 describe('results.json', () => {
@@ -34,22 +34,25 @@ describe('results.json', () => {
   });
 
   it('fails the gate on a binding clause, and only reports a reference clause as a deviation under documented', async () => {
-    const rdmavt = await resultsFor({ adapter: capacityPlusOne(), profile: 'rdmavt' });
+    const rdmavt = await resultsFor({ adapter: capacityMinusOne(), profile: 'rdmavt' });
     expect(rdmavt.gate.passed).toBe(false);
-    expect(rdmavt.gate.failures).toContain('post_srq_recv.full.rejected');
+    expect(rdmavt.gate.failures).toContain('post_srq_recv.capacity.at-least-max_wr');
     const exactly = rdmavt.clauses.find((c) => c.id === 'post_srq_recv.capacity.exactly-max_wr');
-    expect(exactly).toMatchObject({ status: 'pass', binding: true });
-    const documented = await resultsFor({ adapter: capacityPlusOne(), profile: 'documented' });
-    expect(documented.clauses.find((c) => c.id === 'post_srq_recv.full.enomem')).toMatchObject({ binding: false });
+    expect(exactly).toMatchObject({ status: 'fail', binding: true });
+    expect(rdmavt.gate.failures).toContain('post_srq_recv.capacity.exactly-max_wr');
+    const documented = await resultsFor({ adapter: capacityMinusOne(), profile: 'documented' });
+    expect(documented.clauses.find((c) => c.id === 'post_srq_recv.capacity.exactly-max_wr')).toMatchObject({ binding: false });
+    expect(documented.gate.failures).not.toContain('post_srq_recv.capacity.exactly-max_wr');
+    expect(documented.gate.failures).toContain('post_srq_recv.capacity.at-least-max_wr');
   });
 });
 
 describe('report.md', () => {
   it('leads with the verdict and shows failing clauses with their evidence', async () => {
-    const md = renderMarkdown(await resultsFor({ adapter: capacityPlusOne() }));
+    const md = renderMarkdown(await resultsFor({ adapter: capacityMinusOne() }));
     expect(md.split('\n')[0]).toBe('# rvt-conform: FAIL');
-    expect(md).toContain('### post_srq_recv.full.rejected (documented, binding): **FAIL**');
-    expect(md).toContain('`post_srq_recv/fill-to-capacity`: one WR more: fails, bad_wr at it: expected {"failed":true,"badWr":0}, actual {"failed":false,"badWr":"untouched"}');
+    expect(md).toContain('### post_srq_recv.capacity.at-least-max_wr (documented, binding): **FAIL**');
+    expect(md).toContain('`post_srq_recv/fill-to-capacity`: posting 16 WRs (the granted capacity): expected 0, actual -12');
   });
 });
 
@@ -87,17 +90,17 @@ describe('ctrf.json', () => {
     const kase = allCases[0];
     if (!kase) throw new Error('no cases');
     const crashed: CaseRun = { case: kase, ran: 'crash', status: 'error', reason: 'the implementation crashed: SIGSEGV', durationMs: 1, checks: [], trace: [] };
-    const results = await resultsFor({ adapter: capacityPlusOne(), extra: [crashed] });
+    const results = await resultsFor({ adapter: capacityMinusOne(), extra: [crashed] });
     const report = JSON.parse(renderCtrf(results));
     expect(validate(report).errors ?? []).toEqual([]);
     expect(report.results.tests).toHaveLength(results.cases.length + 1);
     const fill = report.results.tests.find((t: { testId: string }) => t.testId === 'post_srq_recv/fill-to-capacity');
     expect(fill).toMatchObject({ status: 'failed', rawStatus: 'fail', name: 'post_srq_recv/fill-to-capacity', extra: { title: expect.stringMatching(/^An SRQ takes/) } });
-    expect(fill.trace).toContain('post_srq_recv.full.rejected: one WR more: fails, bad_wr at it: expected');
-    expect(fill.extra.clauses).toContain('post_srq_recv.full.rejected');
-    expect(fill.message).toContain('post_srq_recv.full.rejected: one WR more: fails, bad_wr at it');
+    expect(fill.trace).toContain('post_srq_recv.capacity.at-least-max_wr: posting 16 WRs (the granted capacity): expected');
+    expect(fill.extra.clauses).toContain('post_srq_recv.capacity.at-least-max_wr');
+    expect(fill.message).toContain('post_srq_recv.capacity.at-least-max_wr: posting 16 WRs (the granted capacity)');
     expect(report.results.tests.at(-2)).toMatchObject({ status: 'other', rawStatus: 'error', message: 'the implementation crashed: SIGSEGV' });
-    expect(report.results.tests.at(-1)).toMatchObject({ testId: 'gate', status: 'failed', message: expect.stringContaining('failed: post_srq_recv.full.rejected') });
+    expect(report.results.tests.at(-1)).toMatchObject({ testId: 'gate', status: 'failed', message: expect.stringContaining('failed: post_srq_recv.bad_wr.first-failing') });
     expect(report.results.summary).toMatchObject({ tests: results.cases.length + 1, start: 0, stop: 1000 });
     expect(report.extra.gate.passed).toBe(false);
   });
@@ -131,20 +134,20 @@ describe('junit.xml', () => {
   const property = (c: TestCase, name: string) => (c as { properties?: { name: string; value: string }[] }).properties?.filter((p) => p.name === name).map((p) => p.value);
 
   it('names each test by its case id, with title, status and clauses as properties, and the evidence as the failure body', async () => {
-    const { suite, cases } = await parsed(await resultsFor({ adapter: capacityPlusOne() }));
-    expect(suite.name).toBe('rvt-conform mutant:capacity-plus-one (model-mutant:capacity-plus-one)');
+    const { suite, cases } = await parsed(await resultsFor({ adapter: capacityMinusOne() }));
+    expect(suite.name).toBe('rvt-conform mutant:capacity-minus-one (model-mutant:capacity-minus-one)');
     const fill = cases.find((c) => c.name === 'post_srq_recv/fill-to-capacity');
     if (fill === undefined) throw new Error('no fill-to-capacity testcase');
-    expect(fill.classname).toBe('rvt-conform.mutant:capacity-plus-one.post_srq_recv');
-    expect(property(fill, 'title')).toEqual(['An SRQ takes as many WRs as query reports for max_wr, then rejects the next one']);
-    expect(property(fill, 'clause')).toContain('post_srq_recv.full.rejected');
+    expect(fill.classname).toBe('rvt-conform.mutant:capacity-minus-one.post_srq_recv');
+    expect(property(fill, 'title')).toEqual(['An SRQ takes the max_wr query reports, then refuses a WR with bad_wr at it (rdmavt: right after max_wr, ENOMEM)']);
+    expect(property(fill, 'clause')).toContain('post_srq_recv.capacity.at-least-max_wr');
     expect(fill.failure?.[0]?.type).toBe('ClauseFailed');
-    expect(fill.failure?.[0]?.inner).toMatch(/post_srq_recv\.full\.rejected: one WR more: fails, bad_wr at it: expected .*, actual /);
+    expect(fill.failure?.[0]?.inner).toMatch(/post_srq_recv\.capacity\.at-least-max_wr: posting 16 WRs \(the granted capacity\): expected .*, actual /);
     expect(cases.some((c) => c.error !== undefined)).toBe(false);
   });
 
   it('a JUnit parser reads the same counts and evidence from junit.xml as report.md shows', async () => {
-    const results = await resultsFor({ adapter: capacityPlusOne(), cases: casesNamed('post_srq_recv/fill-to-capacity', 'post_srq_recv/single-wr', 'post_srq_recv/interrupt-context'), expectations: [] });
+    const results = await resultsFor({ adapter: capacityMinusOne(), cases: casesNamed('post_srq_recv/fill-to-capacity', 'post_srq_recv/single-wr', 'post_srq_recv/interrupt-context'), expectations: [] });
     const { suite, cases } = await parsed(results);
     const md = renderMarkdown(results);
     const ci = /As CI sees it \(junit\.xml, ctrf\.json\): (\d+) tests, (\d+) passed, (\d+) failed, (\d+) errors, (\d+) skipped/.exec(md);

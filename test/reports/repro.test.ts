@@ -5,7 +5,7 @@ import { renderRepro } from '../../reports/repro/program.js';
 import { type AnyRecorded, recordedCalls, steps } from '../../reports/repro/recorded.js';
 import { Scope } from '../../reports/repro/scope.js';
 import type { RunResults } from '../../reports/results-schema.js';
-import { capacityPlusOne, casesNamed, resultsFor } from './fixture.js';
+import { capacityMinusOne, casesNamed, resultsFor } from './fixture.js';
 
 const results = () => resultsFor({ cases: casesNamed('post_srq_recv/bad-wr-first', 'post_srq_recv/num_sge-zero', 'post_send/send-delivered') });
 
@@ -60,11 +60,11 @@ describe('repro: the program', () => {
   });
 
   it("names the device it was recorded on, and for a failed case prints what each broken clause expects, not the recording's value as 'expected'", async () => {
-    const failing = await resultsFor({ adapter: capacityPlusOne(), cases: casesNamed('post_srq_recv/fill-to-capacity') });
+    const failing = await resultsFor({ adapter: capacityMinusOne(), cases: casesNamed('post_srq_recv/fill-to-capacity') });
     const c = await program('post_srq_recv/fill-to-capacity', failing);
-    expect(c).toContain(' * recorded: device model-mutant:capacity-plus-one (driver rdmavt (TypeScript model)), through the mutant:capacity-plus-one adapter (kernel layer)');
-    expect(c).toContain('puts("note: clause post_srq_recv.full.rejected (one WR more: fails, bad_wr at it) expects {\\"failed\\":true,\\"badWr\\":0}; the recording got {\\"failed\\":false,\\"badWr\\":\\"untouched\\"}");');
-    expect(c).toContain('puts("0 differences from the recording: it reproduces here, which broke post_srq_recv.full.rejected, post_srq_recv.full.enomem");');
+    expect(c).toContain(' * recorded: device model-mutant:capacity-minus-one (driver rdmavt (TypeScript model)), through the mutant:capacity-minus-one adapter (kernel layer)');
+    expect(c).toContain('puts("note: clause post_srq_recv.capacity.at-least-max_wr (posting 16 WRs (the granted capacity)) expects 0; the recording got -12");');
+    expect(c).toContain('puts("0 differences from the recording: it reproduces here, which broke post_srq_recv.capacity.at-least-max_wr, post_srq_recv.capacity.exactly-max_wr");');
     expect(c).not.toMatch(/"expected %/);
   });
 
