@@ -18,7 +18,7 @@ export const eventMutants: Mutant[] = [
   mutate(rdmavt, 'limit-never-raised', 'srq_limit', 'never raises the limit event', {
     limitEvent: () => false,
   }),
-  mutate(rdmavt, 'no-flush-in-err', 'error_qp', 'moves the QP to ERR without flushing its queues', {
+  mutate(rdmavt, 'no-flush-in-err', 'error_qp', 'moves the QP to ERR without flushing its own receive queue: its receives stay queued (the send engine still flushes the send queue)', {
     errorQp: (state, handle, qp) => {
       qp.state = 'ERR';
       if (qp.srq !== undefined) state.events.push({ event_type: 'QP_LAST_WQE_REACHED', element: { kind: 'qp', qp: handle } });
@@ -39,10 +39,10 @@ export const eventMutants: Mutant[] = [
       state.events.push(...added.filter((e) => e.event_type !== 'QP_LAST_WQE_REACHED'));
     },
   }),
-  mutate(rdmavt, 'lkey-unchecked-at-consume', 'consume', 'consumes a receive with a bogus lkey as if it were fine (data dropped)', {
+  mutate(rdmavt, 'lkey-unchecked-at-consume', 'consume', 'takes a receive whose lkey is bad as a receive with no buffer: a SEND with data fails it as too long (LOC_QP_OP_ERR, the sender REM_INV_REQ_ERR) instead of LOC_PROT_ERR; an empty SEND completes it SUCCESS', {
     resolveRecvSgl: (state, pd, sgl) => resolveSgl(state, pd, sgl, 'LOCAL_WRITE') ?? [],
   }),
-  mutate(rdmavt, 'recv-byte-len-is-buffer', 'consume', 'reports the receive buffer size as byte_len instead of the message length', {
+  mutate(rdmavt, 'recv-byte-len-is-buffer', 'consume', 'reports byte_len 64 (the size of the cases\' usual receive buffer) in every successful RECV completion instead of the message length', {
     intercept: {
       pollCq: (state, args, next) => {
         const out = next(args);

@@ -11,7 +11,7 @@ export const lifecycleMutants: Mutant[] = [
       return masks !== undefined && modifyQpIsOk(current, next, type, [...new Set([...mask, ...masks.required])]);
     },
   }),
-  mutate(rdmavt, 'modify-any-transition', 'modify_qp', 'accepts any state change, allowed by the table or not', {
+  mutate(rdmavt, 'modify-any-transition', 'modify_qp', 'accepts every modify: any state change, allowed by the table or not, with required attributes missing or unexpected ones in the mask', {
     modifyQpIsOk: () => true,
   }),
   mutate(rdmavt, 'query-qp-forgets-attrs', 'query_qp', 'query_qp reports the state but none of the attributes set', {
@@ -20,7 +20,7 @@ export const lifecycleMutants: Mutant[] = [
   mutate(rdmavt, 'query-qp-stale-state', 'query_qp', 'query_qp reports the state the QP was created in (RESET)', {
     intercept: { queryQp: (state, args, next) => ({ ...next(args), state: 'RESET' }) },
   }),
-  mutate(rdmavt, 'create-qp-grants-less', 'create_qp', 'reports one send WR less than asked for', {
+  mutate(rdmavt, 'create-qp-grants-less', 'create_qp', 'create_qp writes back max_send_wr one less than asked for, while the send queue holds as many as asked (and query_qp reports that)', {
     intercept: {
       createQp: (state, args, next) => {
         const out = next(args);
@@ -28,7 +28,7 @@ export const lifecycleMutants: Mutant[] = [
       },
     },
   }),
-  mutate(rdmavt, 'create-qp-ignores-device-max', 'create_qp', 'creates QPs with more WRs than the device allows', {
+  mutate(rdmavt, 'create-qp-ignores-device-max', 'create_qp', 'clamps max_send_wr, max_recv_wr, max_send_sge and max_recv_sge to the device limits instead of failing with EINVAL (the clamped values are written back)', {
     intercept: {
       createQp: (state, args, next) => {
         const cap = args.init.cap;
@@ -58,7 +58,7 @@ export const lifecycleMutants: Mutant[] = [
       },
     },
   }),
-  mutate(rdmavt, 'create-srq-accepts-zero', 'create_srq', 'accepts max_wr 0 (and gives one slot)', {
+  mutate(rdmavt, 'create-srq-accepts-zero', 'create_srq', 'creates an SRQ for max_wr 0 as if max_wr 1 had been asked (room for one WR, max_wr 1 written back)', {
     intercept: { createSrq: (state, args, next) => next({ ...args, attr: { ...args.attr, max_wr: Math.max(args.attr.max_wr, 1) } }) },
   }),
   mutate(rdmavt, 'create-srq-ignores-device-max', 'create_srq', 'clamps max_wr and max_sge to the device limits instead of failing', {
@@ -73,7 +73,7 @@ export const lifecycleMutants: Mutant[] = [
   mutate(rdmavt, 'query-srq-reports-ring-size', 'query_srq', 'query_srq reports the ring size (max_wr + 1) as max_wr', {
     intercept: { querySrq: (state, args, next) => { const out = next(args); return out.attr === null ? out : { ...out, attr: { ...out.attr, max_wr: out.attr.max_wr + 1 } }; } },
   }),
-  mutate(rdmavt, 'modify-srq-partial', 'modify_srq', 'applies the LIMIT part of a request whose MAX_WR part is refused, and a too-large limit alone', {
+  mutate(rdmavt, 'modify-srq-partial', 'modify_srq', 'sets srq_limit from a modify_srq whose mask has LIMIT even when the modify fails with EINVAL (a refused resize, or a limit too large)', {
     intercept: {
       modifySrq: (state, args, next) => {
         const out = next(args);

@@ -53,7 +53,7 @@ export const postSrqRecvMutants: Mutant[] = [
   mutate(rdmavt, 'positive-errno', VERB, 'returns errno values positive in the kernel, where they must be negative', {
     errno: (name) => ERRNO_NUMBERS[name],
   }),
-  mutate(rdmavt, 'einval-enomem-swapped', VERB, 'returns ENOMEM for a bad num_sge and EINVAL for a full queue', {
+  mutate(rdmavt, 'einval-enomem-swapped', VERB, 'swaps EINVAL and ENOMEM in every verb: ENOMEM for a bad num_sge (and every other invalid argument), EINVAL for a full queue', {
     errno: (name) => -ERRNO_NUMBERS[name === 'EINVAL' ? 'ENOMEM' : name === 'ENOMEM' ? 'EINVAL' : name],
   }),
   mutate(rdmavt, 'full-before-num_sge', VERB, 'checks fullness before num_sge (rxe\'s order, not rdmavt\'s)', {

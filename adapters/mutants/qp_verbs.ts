@@ -24,12 +24,12 @@ export const qpVerbMutants: Mutant[] = [
       postSend: (state, args, next) => next({ ...args, wrs: args.wrs.map((wr) => ({ ...wr, send_flags: [...wr.send_flags, 'SIGNALED' as const] })) }),
     },
   }),
-  mutate(rdmavt, 'imm-data-lost', 'post_send', 'drops the immediate data of SEND_WITH_IMM and WRITE_WITH_IMM', {
+  mutate(rdmavt, 'imm-data-lost', 'post_send', 'delivers 0 as the immediate data of SEND_WITH_IMM and RDMA_WRITE_WITH_IMM (the receive completion still says it carries one)', {
     intercept: {
       postSend: (state, args, next) => next({ ...args, wrs: args.wrs.map((wr) => ({ ...wr, imm_data: 0 })) }),
     },
   }),
-  mutate(rdmavt, 'send-lkey-unchecked', 'post_send', 'does not validate the send sges\' lkeys at post time', {
+  mutate(rdmavt, 'send-lkey-unchecked', 'post_send', 'accepts a send whose sge names no registered MR and leaves that sge out of the message, instead of failing the post with EINVAL (an lkey of an existing MR is still checked)', {
     intercept: {
       postSend: (state, args, next) => {
         const known = new Set([...state.mrs.values()].map((mr) => mr.lkey));

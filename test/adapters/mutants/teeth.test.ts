@@ -22,7 +22,6 @@ const MUST_FAIL: Record<string, string[]> = {
   'modify-applies-unmasked': ['modify_qp/only-masked-applied'],
   'modify-values-unchecked': ['modify_qp/value-retry-cnt-8', 'modify_qp/value-rnr-retry-8', 'modify_qp/value-dest-qp-num-0x1000000'],
   'create-qp-all-zero-accepted': ['create_qp/all-caps-zero'],
-  'create-qp-srq-recv-caps-zeroed': ['create_qp/srq-recv-caps'],
   'send-num-sge-unsigned': ['post_send/num_sge-negative'],
   'rnr-finite-fails-at-once': ['rnr/finite-retry-on-timer'],
   'cq-overrun-not-sticky': ['cq/overrun-sticky'],
