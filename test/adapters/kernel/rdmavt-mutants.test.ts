@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killMatrix, rdmavtMutants } from '../../../adapters/kernel/rdmavt-mutants.js';
+import { killers, killMatrix, rdmavtMutants } from '../../../adapters/kernel/rdmavt-mutants.js';
 import { EXTRACTION_TIMEOUT_MS, hasTarball, kernelTree, prepareKernelSource } from '../../kernel-source.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'rdmavt-mutants-'));
@@ -30,6 +30,13 @@ describe('the C mutants of rdmavt', () => {
       expect(readFileSync(join(dir, files[0] as string), 'utf8'), m.name).not.toBe(readFileSync(join(stock, files[0] as string), 'utf8'));
     }
   }, 120_000);
+
+  it('kills by a case failing on the mutant other than on the stock rdmavt, clause by clause', () => {
+    const baseline = { 'a/gate': 'fail post_send.state.bad_wr', 'b/ok': 'pass', 'c/same': 'fail x.y' };
+    const mutant = { 'a/gate': 'fail post_send.state.bad_wr post_send.state.gate', 'b/ok': 'error', 'c/same': 'fail x.y' };
+    expect(killers(baseline, mutant)).toEqual(['a/gate', 'b/ok']);
+    expect(killers(baseline, { ...baseline, 'b/ok': 'pass' })).toEqual([]);
+  });
 
   it('prints the kill matrix: a row per killing case, a column per mutant, survivors named', () => {
     const text = killMatrix({
