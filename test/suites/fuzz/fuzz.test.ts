@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Adapter } from '../../../adapters/adapter.js';
+import type { Adapter, Session } from '../../../adapters/adapter.js';
 import { implementations } from '../../../adapters/model/implementations.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { mutantAdapter, mutants } from '../../../adapters/mutants/index.js';
@@ -11,54 +11,53 @@ const mutant = (name: string) => {
   return mutantAdapter(m);
 };
 
-/** The model, with what a libibverbs provider such as rxe does on a successful post: bad_wr set to NULL. */
-function badWrNullOnSuccess(): Adapter {
+/** The model, with its sessions edited by `edit` as they open. */
+function modelWith(edit: (session: Session) => void): Adapter {
   const model = modelAdapter();
   return {
     ...model,
     open: async () => {
       const session = await model.open();
-      const post = session.postSrqRecv;
-      session.postSrqRecv = async (args) => {
-        const r = await post(args);
-        return r.rawReturn === 0 ? { ...r, badWr: 'null' } : r;
-      };
+      edit(session);
       return session;
     },
   };
 }
 
-/** The model, counting the WRs of each post_srq_recv call while sends wait (the sender's queue is not empty). */
-function countingPostsWhileWaiting(lists: number[][]): Adapter {
-  const model = modelAdapter();
-  return {
-    ...model,
-    open: async () => {
-      const session = await model.open();
-      const post = session.postSrqRecv;
-      let sent = 0;
-      let completed = 0;
-      const send = session.postSend;
-      session.postSend = async (args) => {
-        const r = await send(args);
-        if (r.rawReturn === 0) sent += args.wrs.length;
-        return r;
-      };
-      const poll = session.pollCq;
-      session.pollCq = async (args) => {
-        const r = await poll(args);
-        // Send completions: a flushed one carries no opcode; receives are RECV or RECV_RDMA_WITH_IMM.
-        completed += r.completions.filter((wc) => wc.opcode !== 'RECV' && wc.opcode !== 'RECV_RDMA_WITH_IMM').length;
-        return r;
-      };
-      session.postSrqRecv = async (args) => {
-        if (sent > completed) lists.push(args.wrs.map((wr) => Number(wr.wr_id % 1000n)));
-        return post(args);
-      };
-      return session;
-    },
-  };
-}
+/** The model, with what a libibverbs provider such as rxe does on a successful post: bad_wr set to NULL. */
+const badWrNullOnSuccess = (): Adapter =>
+  modelWith((session) => {
+    const post = session.postSrqRecv;
+    session.postSrqRecv = async (args) => {
+      const r = await post(args);
+      return r.rawReturn === 0 ? { ...r, badWr: 'null' } : r;
+    };
+  });
+
+/** The model, recording the wr_ids of each post_srq_recv call made while sends wait (the sender's queue is not empty). */
+const countingPostsWhileWaiting = (lists: number[][]): Adapter =>
+  modelWith((session) => {
+    let sent = 0;
+    let completed = 0;
+    const send = session.postSend;
+    session.postSend = async (args) => {
+      const r = await send(args);
+      if (r.rawReturn === 0) sent += args.wrs.length;
+      return r;
+    };
+    const poll = session.pollCq;
+    session.pollCq = async (args) => {
+      const r = await poll(args);
+      // Send completions: a flushed one carries no opcode; receives are RECV or RECV_RDMA_WITH_IMM.
+      completed += r.completions.filter((wc) => wc.opcode !== 'RECV' && wc.opcode !== 'RECV_RDMA_WITH_IMM').length;
+      return r;
+    };
+    const post = session.postSrqRecv;
+    session.postSrqRecv = async (args) => {
+      if (sent > completed) lists.push(args.wrs.map((wr) => Number(wr.wr_id % 1000n)));
+      return post(args);
+    };
+  });
 
 describe('differential fuzzing', () => {
   it('posts receives one WR per call while sends wait, as a racing consumer could take the first WRs of a list', async () => {
