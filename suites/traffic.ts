@@ -46,6 +46,9 @@ export async function stage(ctx: CaseContext, pair: Pick<LoopbackPair, 'buffer'>
   return { addr: pair.buffer.addr + BigInt(offset), length: bytes.length, lkey: pair.buffer.lkey };
 }
 
+/** wr_id and status of completions, in the order they came: what a flush or an error leaves valid. */
+export const wrStatuses = (wcs: readonly WorkCompletion[]) => wcs.map((wc) => ({ wr_id: wc.wr_id, status: wc.status }));
+
 /** The wr_ids of completions, in the order they came. */
 export const wrIds = (wcs: readonly WorkCompletion[]): bigint[] => wcs.map((wc) => wc.wr_id);
 

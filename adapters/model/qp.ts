@@ -176,12 +176,15 @@ export function errorQp(state: ModelState, handle: Handle, qp: Qp): void {
  */
 export function cleanQps(state: ModelState, mr: Mr): void {
   for (const [handle, qp] of state.qps) {
-    if (qp.pd !== mr.pd || qp.state === 'ERR' || qp.state === 'RESET') continue;
-    const uses = qp.sq.toArray().some((wqe) => wqe.wr.sg_list.some((sge) => sge.length > 0 && sge.lkey === mr.lkey));
-    if (!uses) continue;
+    if (qp.pd !== mr.pd || qp.state === 'ERR' || qp.state === 'RESET' || !sendsHoldLkey(qp, mr.lkey)) continue;
     qp.sqStalled = false;
     state.behaviour.errorQp(state, handle, qp);
   }
+}
+
+/** rvt_qp_sends_has_lkey: a queued send names the lkey in a non-empty sge (empty ones take no reference). */
+export function sendsHoldLkey(qp: Qp, lkey: number): boolean {
+  return qp.sq.toArray().some((wqe) => wqe.wr.sg_list.some((sge) => sge.length > 0 && sge.lkey === lkey));
 }
 
 /** A receive completed with WR_FLUSH_ERR: only wr_id, status and qp_num are meaningful. */

@@ -1,5 +1,6 @@
 import { rdmavt } from '../model/behaviour.js';
 import { lookup } from '../model/device.js';
+import { sendsHoldLkey } from '../model/qp.js';
 import { type Mutant, mutate } from './mutant.js';
 
 /** The bug classes a reading of rdmavt 6.1 found in earlier versions of the model (issue 15). */
@@ -90,7 +91,7 @@ export const fidelityMutants: Mutant[] = [
     intercept: {
       deregMr: (state, args, next) => {
         const mr = lookup(state.mrs, args.mr, 'mr');
-        const used = [...state.qps.values()].some((qp) => qp.sq.toArray().some((wqe) => wqe.wr.sg_list.some((sge) => sge.lkey === mr.lkey)));
+        const used = [...state.qps.values()].some((qp) => sendsHoldLkey(qp, mr.lkey));
         return used ? { rawReturn: state.behaviour.errno('EBUSY') } : next(args);
       },
     },

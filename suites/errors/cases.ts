@@ -1,7 +1,7 @@
 import { defineCase } from '../case.js';
 import { loopbackPair, moveTo } from '../fixtures.js';
 import { srqRig, wrIds } from '../post_srq_recv/rig.js';
-import { recvWr, sendMessages } from '../traffic.js';
+import { recvWr, sendMessages, wrStatuses } from '../traffic.js';
 
 export const errorCases = [
   defineCase({
@@ -15,7 +15,7 @@ export const errorCases = [
       await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [31, 32, 33].map((i) => recvWr(pair, i)) });
       await moveTo(ctx.verbs, pair.receiver.qp, 'ERR');
       const wcs = await ctx.poll(pair.receiver.cq, 3);
-      ctx.check.equal('error_qp.flush-rq', 'flushed completions', [31n, 32n, 33n].map((wr_id) => ({ wr_id, status: 'WR_FLUSH_ERR' })), wcs.map((wc) => ({ wr_id: wc.wr_id, status: wc.status })));
+      ctx.check.equal('error_qp.flush-rq', 'flushed completions', [31n, 32n, 33n].map((wr_id) => ({ wr_id, status: 'WR_FLUSH_ERR' })), wrStatuses(wcs));
     },
   }),
   defineCase({
@@ -29,7 +29,7 @@ export const errorCases = [
       await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [41, 42, 43].map((i) => ({ wr_id: BigInt(i), opcode: 'SEND' as const })) });
       await moveTo(ctx.verbs, pair.sender.qp, 'ERR');
       const wcs = await ctx.poll(pair.sender.cq, 3);
-      ctx.check.equal('error_qp.flush-sq', 'flushed send completions', [41n, 42n, 43n].map((wr_id) => ({ wr_id, status: 'WR_FLUSH_ERR' })), wcs.map((wc) => ({ wr_id: wc.wr_id, status: wc.status })));
+      ctx.check.equal('error_qp.flush-sq', 'flushed send completions', [41n, 42n, 43n].map((wr_id) => ({ wr_id, status: 'WR_FLUSH_ERR' })), wrStatuses(wcs));
     },
   }),
   defineCase({
@@ -75,7 +75,7 @@ export const errorCases = [
       const bogus = ((rig.pair.buffer.lkey ^ 0x5a5a0000) >>> 0) || 0x5a5a0000;
       await rig.post([{ ...wr, sg_list: (wr.sg_list ?? []).map((s) => ({ ...s, lkey: bogus })) }]);
       const wcs = await rig.consume(1, [Uint8Array.of(1, 2, 3, 4)]);
-      ctx.check.equal('consume.bad-lkey-local-prot-err', 'receive completion', [{ wr_id: 1n, status: 'LOC_PROT_ERR' }], wcs.map((wc) => ({ wr_id: wc.wr_id, status: wc.status })));
+      ctx.check.equal('consume.bad-lkey-local-prot-err', 'receive completion', [{ wr_id: 1n, status: 'LOC_PROT_ERR' }], wrStatuses(wcs));
     },
   }),
   defineCase({
@@ -105,7 +105,7 @@ export const errorCases = [
       const pair = await ctx.loopback({ rnr_retry: 0 });
       await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 9n, opcode: 'SEND' }] });
       const sent = await ctx.poll(pair.sender.cq, 1);
-      ctx.check.equal('rnr.retry-exceeded', 'send completion', [{ wr_id: 9n, status: 'RNR_RETRY_EXC_ERR' }], sent.map((wc) => ({ wr_id: wc.wr_id, status: wc.status })));
+      ctx.check.equal('rnr.retry-exceeded', 'send completion', [{ wr_id: 9n, status: 'RNR_RETRY_EXC_ERR' }], wrStatuses(sent));
       const q = await ctx.verbs.queryQp({ qp: pair.sender.qp });
       ctx.check.equal('rnr.retry-exceeded', 'sender state', 'ERR', q.state);
     },
@@ -128,7 +128,7 @@ export const errorCases = [
         'rnr.finite-retry-on-timer',
         'both complete',
         { recv: [12n], sent: [{ wr_id: 11n, status: 'SUCCESS' }] },
-        { recv: wrIds(recv), sent: sent.map((wc) => ({ wr_id: wc.wr_id, status: wc.status })) },
+        { recv: wrIds(recv), sent: wrStatuses(sent) },
       );
     },
   }),
@@ -142,7 +142,7 @@ export const errorCases = [
       const pair = await ctx.loopback({ rnr_retry: 2 });
       await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 13n, opcode: 'SEND' }] });
       const sent = await ctx.poll(pair.sender.cq, 1);
-      ctx.check.equal('rnr.finite-retry-exhausted', 'send completion', [{ wr_id: 13n, status: 'RNR_RETRY_EXC_ERR' }], sent.map((wc) => ({ wr_id: wc.wr_id, status: wc.status })));
+      ctx.check.equal('rnr.finite-retry-exhausted', 'send completion', [{ wr_id: 13n, status: 'RNR_RETRY_EXC_ERR' }], wrStatuses(sent));
     },
   }),
 ];

@@ -2,7 +2,7 @@ import { defineCase } from '../case.js';
 import { fillUntilRejected } from '../fill.js';
 import { bringUp, createRcQp, moveTo, tryCreateQp } from '../fixtures.js';
 import { qpInState } from '../qp-in-state.js';
-import { recvWr, send, sendMessages, stage, wrIds } from '../traffic.js';
+import { recvWr, send, sendMessages, stage, wrIds, wrStatuses } from '../traffic.js';
 
 
 const gateCases = (['RESET', 'INIT', 'RTR'] as const).map((state) =>
@@ -55,7 +55,7 @@ export const postSendCases = [
       await moveTo(ctx.verbs, pair.sender.qp, 'ERR');
       const out = await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(95)] });
       const sent = await ctx.poll(pair.sender.cq, 1);
-      ctx.check.equal('post_send.err.flushed', 'return value and the completion', { rawReturn: 0, sent: [{ wr_id: 95n, status: 'WR_FLUSH_ERR' }] }, { rawReturn: out.rawReturn, sent: sent.map((wc) => ({ wr_id: wc.wr_id, status: wc.status })) });
+      ctx.check.equal('post_send.err.flushed', 'return value and the completion', { rawReturn: 0, sent: [{ wr_id: 95n, status: 'WR_FLUSH_ERR' }] }, { rawReturn: out.rawReturn, sent: wrStatuses(sent) });
     },
   }),
   defineCase({

@@ -1,9 +1,8 @@
 import type { MrAccess } from '../../spec/verbs/attrs.js';
-import type { WorkCompletion } from '../../spec/verbs/wc.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
 import type { LoopbackPair } from '../fixtures.js';
-import { recvWr, send, sendMessages, stage, wrIds } from '../traffic.js';
+import { recvWr, send, sendMessages, stage, wrIds, wrStatuses } from '../traffic.js';
 
 /** Where remote operations aim in the pair's buffer: above the receive slots' staging area. */
 const REMOTE = 48 * 1024;
@@ -14,8 +13,6 @@ const ALL_REMOTE: MrAccess[] = ['LOCAL_WRITE', 'REMOTE_WRITE', 'REMOTE_READ', 'R
 const bogusRkey = (pair: LoopbackPair) => ((pair.buffer.rkey ^ 0x5a5a0000) >>> 0) || 0x5a5a0000;
 
 const remote = (pair: LoopbackPair, offset: number, rkey = pair.buffer.rkey) => ({ remote_addr: pair.buffer.addr + BigInt(offset), rkey });
-
-const statuses = (wcs: readonly WorkCompletion[]) => wcs.map((wc) => ({ wr_id: wc.wr_id, status: wc.status }));
 
 /** Both QPs' states as query_qp reads them. */
 async function states(ctx: CaseContext, pair: LoopbackPair) {
@@ -108,7 +105,7 @@ export const remoteCases = [
         'responder.bad-rkey.both-in-error',
         'completions and states',
         { sent: [{ wr_id: 40n, status: 'REM_ACCESS_ERR' }], received: [{ wr_id: 3n, status: 'WR_FLUSH_ERR' }], states: { sender: 'ERR', receiver: 'ERR' } },
-        { sent: statuses(sent), received: statuses(received), states: await states(ctx, pair) },
+        { sent: wrStatuses(sent), received: wrStatuses(received), states: await states(ctx, pair) },
       );
     },
   }),
@@ -132,7 +129,7 @@ export const remoteCases = [
         'responder.write-with-imm.receive-taken-first',
         'completions',
         { sent: [{ wr_id: 50n, status: 'REM_ACCESS_ERR' }], received: [{ wr_id: 4n, status: 'LOC_PROT_ERR' }, { wr_id: 5n, status: 'WR_FLUSH_ERR' }] },
-        { sent: statuses(sent), received: statuses(received) },
+        { sent: wrStatuses(sent), received: wrStatuses(received) },
       );
     },
   }),
@@ -150,7 +147,7 @@ export const remoteCases = [
         'responder.zero-length-write.no-rkey-check',
         'send completion and states',
         { sent: [{ wr_id: 60n, status: 'SUCCESS' }], states: { sender: 'RTS', receiver: 'RTS' } },
-        { sent: statuses(sent), states: await states(ctx, pair) },
+        { sent: wrStatuses(sent), states: await states(ctx, pair) },
       );
     },
   }),
@@ -171,7 +168,7 @@ export const remoteCases = [
         'responder.access-flags.checked',
         'send completion, states, the target bytes',
         { sent: [{ wr_id: 70n, status: 'REM_INV_REQ_ERR' }], states: { sender: 'ERR', receiver: 'ERR' }, target: '00000000' },
-        { sent: statuses(sent), states: await states(ctx, pair), target: untouched.data },
+        { sent: wrStatuses(sent), states: await states(ctx, pair), target: untouched.data },
       );
     },
   }),
@@ -221,7 +218,7 @@ export const remoteCases = [
         'dereg_mr.in-use.errors-qp',
         'the send waits, the dereg returns 0, then the flush and the sender\'s state',
         { early: [], rawReturn: 0, sent: [{ wr_id: 90n, status: 'WR_FLUSH_ERR' }], state: 'ERR' },
-        { early: statuses(early), rawReturn: out.rawReturn, sent: statuses(sent), state },
+        { early: wrStatuses(early), rawReturn: out.rawReturn, sent: wrStatuses(sent), state },
       );
     },
   }),
