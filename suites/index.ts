@@ -2,6 +2,7 @@ import type { Case } from './case.js';
 import { errorCases } from './errors/cases.js';
 import { cqCases } from './errors/cq.js';
 import { interruptContextCases } from './interrupt-context.js';
+import { postFamilyCases } from './post-family/cases.js';
 import { postRecvCases } from './post_recv/cases.js';
 import { postSendCases } from './post_send/cases.js';
 import { remoteCases } from './post_send/remote.js';
@@ -12,10 +13,15 @@ import { udCases } from './qp/ud.js';
 import { srqLifecycleCases } from './srq/lifecycle.js';
 import { srqLimitCases } from './srq/limit.js';
 
+const family = (verb: string) => postFamilyCases.filter((c) => c.verb === verb);
+
 /** Every shared case, grouped by verb; ids are unique (checked by the tests). */
 export const allCases: readonly Case[] = [
+  ...family('post_srq_recv'),
   ...postSrqRecvCases,
+  ...family('post_recv'),
   ...postRecvCases,
+  ...family('post_send'),
   ...postSendCases,
   ...remoteCases,
   ...lifecycleCases,

@@ -259,6 +259,9 @@ export function postSend(state: ModelState, handle: Handle, wrs: readonly SendWr
     throw new Error('model: a UD send needs an address handle, which the model does not create');
   }
   if (!b.stateAllows(qp.state, 'POST_SEND')) return { rawReturn: b.errno('EINVAL'), badWr: 'untouched' };
+  // rvt_post_send reads `wr->next` before its loop (call_send = ... && !wr->next): an empty list
+  // is a NULL dereference in the kernel. The model cannot oops; it refuses to invent a return.
+  if (wrs.length === 0) throw new Error('model: rvt_post_send dereferences an empty (NULL) list past the state gate, a kernel oops; no return value to model');
   for (const [index, wr] of wrs.entries()) {
     const einval = { rawReturn: b.errno('EINVAL'), badWr: index };
     // `wr->num_sge > qp->s_max_sge` compares an int with a u8: a negative num_sge passes, and posts no sges.

@@ -43,7 +43,10 @@ export const fidelityMutants: Mutant[] = [
     intercept: {
       postSend: (state, args, next) => {
         const negative = args.wrs.findIndex((wr) => wr.num_sge < 0);
-        return negative < 0 ? next(args) : { ...next({ ...args, wrs: args.wrs.slice(0, negative) }), rawReturn: state.behaviour.errno('EINVAL'), badWr: negative };
+        if (negative < 0) return next(args);
+        // The WRs before it are posted; a list that starts with it posts nothing.
+        if (negative > 0) next({ ...args, wrs: args.wrs.slice(0, negative) });
+        return { rawReturn: state.behaviour.errno('EINVAL'), badWr: negative };
       },
     },
   }),

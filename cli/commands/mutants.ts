@@ -48,8 +48,8 @@ export function registerMutantsCommand(program: Command): void {
       }
       if (flags.only !== undefined || flags.case !== undefined) throw new UserError('--only and --case are for --kernel', { hint: 'add --kernel' });
       const model = await expectationsOf(join(projectRoot(), 'expectations/model.yaml'));
-      const knownFailures = new Set((model?.entries ?? []).flatMap((e) => (e.status === 'fail' && e.id !== undefined ? [e.id] : [])));
-      const report = await runMutation(modelAdapter(), mutants, mutantAdapter, allCases, { knownFailures, ...(flags.fuzzRuns > 0 ? { fuzzRuns: flags.fuzzRuns } : {}) });
+      const known = (status: string) => new Set((model?.entries ?? []).flatMap((e) => (e.status === status && e.id !== undefined ? [e.id] : [])));
+      const report = await runMutation(modelAdapter(), mutants, mutantAdapter, allCases, { knownFailures: known('fail'), knownErrors: known('error'), ...(flags.fuzzRuns > 0 ? { fuzzRuns: flags.fuzzRuns } : {}) });
       process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderTable(report)}\n`);
       const baselineClean = report.baseline.failed.length + report.baseline.errors.length === 0;
       process.exitCode = baselineClean && report.survived.length === 0 ? 0 : 1;

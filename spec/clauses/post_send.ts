@@ -1,39 +1,48 @@
+import { postFamilyClauses, type PostVerbFacts } from './post-family.js';
 import type { Clause } from './schema.js';
-import { code, ibSpec, kdoc, man, stopsAtFirst } from './sources.js';
+import { code, ibSpec, man } from './sources.js';
 
 const FN = 'rvt_post_send';
 const ONE = 'rvt_post_one_wr';
 const covers = [FN, ONE];
-const STOPS = stopsAtFirst('ibv_post_send(3)');
 const verb = 'post_send';
 const OPCODE_TABLE = man('ibv_post_send(3)', 'DESCRIPTION', 'Each QP Transport Service Type supports a specific set of opcodes');
+const SEND_OK = code(FN, 'ib_rvt_state_ops[qp->state] & RVT_POST_SEND_OK gates the post: RTS, SQD and ERR have it');
+
+/** rvt_post_send's facts for the post-verb family: its names and where its code takes each path. */
+export const postSendFacts: PostVerbFacts = {
+  verb,
+  fn: FN,
+  covers,
+  man: 'ibv_post_send(3)',
+  queue: 'the send queue',
+  maxWr: 'max_send_wr',
+  maxSge: 'max_send_sge',
+  capacityDoc: man('ibv_create_qp(3)', 'DESCRIPTION', 'uint32_t max_send_wr; /* Requested max number of outstanding WRs in the SQ */'),
+  capacityFns: ['rvt_qp_is_avail', 'rvt_create_qp'],
+  code: {
+    successLeavesBadWr: code(FN, '*bad_wr is assigned only when rvt_post_one_wr fails'),
+    tooManyEinval: code(ONE, 'wr->num_sge > qp->s_max_sge: return -EINVAL'),
+    zeroAccepted: code(ONE, 'only num_sge > s_max_sge fails; a WR with no sges is a zero-length message'),
+    emptyList: code(FN, 'call_send = qp->s_head == READ_ONCE(qp->s_last) && !wr->next reads the list before the loop: with wr == NULL in a state that may post, a NULL dereference (rdmavt breaks the documented clause)'),
+    full: code('rvt_qp_is_avail', 'no slot left: return -ENOMEM'),
+    asReported: [code('rvt_create_qp', 'qp->s_avail = init_attr->cap.max_send_wr'), code('rvt_qp_is_avail', 'no slot left past s_avail: -ENOMEM')],
+    numSgeBeforeFull: code(ONE, 'num_sge, then rvt_qp_valid_operation, then rvt_qp_is_avail'),
+    nothingRolledBack: code(FN, 'each WR is queued by rvt_post_one_wr before the next is checked; the loop stops at the first error'),
+  },
+  negativeNumSge: { outcome: 'posts-none', source: code(ONE, 'wr->num_sge > qp->s_max_sge is a signed compare; the sge loop runs for i < num_sge, so none is copied') },
+  state: {
+    rejects: ['RESET', 'INIT', 'RTR'],
+    accepts: ['RTS', 'SQD', 'ERR'],
+    rejectsSources: [ibSpec('vol 1, 10.3.1 QP states', 'the send queue accepts work requests from Ready to Send on'), SEND_OK],
+    acceptsSources: [ibSpec('vol 1, 10.3.1 QP states', 'the send queue accepts work requests from Ready to Send on, also in SQD and Error'), SEND_OK],
+    einval: { writesBadWr: false, source: code(FN, 'the state check returns -EINVAL before the loop that sets *bad_wr') },
+  },
+};
 
 /** rvt_post_send / rvt_post_one_wr: post a list of send WRs. */
 export const postSendClauses: Clause[] = [
-  {
-    id: 'post_send.state.gate',
-    verb,
-    statement: 'Posting a send to a QP in RESET, INIT or RTR fails; RTS accepts.',
-    sources: [ibSpec('vol 1, 10.3.1 QP states', 'the send queue accepts work requests from Ready to Send on'), code(FN, 'RVT_POST_SEND_OK gates the post')],
-    level: 'documented',
-    covers,
-  },
-  {
-    id: 'post_send.state.bad_wr',
-    verb,
-    statement: 'A send post the state gate refuses sets bad_wr to the first WR: rvt_post_send\'s kernel-doc promises the first bad WR for every failure (rdmavt itself returns before writing it: a deviation from its own documentation).',
-    sources: [kdoc(FN, '@bad_wr'), STOPS],
-    level: 'documented',
-    covers,
-  },
-  {
-    id: 'post_send.state.bad_wr-not-set',
-    verb,
-    statement: 'rdmavt fails the state gate with EINVAL and does not write bad_wr.',
-    sources: [code(FN, 'the state check returns -EINVAL before the loop that sets *bad_wr')],
-    level: 'reference',
-    covers,
-  },
+  ...postFamilyClauses(postSendFacts),
   {
     id: 'post_send.sqd.queued',
     verb,
@@ -41,46 +50,6 @@ export const postSendClauses: Clause[] = [
     sources: [code('ib_rvt_state_ops', 'IB_QPS_SQD has RVT_POST_SEND_OK and RVT_PROCESS_SEND_OK but not RVT_PROCESS_NEXT_SEND_OK, which rvt_ruc_loopback needs to start a WR')],
     level: 'reference',
     covers: ['rvt_post_send', 'rvt_ruc_loopback'],
-  },
-  {
-    id: 'post_send.bad_wr.first-failing',
-    verb,
-    statement: 'On a per-WR failure, bad_wr points at the first failing WR; earlier WRs are sent, later ones are not.',
-    sources: [kdoc(FN, '@bad_wr'), STOPS],
-    level: 'documented',
-    covers,
-  },
-  {
-    id: 'post_send.return.zero-on-success',
-    verb,
-    statement: 'A list of valid send WRs on an RTS QP returns 0.',
-    sources: [kdoc(FN, 'Return'), man('ibv_post_send(3)', 'RETURN VALUE', 'returns 0 on success')],
-    level: 'documented',
-    covers,
-  },
-  {
-    id: 'post_send.bad_wr.untouched-on-success',
-    verb,
-    statement: 'On success, rdmavt does not write bad_wr (rdma-core providers such as rxe set it to NULL on entry).',
-    sources: [code(FN, '*bad_wr is assigned only when rvt_post_one_wr fails')],
-    level: 'reference',
-    covers,
-  },
-  {
-    id: 'post_send.num_sge.too-many-einval',
-    verb,
-    statement: 'num_sge above max_send_sge fails with EINVAL.',
-    sources: [code(ONE, 'wr->num_sge > qp->s_max_sge: return -EINVAL')],
-    level: 'reference',
-    covers,
-  },
-  {
-    id: 'post_send.num_sge.negative-posts-none',
-    verb,
-    statement: 'rdmavt accepts a send WR with a negative num_sge (an int compared with a u8 max) and posts it with no sges: a zero-length message.',
-    sources: [code(ONE, 'wr->num_sge > qp->s_max_sge is a signed compare; the sge loop runs for i < num_sge, so none is copied')],
-    level: 'reference',
-    covers,
   },
   {
     id: 'post_send.err.flushed',
@@ -97,38 +66,6 @@ export const postSendClauses: Clause[] = [
     sources: [OPCODE_TABLE, code('rvt_qp_valid_operation', 'post_parms[opcode].qpt_support lacks the QP type: -EINVAL')],
     level: 'documented',
     covers: [...covers, 'rvt_qp_valid_operation'],
-  },
-  {
-    id: 'post_send.full.rejected',
-    verb,
-    statement: 'A send beyond what the send queue actually holds outstanding is rejected, with bad_wr at it.',
-    sources: [STOPS, man('ibv_create_qp(3)', 'DESCRIPTION', 'uint32_t max_send_wr; /* Requested max number of outstanding WRs in the SQ */')],
-    level: 'documented',
-    covers: [...covers, 'rvt_qp_is_avail'],
-  },
-  {
-    id: 'post_send.capacity.as-reported',
-    verb,
-    statement: 'rdmavt\'s send queue holds exactly the max_send_wr create and query report outstanding: the next send is the one rejected.',
-    sources: [code('rvt_create_qp', 'qp->s_avail = init_attr->cap.max_send_wr'), code('rvt_qp_is_avail', 'no slot left past s_avail: -ENOMEM')],
-    level: 'reference',
-    covers: [...covers, 'rvt_qp_is_avail', 'rvt_create_qp'],
-  },
-  {
-    id: 'post_send.full.enomem',
-    verb,
-    statement: 'A full send queue fails the post with ENOMEM.',
-    sources: [code('rvt_qp_is_avail', 'no slot left: return -ENOMEM')],
-    level: 'reference',
-    covers: [...covers, 'rvt_qp_is_avail'],
-  },
-  {
-    id: 'post_send.order.num_sge-first',
-    verb,
-    statement: 'rdmavt checks num_sge before the operation and before fullness.',
-    sources: [code(ONE, 'num_sge, then rvt_qp_valid_operation, then rvt_qp_is_avail')],
-    level: 'reference',
-    covers,
   },
   {
     id: 'post_send.lkey.checked-at-post',
@@ -176,21 +113,5 @@ export const postSendClauses: Clause[] = [
     sources: [man('ibv_post_send(3)', 'DESCRIPTION', 'IBV_SEND_SIGNALED Set the completion notification indicator. Relevant only if QP was created with sq_sig_all=0')],
     level: 'documented',
     covers: [FN, 'rvt_ruc_loopback'],
-  },
-  {
-    id: 'post_send.capacity.at-least-max_send_wr',
-    verb,
-    statement: 'The granted max_send_wr is at least the requested one, and that many sends can be outstanding.',
-    sources: [man('ibv_create_qp(3)', 'DESCRIPTION', 'the values will be greater than or equal to the values requested')],
-    level: 'documented',
-    covers: [FN, 'rvt_create_qp'],
-  },
-  {
-    id: 'post_send.context.interrupt',
-    verb,
-    statement: 'rvt_post_send may be called from interrupt context (it does not sleep): from hard IRQ it gives the answers it gives from process context.',
-    sources: [kdoc(FN, 'description')],
-    level: 'documented',
-    covers: [FN],
   },
 ];

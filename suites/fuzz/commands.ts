@@ -270,7 +270,7 @@ function sgesOf(mode: Mode): fc.Arbitrary<WrSpec['sges']> {
  * num_sge as posted: mostly the list's length, so that posts and messages roughly balance and the
  * SRQ both fills up and runs dry. `zero` (accepted, it holds nothing) only where receives may be
  * too small; `negative` and `zero` not under documented: that rdmavt compares num_sge unsigned and
- * accepts 0 are reference clauses (post_srq_recv.num_sge.too-many-einval, .zero-accepted).
+ * accepts 0 are reference clauses (post_srq_recv.num_sge.negative-einval, .zero-accepted).
  */
 function numSgeOf(mode: Mode, profile: Profile): fc.Arbitrary<WrSpec['numSge']> {
   const rejected: WrSpec['numSge'][] = profile === 'documented' ? ['above-max'] : ['negative', 'above-max'];

@@ -173,26 +173,6 @@ export const remoteCases = [
     },
   }),
   defineCase({
-    id: 'post_send/num_sge-negative',
-    verb: 'post_send',
-    title: 'A SEND with num_sge -1 is accepted and sent with no sges: the receive completes with byte_len 0 (rdmavt)',
-    clauses: ['post_send.num_sge.negative-posts-none'],
-    requires: ['rc_loopback'],
-    async run(ctx) {
-      const pair = await ctx.loopback();
-      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 7)] });
-      const local = await stage(ctx, pair, 0, [1, 2, 3, 4]);
-      const out = await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(80, { sg_list: [local], num_sge: -1 })] });
-      const received = await ctx.poll(pair.receiver.cq, 1);
-      ctx.check.equal(
-        'post_send.num_sge.negative-posts-none',
-        'return value and the receive completion',
-        { rawReturn: 0, received: [{ wr_id: 7n, status: 'SUCCESS', byte_len: 0 }] },
-        { rawReturn: out.rawReturn, received: received.map((wc) => ({ wr_id: wc.wr_id, status: wc.status, byte_len: wc.byte_len })) },
-      );
-    },
-  }),
-  defineCase({
     id: 'dereg_mr/in-use-errors-qp',
     verb: 'dereg_mr',
     title: 'Deregistering the MR of a send held by RNR returns 0; the QP goes to ERR and the send is flushed',

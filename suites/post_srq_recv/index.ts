@@ -1,7 +1,6 @@
-import { badWrCases } from './bad_wr.js';
 import { capacityCases } from './capacity.js';
 import { consumptionCases } from './consumption.js';
-import { numSgeCases } from './num_sge.js';
-import { successCases } from './success.js';
+import { lkeyCases } from './lkey.js';
 
-export const postSrqRecvCases = [...successCases, ...badWrCases, ...numSgeCases, ...capacityCases, ...consumptionCases];
+/** rvt_post_srq_recv's own cases; what every post verb shares is in ../post-family. */
+export const postSrqRecvCases = [...lkeyCases, ...capacityCases, ...consumptionCases];

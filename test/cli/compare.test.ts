@@ -65,7 +65,7 @@ describe('rvt-conform compare', () => {
   it('reports a fix the other way round', async () => {
     const r = await cli(['compare', path('model-broken'), path('model')]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/ {2}fixes \(\d+\):\n {4}post_srq_recv\.bad_wr\.first-failing: FAIL -> pass/);
+    expect(r.stdout).toMatch(/ {2}fixes \(\d+\):\n {4}post_srq_recv\.capacity\.as-reported: FAIL -> pass/);
   });
 
   it('refuses runs under different profiles (exit 2), explaining why', async () => {

@@ -17,7 +17,7 @@ describe('GitHub Actions', () => {
     expect(full).toContain('%0Areplay: rvt-conform repro post_srq_recv/fill-to-capacity --from out/results.json');
     expect(lines.every((l) => !l.includes('\n'))).toBe(true);
     // Under the rdmavt profile the reference clause binds, so it is annotated too.
-    expect(lines.some((l) => l.startsWith('::error title=post_srq_recv.capacity.exactly-max_wr failed (reference)::'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('::error title=post_srq_recv.capacity.as-reported failed (reference)::'))).toBe(true);
   });
 
   it('annotates a passing gate as a notice, and a clause nobody verified as an error', async () => {

@@ -59,7 +59,7 @@ describe('report.html', () => {
         page.on('request', (r) => requested.push(r.url()));
         await page.goto(pathToFileURL(file).href);
         const visible = page.locator('tbody.clause:visible');
-        const failing = results.clauses.filter((c) => c.status === 'fail').map((c) => c.id);
+        const failing = results.clauses.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.id);
         expect(await visible.count()).toBe(results.clauses.length);
 
         await page.selectOption('#filter-status', 'fail');
@@ -96,7 +96,7 @@ describe('report.html', () => {
     const results = await resultsFor({ adapter: capacityMinusOne(), expectations: [] });
     const html = renderHtml([results]);
     const order = [...html.matchAll(/<tbody class="clause" id="clause-([^"]+)"/g)].map((m) => m[1]);
-    const failing = results.clauses.filter((c) => c.status === 'fail').map((c) => c.id);
+    const failing = results.clauses.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.id);
     expect(order.slice(0, failing.length)).toEqual(failing);
     expect(order.slice(failing.length, failing.length + 3)).toEqual(results.gate.unverified);
   });

@@ -44,8 +44,11 @@ function foundNothing(entry: CaseRun['trace'][number]): boolean {
   return (entry.call === 'pollCq' && result?.completions?.length === 0) || (entry.call === 'getAsyncEvents' && result?.events?.length === 0);
 }
 
+/** An implementation's own error: the client prefixes the call, the agent and the gRPC status, which a local run has not. */
+const own = (message: string | undefined) => message?.replace(/^\w+ on the agent at \S+: INTERNAL: the implementation failed: /, '').replace(/^(exception: )\w+ on the agent at \S+: INTERNAL: the implementation failed: /, '$1');
+
 /** The trace without its timings: no durations, and no wait loop's empty polls. */
-const untimed = (trace: CaseRun['trace']) => trace.filter((entry) => !foundNothing(entry)).map(({ call, args, result, error }) => ({ call, args, result, error }));
+const untimed = (trace: CaseRun['trace']) => trace.filter((entry) => !foundNothing(entry)).map(({ call, args, result, error }) => ({ call, args, result, error: own(error) }));
 
 /** A run as evidence: everything but durations and trace timings (and stacks, which name files). */
 export function evidence(runs: readonly CaseRun[]) {
@@ -53,8 +56,8 @@ export function evidence(runs: readonly CaseRun[]) {
     id: run.case.id,
     ran: run.ran,
     status: run.status,
-    reason: run.reason,
-    error: run.error?.message,
+    reason: own(run.reason),
+    error: own(run.error?.message),
     checks: run.checks,
     trace: untimed(run.trace),
   }));

@@ -33,7 +33,7 @@ describe('clause records', () => {
       'post_srq_recv.num_sge.zero-accepted',
       'post_srq_recv.empty-list.zero',
       'post_srq_recv.capacity.at-least-max_wr',
-      'post_srq_recv.capacity.exactly-max_wr',
+      'post_srq_recv.capacity.as-reported',
       'post_srq_recv.order.num_sge-before-full',
       'post_srq_recv.lkey.not-checked-at-post',
       'post_srq_recv.consume.fifo-unchanged',
@@ -48,5 +48,20 @@ describe('cases', () => {
   it('have unique ids', () => {
     const ids = allCases.map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('the post-verb family', () => {
+  it('holds every post verb to the same clauses, at the same levels', () => {
+    const family = (verb: string) =>
+      new Map(clauses.filter((c) => c.verb === verb).map((c) => [c.id.slice(verb.length + 1).replace(/-max_(recv_|send_)?wr$/, '-max_wr'), c.level]));
+    const srq = family('post_srq_recv');
+    for (const verb of ['post_recv', 'post_send']) {
+      const other = family(verb);
+      for (const [suffix, level] of srq) {
+        if (suffix.startsWith('lkey.') || suffix.startsWith('consume.') || suffix.startsWith('num_sge.negative')) continue;
+        expect(other.get(suffix), `${verb}.${suffix}`).toBe(level);
+      }
+    }
   });
 });
