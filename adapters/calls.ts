@@ -10,6 +10,7 @@ import {
   QpInitAttr,
   QpState,
   SrqAttr,
+  SrqType,
   SrqAttrMask,
 } from '../spec/verbs/attrs.js';
 import { AsyncEvent } from '../spec/verbs/events.js';
@@ -56,7 +57,8 @@ export const calls = {
   ),
   destroyCq: call(z.object({ cq: Handle }), RawStatus),
 
-  createSrq: call(z.object({ pd: Handle, attr: SrqAttr }), created('srq').extend({ attr: SrqAttr.nullable() })),
+  // srq_type absent is BASIC; XRC and TM need a CQ (ibv_srq_init_attr_ex.cq), TM also its tag list size.
+  createSrq: call(z.object({ pd: Handle, attr: SrqAttr, srq_type: SrqType.optional(), cq: Handle.optional(), max_num_tags: u32.optional() }), created('srq').extend({ attr: SrqAttr.nullable() })),
   modifySrq: call(z.object({ srq: Handle, attr: SrqAttr.partial(), mask: z.array(SrqAttrMask) }), RawStatus),
   querySrq: call(z.object({ srq: Handle }), RawStatus.extend({ attr: SrqAttr.nullable() })),
   destroySrq: call(z.object({ srq: Handle }), RawStatus),

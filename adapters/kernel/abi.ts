@@ -187,8 +187,10 @@ export const SrqAttrS = struct('rvtc_srq_attr', [
 ]);
 export const CreateSrqReq = struct('rvtc_create_srq', [
   ['pd', 'u32'],
-  ['reserved', 'u32'],
+  ['srq_type', 'u32'],
   ['attr', SrqAttrS],
+  ['cq', 'u32'],
+  ['max_num_tags', 'u32'],
 ]);
 export const SrqResp = struct('rvtc_srq', [
   ['ret', 'i32'],

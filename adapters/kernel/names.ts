@@ -1,4 +1,4 @@
-import { MrAccess, type Mtu, PortState, QpAttrMask, QpState, SrqAttrMask } from '../../spec/verbs/attrs.js';
+import { MrAccess, type Mtu, PortState, QpAttrMask, QpState, SrqAttrMask, SrqType } from '../../spec/verbs/attrs.js';
 import { AsyncEventType } from '../../spec/verbs/events.js';
 import { type WcOpcode, WcStatus } from '../../spec/verbs/wc.js';
 import { SendFlag, SendOpcode } from '../../spec/verbs/wr.js';
@@ -43,6 +43,7 @@ export const qpState = new KernelEnum('enum ib_qp_state', byIndex(QpState.option
 export const portState = new KernelEnum('enum ib_port_state', byIndex(PortState.options));
 export const qpAttrMask = new KernelEnum('enum ib_qp_attr_mask', byBit(QpAttrMask.options));
 export const srqAttrMask = new KernelEnum('enum ib_srq_attr_mask', byBit(SrqAttrMask.options));
+export const srqType = new KernelEnum('enum ib_srq_type', byIndex(SrqType.options));
 export const access = new KernelEnum('enum ib_access_flags', byBit(MrAccess.options));
 export const sendOpcode = new KernelEnum('enum ib_wr_opcode', byIndex(SendOpcode.options));
 export const sendFlag = new KernelEnum('enum ib_send_flags', byBit(SendFlag.options));

@@ -304,8 +304,9 @@ export function openKernelSession(control: KernelControl): Session {
     },
     destroyCq: async ({ cq }) => status(req(Op.DESTROY_CQ, handleReq(cq))),
 
-    createSrq: async ({ pd, attr }) => {
-      const r = SrqResp.read(req(Op.CREATE_SRQ, CreateSrqReq.encode({ pd, attr: { ...attr, reserved: 0 } })), 0);
+    createSrq: async ({ pd, attr, srq_type, cq, max_num_tags }) => {
+      const encoded = CreateSrqReq.encode({ pd, srq_type: names.srqType.value(srq_type ?? 'BASIC'), attr: { ...attr, reserved: 0 }, cq: cq ?? 0, max_num_tags: max_num_tags ?? 0 });
+      const r = SrqResp.read(req(Op.CREATE_SRQ, encoded), 0);
       if (r.ret !== 0) return { rawReturn: r.ret, srq: null, attr: null };
       const { max_wr, max_sge, srq_limit } = r.attr;
       return { rawReturn: 0, srq: r.handle, attr: { max_wr, max_sge, srq_limit } };

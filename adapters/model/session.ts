@@ -69,7 +69,7 @@ const verbs: Verbs = {
     return { rawReturn: 0 };
   },
 
-  createSrq: (state, { pd, attr }) => createSrq(state, pd, attr),
+  createSrq: (state, { pd, attr, srq_type, cq }) => createSrq(state, pd, attr, srq_type, cq),
   modifySrq: (state, { srq, attr, mask }) => ({ rawReturn: modifySrq(state, srq, attr, mask) }),
   querySrq: (state, { srq }) => ({ rawReturn: 0, attr: querySrqAttr(state, lookup(state.srqs, srq, 'srq')) }),
   destroySrq: (state, { srq }) => ({ rawReturn: destroySrq(state, srq) }),

@@ -1,4 +1,4 @@
-import type { SrqAttr, SrqAttrMask } from '../../spec/verbs/attrs.js';
+import type { SrqAttr, SrqAttrMask, SrqType } from '../../spec/verbs/attrs.js';
 import type { Handle } from '../../spec/verbs/ints.js';
 import type { RawPostOutcome } from '../../spec/verbs/outcome.js';
 import type { RecvWr } from '../../spec/verbs/wr.js';
@@ -7,9 +7,21 @@ import { WqeRing } from './ring.js';
 import type { ModelState, Srq } from './state.js';
 
 /** rvt_create_srq (linux: drivers/infiniband/sw/rdmavt/srq.c). */
-export function createSrq(state: ModelState, pd: Handle, attr: SrqAttr): { rawReturn: number; srq: Handle | null; attr: SrqAttr | null } {
+export function createSrq(
+  state: ModelState,
+  pd: Handle,
+  attr: SrqAttr,
+  srqType: SrqType = 'BASIC',
+  cq?: Handle,
+): { rawReturn: number; srq: Handle | null; attr: SrqAttr | null } {
   const b = state.behaviour;
   const dev = state.attr;
+  if (srqType !== 'BASIC') {
+    // ib_create_srq_user takes a reference on the CQ of an XRC or TM SRQ before the driver runs.
+    if (cq === undefined || !state.cqs.has(cq)) throw new Error(`model: an ${srqType} SRQ needs an existing cq (ib_create_srq_user dereferences it)`);
+    // rvt_create_srq: srq_type != IB_SRQT_BASIC is -EOPNOTSUPP, before any other check.
+    return { rawReturn: b.errno('EOPNOTSUPP'), srq: null, attr: null };
+  }
   if (attr.max_sge === 0 || attr.max_sge > dev.max_srq_sge || attr.max_wr === 0 || attr.max_wr > dev.max_srq_wr) {
     return { rawReturn: b.errno('EINVAL'), srq: null, attr: null };
   }

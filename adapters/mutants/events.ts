@@ -1,4 +1,5 @@
 import { rdmavt } from '../model/behaviour.js';
+import { stateAllows } from '../model/state-ops.js';
 import { resolveSgl } from '../model/mr.js';
 import { errorQp, flushRecv } from '../model/qp.js';
 import { type Mutant, mutate } from './mutant.js';
@@ -49,6 +50,22 @@ export const eventMutants: Mutant[] = [
         return { ...out, completions: out.completions.map((wc) => (wc.opcode === 'RECV' && wc.status === 'SUCCESS' ? { ...wc, byte_len: 64 } : wc)) };
       },
     },
+  }),
+  mutate(rdmavt, 'comm-est-on-rtr-receive', 'comm_est', 'raises COMM_EST when a receive completes on a QP in RTR, as qib and hfi1 do from their receive paths (rdmavt\'s loopback never does)', {
+    intercept: {
+      pollCq: (state, args, next) => {
+        const out = next(args);
+        for (const wc of out.completions) {
+          for (const [handle, qp] of state.qps) {
+            if (wc.opcode === 'RECV' && qp.qp_num === wc.qp_num && qp.state === 'RTR') state.events.push({ event_type: 'COMM_EST', element: { kind: 'qp', qp: handle } });
+          }
+        }
+        return out;
+      },
+    },
+  }),
+  mutate(rdmavt, 'rtr-does-not-receive', 'comm_est', 'takes messages only from RTS on: a QP in RTR answers RNR instead of receiving', {
+    stateAllows: (qpState, op) => (op === 'PROCESS_RECV' && qpState === 'RTR' ? false : stateAllows(qpState, op)),
   }),
   mutate(rdmavt, 'rnr-retry-ignored', 'rnr', 'fails a send at the first RNR even with rnr_retry 7', {
     rnrRetries: () => 0,

@@ -50,6 +50,11 @@ export const fidelityMutants: Mutant[] = [
       },
     },
   }),
+  mutate(rdmavt, 'srq-type-ignored', 'create_srq', 'creates an XRC or tag-matching SRQ as a basic one instead of refusing it with EOPNOTSUPP', {
+    intercept: {
+      createSrq: (_state, args, next) => next({ ...args, srq_type: 'BASIC' }),
+    },
+  }),
   mutate(rdmavt, 'rnr-finite-fails-at-once', 'rnr', 'fails a send at the first RNR NAK when rnr_retry is 1-6 instead of retrying on the RNR timer', {
     rnrRetries: (rnrRetry) => (rnrRetry >= 7 ? Number.POSITIVE_INFINITY : 0),
   }),

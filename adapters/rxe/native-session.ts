@@ -136,8 +136,9 @@ export function openNativeSession(binding: Native.VerbsBinding, device: string):
     },
     destroyCq: async ({ cq }) => destroy('cq', cq),
 
-    createSrq: async ({ pd, attr }) => {
-      const r = binding.createSrq(handles.native('pd', pd), attr);
+    createSrq: async ({ pd, attr, srq_type, cq, max_num_tags }) => {
+      const ex = srq_type === undefined || srq_type === 'BASIC' ? undefined : { srq_type, cq: handles.native('cq', cq ?? 0), ...(max_num_tags === undefined ? {} : { max_num_tags }) };
+      const r = binding.createSrq(handles.native('pd', pd), attr, ex);
       if (r.srq === null) return { rawReturn: r.ret, srq: null, attr: null };
       // What ibv_create_srq wrote back into the init attr, as it wrote it (create_srq.attr.written-back checks it).
       return { rawReturn: r.ret, srq: created('srq', r.srq), attr: r.attr };

@@ -43,6 +43,29 @@ export const errorClauses: Clause[] = [
     covers: ['rvt_error_qp', 'rvt_modify_qp'],
   },
   {
+    id: 'comm_est.rtr-receives',
+    verb: 'comm_est',
+    statement: 'A QP in RTR (ready to receive) receives: a SEND to it consumes a receive and completes it.',
+    sources: [
+      ibSpec('vol 1, 10.3.1 QP states (Ready to Receive)', 'incoming messages are processed in RTR; only the send queue waits for RTS'),
+      code('ib_rvt_state_ops', 'IB_QPS_RTR has RVT_POST_RECV_OK and RVT_PROCESS_RECV_OK'),
+    ],
+    level: 'documented',
+    covers: ['rvt_ruc_loopback'],
+  },
+  {
+    id: 'comm_est.first-receive-in-rtr',
+    verb: 'comm_est',
+    statement: 'The first message that arrives at an RC QP in RTR raises COMM_EST (communication established) for that QP.',
+    sources: [
+      ibSpec('vol 1, 11.6.3.1 affiliated asynchronous events', 'Communication Established: the first packet was received on a QP in the Ready to Receive state'),
+      man('ibv_get_async_event(3)', 'DESCRIPTION', 'IBV_EVENT_COMM_EST Communication was established on a QP'),
+      code('rvt_comm_est', 'raises IB_EVENT_COMM_EST; only the hardware drivers\' receive paths call it (qib_rc_rcv, hfi1_rc_rcv), never rvt_ruc_loopback, whose messages reach an RTR QP without it'),
+    ],
+    level: 'documented',
+    covers: ['rvt_comm_est', 'rvt_ruc_loopback'],
+  },
+  {
     id: 'consume.bad-lkey-local-prot-err',
     verb: 'consume',
     statement: 'A receive WQE whose lkey is invalid, accepted at post time, completes with LOC_PROT_ERR when a message consumes it.',

@@ -28,7 +28,7 @@ export interface PostVerbFacts {
     successLeavesBadWr: Source;
     tooManyEinval: Source;
     zeroAccepted: Source;
-    /** How rdmavt treats the empty list (wr = NULL): the family's documented clause says it is the list of no WRs. */
+    /** How rdmavt treats the empty list (wr = NULL). */
     emptyList: Source;
     full: Source;
     /** Where the capacity create and query report comes from. */
@@ -36,6 +36,8 @@ export interface PostVerbFacts {
     numSgeBeforeFull: Source;
     nothingRolledBack: Source;
   };
+  /** rdmavt's answer to the empty list: 0 (its loop runs zero times), or none (it dereferences the list: an oops). */
+  emptyListReturns: 'zero' | 'oops';
   /** rdmavt's answer to num_sge -1: refused (compared unsigned), or posted with no sges (compared signed). */
   negativeNumSge: { outcome: 'einval' | 'posts-none'; source: Source };
   /** QP verbs only: the QP state gate. */
@@ -87,11 +89,13 @@ export function postFamilyClauses(f: PostVerbFacts): Clause[] {
     clause('num_sge.too-many-einval', 'That refusal is EINVAL.', 'reference', [f.code.tooManyEinval]),
     negative,
     clause('num_sge.zero-accepted', 'A WR with num_sge 0 is accepted: it carries a zero-length message.', 'reference', [f.code.zeroAccepted]),
-    clause('empty-list.zero', 'An empty list (wr = NULL: the list of no WRs) returns 0 and posts nothing.', 'documented', [
-      kdoc(fn, '@wr'),
-      man(f.man, 'DESCRIPTION', `${f.man.replace(/\(3\)$/, '')}() posts the linked list of work requests (WRs) starting with wr`),
+    // Whether an empty list is 0 or an error is not documented (rxe's provider says EINVAL); that it is answered is.
+    clause('empty-list.answered', 'An empty list (wr = NULL) is answered, with 0 or an errno, and posts nothing.', 'documented', [
+      kdoc(fn, 'Return'),
+      man(f.man, 'RETURN VALUE', 'or the value of errno on failure (which indicates the failure reason)'),
       f.code.emptyList,
     ]),
+    ...(f.emptyListReturns === 'zero' ? [clause('empty-list.zero', 'rdmavt returns 0 for an empty list.', 'reference', [f.code.emptyList])] : []),
     clause('full.rejected', `A WR beyond what ${f.queue} actually holds is refused, bad_wr at it.`, 'documented', [STOPS, f.capacityDoc], sizing),
     clause('capacity.as-reported', `rdmavt's ${bare} holds exactly the ${f.maxWr} that create and query report: the next WR is the one refused.`, 'reference', f.code.asReported, sizing),
     clause('full.enomem', `Posting to a full ${bare} fails with ENOMEM.`, 'reference', [f.code.full], sizing),

@@ -28,6 +28,7 @@ export const postRecvFacts: PostVerbFacts = {
     numSgeBeforeFull: code(FN, 'the num_sge check comes before p_lock is taken and the ring is looked at'),
     nothingRolledBack: code(FN, 'each WR is copied and head advanced before the next is checked; nothing is rolled back'),
   },
+  emptyListReturns: 'zero',
   negativeNumSge: { outcome: 'einval', source: code(FN, '(unsigned)wr->num_sge > qp->r_rq.max_sge: -1 is above any limit') },
   state: {
     rejects: ['RESET'],

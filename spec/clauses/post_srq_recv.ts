@@ -27,6 +27,7 @@ export const postSrqRecvFacts: PostVerbFacts = {
     numSgeBeforeFull: code(FN, 'the num_sge check comes before the ring is looked at'),
     nothingRolledBack: code(FN, 'each WR is copied and head advanced before the next is checked; nothing is rolled back'),
   },
+  emptyListReturns: 'zero',
   negativeNumSge: { outcome: 'einval', source: code(FN, '(unsigned)wr->num_sge > srq->rq.max_sge: -1 is above any limit') },
 };
 

@@ -23,6 +23,14 @@ export const srqLifecycleClauses: Clause[] = [
     covers: ['rvt_create_srq'],
   },
   {
+    id: 'create_srq.type.basic-only',
+    verb: 'create_srq',
+    statement: 'rdmavt creates basic SRQs only: an XRC or a tag-matching SRQ is refused with EOPNOTSUPP, before any other check.',
+    sources: [code('rvt_create_srq', 'if (srq_init_attr->srq_type != IB_SRQT_BASIC) return -EOPNOTSUPP;', SRQ_C)],
+    level: 'reference',
+    covers: ['rvt_create_srq'],
+  },
+  {
     id: 'create_srq.limit-arms',
     verb: 'create_srq',
     statement: 'rdmavt takes the srq_limit given at create unchecked: a non-zero value arms the limit event.',

@@ -55,6 +55,10 @@ export const SrqAttr = z.object({
 });
 export type SrqAttr = z.infer<typeof SrqAttr>;
 
+/** enum ibv_srq_type: a basic SRQ, an XRC SRQ (with an XRC domain and a CQ), or a tag-matching one (with a CQ). */
+export const SrqType = z.enum(['BASIC', 'XRC', 'TM']);
+export type SrqType = z.infer<typeof SrqType>;
+
 /** enum ibv_srq_attr_mask, by name. */
 export const SrqAttrMask = z.enum(['MAX_WR', 'LIMIT']);
 export type SrqAttrMask = z.infer<typeof SrqAttrMask>;

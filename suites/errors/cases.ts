@@ -1,5 +1,5 @@
 import { defineCase } from '../case.js';
-import { loopbackPair, moveTo } from '../fixtures.js';
+import { bringUp, createRcQp, loopbackPair, moveTo } from '../fixtures.js';
 import { srqRig, wrIds } from '../post_srq_recv/rig.js';
 import { recvWr, sendMessages, wrStatuses } from '../traffic.js';
 
@@ -61,6 +61,26 @@ export const errorCases = [
       await moveTo(ctx.verbs, qp, 'ERR');
       const { found, seen } = await ctx.waitForEvent((e) => e.event_type === 'QP_LAST_WQE_REACHED');
       ctx.check.equal('error_qp.last-wqe-reached', 'the event', { event_type: 'QP_LAST_WQE_REACHED', element: { kind: 'qp', qp } }, found ?? seen);
+    },
+  }),
+  defineCase({
+    id: 'comm_est/first-receive-in-rtr',
+    verb: 'comm_est',
+    title: 'A SEND to a QP still in RTR is received there and raises COMM_EST for it',
+    clauses: ['comm_est.rtr-receives', 'comm_est.first-receive-in-rtr'],
+    requires: ['rc_loopback', 'async_events'],
+    async run(ctx) {
+      const pd = await ctx.pd();
+      const sender = await createRcQp(ctx.verbs, pd, undefined);
+      const receiver = await createRcQp(ctx.verbs, pd, undefined);
+      await bringUp(ctx.verbs, sender.qp, receiver.qp_num, 'RTS');
+      await bringUp(ctx.verbs, receiver.qp, sender.qp_num, 'RTR');
+      await ctx.verbs.postRecv({ qp: receiver.qp, wrs: [{ wr_id: 3n }] });
+      await ctx.verbs.postSend({ qp: sender.qp, wrs: [{ wr_id: 30n, opcode: 'SEND' }] });
+      const received = await ctx.poll(receiver.cq, 1);
+      const { found, seen } = await ctx.waitForEvent((e) => e.event_type === 'COMM_EST');
+      ctx.check.equal('comm_est.rtr-receives', 'the receive completion of the QP in RTR', [{ wr_id: 3n, status: 'SUCCESS' }], wrStatuses(received));
+      ctx.check.equal('comm_est.first-receive-in-rtr', 'the event', { event_type: 'COMM_EST', element: { kind: 'qp', qp: receiver.qp } }, found ?? seen);
     },
   }),
   defineCase({

@@ -1,6 +1,6 @@
 import type { SrqAttr } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
-import { SetupError } from '../fixtures.js';
+import { createCq, SetupError } from '../fixtures.js';
 import type { CaseContext } from '../context.js';
 import { srqRig, wrIds } from '../post_srq_recv/rig.js';
 
@@ -39,9 +39,27 @@ const zero = (['max_wr', 'max_sge'] as const).map((key) =>
   }),
 );
 
+/** One per SRQ type rdmavt lacks: each with a CQ (the core takes a reference on it first) and otherwise valid attributes. */
+const unsupportedTypes = (['XRC', 'TM'] as const).map((srq_type) =>
+  defineCase({
+    id: `create_srq/type-${srq_type.toLowerCase()}-refused`,
+    verb: 'create_srq',
+    title: `An SRQ of type ${srq_type} is refused with EOPNOTSUPP (rdmavt: basic SRQs only)`,
+    clauses: ['create_srq.type.basic-only'],
+    requires: ['srq'],
+    async run(ctx) {
+      const pd = await ctx.pd();
+      const cq = await createCq(ctx.verbs);
+      const r = await ctx.verbs.createSrq({ pd, attr: { max_wr: 8, max_sge: 1, srq_limit: 0 }, srq_type, cq, ...(srq_type === 'TM' ? { max_num_tags: 16 } : {}) });
+      ctx.check.equal('create_srq.type.basic-only', `create of a ${srq_type} SRQ`, { srq: null, errno: 'EOPNOTSUPP' }, { srq: r.srq, errno: r.errno });
+    },
+  }),
+);
+
 export const srqLifecycleCases = [
   ...aboveDevice,
   ...zero,
+  ...unsupportedTypes,
   defineCase({
     id: 'create_srq/attr-written-back',
     verb: 'create_srq',

@@ -613,18 +613,30 @@ static int rvtc_create_srq(struct rvtc_session *s, u32 op, const void *p)
 	const struct rvtc_create_srq *req = p;
 	struct rvtc_object *pd = rvtc_lookup(s, req->pd, RVTC_PD);
 	struct ib_srq_init_attr init = {};
-	struct rvtc_object *obj;
+	struct rvtc_object *obj, *cq;
 	struct ib_srq *srq;
 	struct rvtc_srq *r;
 
 	if (!pd)
 		return REFUSE(s, op, "no pd %u in this session", req->pd);
+	if (req->srq_type > IB_SRQT_TM)
+		return REFUSE(s, op, "srq_type %u is no enum ib_srq_type", req->srq_type);
+	init.srq_type = req->srq_type;
+	/* ib_create_srq_user takes a reference on the CQ of an XRC or TM SRQ: it must exist. */
+	if (ib_srq_has_cq(init.srq_type)) {
+		cq = rvtc_lookup(s, req->cq, RVTC_CQ);
+		if (!cq)
+			return REFUSE(s, op, "an SRQ of type %u needs a cq; no cq %u in this session",
+				      req->srq_type, req->cq);
+		init.ext.cq = cq->cq;
+	}
+	if (init.srq_type == IB_SRQT_TM)
+		init.ext.tag_matching.max_num_tags = req->max_num_tags;
 	obj = rvtc_new_object(s, RVTC_SRQ);
 	if (!obj)
 		return rvtc_refuse(s, op, -ENOSPC, "this session holds %u objects already", RVTC_MAX_OBJECTS);
 	init.event_handler = rvtc_object_event;
 	init.srq_context = obj;
-	init.srq_type = IB_SRQT_BASIC;
 	init.attr.max_wr = req->attr.max_wr;
 	init.attr.max_sge = req->attr.max_sge;
 	init.attr.srq_limit = req->attr.srq_limit;

@@ -248,8 +248,10 @@ struct rvtc_srq_attr {
 
 struct rvtc_create_srq {
 	__u32 pd;
-	__u32 reserved;
+	__u32 srq_type;		/* enum ib_srq_type */
 	struct rvtc_srq_attr attr;
+	__u32 cq;		/* XRC and TM: the core takes a reference on it */
+	__u32 max_num_tags;	/* TM: the tag list size */
 };
 
 /* CREATE_SRQ: .attr is what the driver wrote back into ib_srq_init_attr. */

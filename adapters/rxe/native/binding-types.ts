@@ -252,7 +252,7 @@ export interface VerbsBinding {
   destroyCq(cq: number): Status;
 
   /** `attr` is the struct after the call: what the provider granted. */
-  createSrq(pd: number, attr: Partial<SrqAttr>): Status & { srq: number | null; attr: SrqAttr | null };
+  createSrq(pd: number, attr: Partial<SrqAttr>, ex?: { srq_type: 'XRC' | 'TM'; cq: number; max_num_tags?: number }): Status & { srq: number | null; attr: SrqAttr | null };
   modifySrq(srq: number, attr: Partial<Pick<SrqAttr, 'max_wr' | 'srq_limit'>>, mask: number): Status;
   querySrq(srq: number): Status & { attr: SrqAttr | null };
   destroySrq(srq: number): Status;

@@ -32,7 +32,7 @@ const MUST_FAIL: Record<string, string[]> = {
 
 describe('mutation: every seeded fault is caught', async () => {
   const report = await runMutation(modelAdapter(), mutants, mutantAdapter, allCases, {
-    knownFailures: new Set(['post_send.state.bad_wr', 'modify_qp.reset.empties-queues']),
+    knownFailures: new Set(['post_send.state.bad_wr', 'modify_qp.reset.empties-queues', 'comm_est.first-receive-in-rtr']),
     knownErrors: new Set(['post_send/empty-list']),
   });
 
@@ -40,7 +40,7 @@ describe('mutation: every seeded fault is caught', async () => {
     const gates = ['reset', 'init', 'rtr'].map((state) => `post_send/state-${state}-rejects`);
     expect(report.baseline.failed).toEqual([]);
     expect(report.baseline.errors).toEqual([]);
-    expect([...report.baseline.known].sort()).toEqual([...gates, 'modify_qp/reset-empties-rq', 'post_send/empty-list'].sort());
+    expect([...report.baseline.known].sort()).toEqual([...gates, 'modify_qp/reset-empties-rq', 'post_send/empty-list', 'comm_est/first-receive-in-rtr'].sort());
   });
 
   it('has at least 25 mutants and kills them all (a survivor is a missing case)', () => {

@@ -59,7 +59,8 @@ describe('the post-verb family', () => {
     for (const verb of ['post_recv', 'post_send']) {
       const other = family(verb);
       for (const [suffix, level] of srq) {
-        if (suffix.startsWith('lkey.') || suffix.startsWith('consume.') || suffix.startsWith('num_sge.negative')) continue;
+        // rdmavt's own answers differ per verb here: no empty-list 0 for post_send (an oops), num_sge -1 compared signed there.
+        if (suffix.startsWith('lkey.') || suffix.startsWith('consume.') || suffix.startsWith('num_sge.negative') || suffix === 'empty-list.zero') continue;
         expect(other.get(suffix), `${verb}.${suffix}`).toBe(level);
       }
     }

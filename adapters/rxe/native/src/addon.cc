@@ -72,7 +72,10 @@ static void DestroyOwned(HandleTable<T>& table, uint32_t ctx, Destroy destroy) {
 int VerbsAddon::CloseContext(uint32_t ctx) {
   std::vector<void*> buffers;
   DestroyOwned(qps_, ctx, [](QpEntry& e) { ibv_destroy_qp(e.qp); });
-  DestroyOwned(srqs_, ctx, [](SrqEntry& e) { ibv_destroy_srq(e.srq); });
+  DestroyOwned(srqs_, ctx, [](SrqEntry& e) {
+    ibv_destroy_srq(e.srq);
+    if (e.xrcd != nullptr) ibv_close_xrcd(e.xrcd);
+  });
   DestroyOwned(cqs_, ctx, [](CqEntry& e) { ibv_destroy_cq(e.cq); });
   DestroyOwned(mrs_, ctx, [&buffers](MrEntry& e) {
     ibv_dereg_mr(e.mr);

@@ -37,6 +37,8 @@ struct CqEntry {
 struct SrqEntry {
   ibv_srq* srq;
   uint32_t ctx;
+  // An XRC SRQ's domain, opened for it and closed after it; null for other types.
+  ibv_xrcd* xrcd;
 };
 struct QpEntry {
   ibv_qp* qp;
