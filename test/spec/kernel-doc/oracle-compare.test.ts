@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseManPages } from '../../../spec/kernel-doc/man.js';
 import { parseKernelDoc } from '../../../spec/kernel-doc/parse.js';
-import { disagreements } from './oracle-compare.js';
+import { disagreements } from '../../../spec/kernel-doc/oracle-compare.js';
 
 /** The oracle is only as good as its comparison: each kind of difference must be caught. */
 

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseManPages } from '../../../spec/kernel-doc/man.js';
 import { parseKernelDoc } from '../../../spec/kernel-doc/parse.js';
 import { EXTRACTION_TIMEOUT_MS, TARBALL, hasTarball, kernelTree, prepareKernelSource } from '../../kernel-source.js';
-import { disagreements } from './oracle-compare.js';
+import { disagreements } from '../../../spec/kernel-doc/oracle-compare.js';
 
 /**
  * THE ORACLE: the kernel's own scripts/kernel-doc (Perl) and parseKernelDoc must read every

@@ -1,5 +1,5 @@
-import { canonicalSectionName, type DocFunction } from '../../../spec/kernel-doc/schema.js';
-import { collapseWhitespace } from '../../../spec/kernel-doc/text.js';
+import { canonicalSectionName, type DocFunction } from './schema.js';
+import { collapseWhitespace } from './text.js';
 
 /**
  * Compares what parseKernelDoc reads from a C file with what scripts/kernel-doc -man says about
@@ -85,16 +85,27 @@ function signatureView(fn: DocFunction): string {
   return `${fn.signature.returnType} (${params.join(', ')})`;
 }
 
-/** Every disagreement between the two readings of one file, as readable lines (empty: they agree). */
-export function disagreements(file: string, ours: readonly DocFunction[], script: readonly DocFunction[]): string[] {
-  const problems: string[] = [];
-  const theirs = new Map(script.map((fn) => [fn.name, fn]));
-  const names = new Set(ours.map((fn) => fn.name));
-  for (const fn of script) if (!names.has(fn.name)) problems.push(`${file}: ${fn.name}: only the script documents it`);
+/** One field on which the two readings of a function differ ('function' when only one side has it). */
+export interface Disagreement {
+  file: string;
+  function: string;
+  field: keyof View | 'function';
+  ours: string;
+  script: string;
+}
+
+/**
+ * Every disagreement between the two readings of one file (empty: they agree). Functions pair by
+ * name, in order: a file may document one name twice (`#ifdef` alternatives).
+ */
+export function compareReadings(file: string, ours: readonly DocFunction[], script: readonly DocFunction[]): Disagreement[] {
+  const problems: Disagreement[] = [];
+  const theirs = new Map<string, DocFunction[]>();
+  for (const fn of script) theirs.set(fn.name, [...(theirs.get(fn.name) ?? []), fn]);
   for (const fn of ours) {
-    const other = theirs.get(fn.name);
+    const other = theirs.get(fn.name)?.shift();
     if (!other) {
-      problems.push(`${file}: ${fn.name}: only parseKernelDoc documents it`);
+      problems.push({ file, function: fn.name, field: 'function', ours: 'documented', script: '(none)' });
       continue;
     }
     const a = viewOfSource(fn);
@@ -102,8 +113,22 @@ export function disagreements(file: string, ours: readonly DocFunction[], script
     for (const field of Object.keys(a) as (keyof View)[]) {
       const left = JSON.stringify(a[field]);
       const right = JSON.stringify(b[field]);
-      if (left !== right) problems.push(`${file}: ${fn.name}: ${field}\n  ours:   ${left}\n  script: ${right}`);
+      if (left !== right) problems.push({ file, function: fn.name, field, ours: left, script: right });
     }
   }
+  for (const fn of [...theirs.values()].flat()) {
+    problems.push({ file, function: fn.name, field: 'function', ours: '(none)', script: 'documented' });
+  }
   return problems;
+}
+
+/** A disagreement as readable lines. */
+export function describeDisagreement(d: Disagreement): string {
+  if (d.field === 'function') return `${d.file}: ${d.function}: only ${d.ours === '(none)' ? 'the script' : 'parseKernelDoc'} documents it`;
+  return `${d.file}: ${d.function}: ${d.field}\n  ours:   ${d.ours}\n  script: ${d.script}`;
+}
+
+/** compareReadings as readable lines (empty: they agree). */
+export function disagreements(file: string, ours: readonly DocFunction[], script: readonly DocFunction[]): string[] {
+  return compareReadings(file, ours, script).map(describeDisagreement);
 }
