@@ -47,11 +47,19 @@ export function readDocComment(
       diagnostics.push(...found);
       return { line: start + 1, body, endIndex: i, after: text.slice(end + 2) };
     }
-    const content = /^\s*\* ?(.*)$/s.exec(text);
+    const content = /^\s*\* ?(.*)$/s.exec(expandTabs(text));
     if (content) body.push({ line, text: content[1]! });
     else found.push(diagnostic(file, line, 'bad-line', 'kernel-doc line does not start with "*"; ignored'));
   }
   const message = 'kernel-doc comment opened here is never closed with */';
   diagnostics.push(diagnostic(file, start + 1, 'unterminated-comment', message, 'error'));
   return null;
+}
+
+/** Tabs to spaces at 8-column stops, as the script does first: indentation then counts in columns. */
+function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line;
+  let out = '';
+  for (const char of line) out += char === '\t' ? ' '.repeat(8 - (out.length % 8)) : char;
+  return out;
 }

@@ -27,14 +27,23 @@ const HEADING = /^\s*(@[\w.]+|description|context|returns?|notes?|examples?)\s*:
 // Lenient: `Return -1 if ...` at the start of a description line, without the colon.
 const INFERRED_RETURN = /^\s*(Returns?)\b(?!\s*:)/;
 
-/** A parameter or section: one chunk per heading (a repeated heading adds a chunk). */
+/** A parameter or section: one chunk per heading (a repeated section heading adds a chunk). */
 interface Entry {
   name: string;
   inferred: boolean;
   chunks: string[][];
 }
 
-type Target = { kind: 'brief' } | { kind: 'description' } | { kind: 'entry'; entry: Entry; afterBlank: boolean };
+/**
+ * Where lines go, as in scripts/kernel-doc's process_body: the brief (until a blank line), the
+ * description, or a parameter or section. `afterBlank` is the script's STATE_BODY_WITH_BLANK_LINE:
+ * after a blank line inside a section, a line indented by two or more columns continues it, and
+ * any other line ends it.
+ */
+type Target =
+  | { kind: 'brief' }
+  | { kind: 'description' }
+  | { kind: 'entry'; entry: Entry; afterBlank: boolean };
 
 export function readDocBody(comment: DocComment, file: string, diagnostics: Diagnostic[]): DocBody {
   const [first, ...rest] = comment.body;
@@ -62,13 +71,21 @@ function readFunctionBody(
   const description: string[] = [];
   const params = new Map<string, Entry>();
   const sections: Entry[] = [];
+  // A "Returns ..." sentence is only read as a section when no explicit one follows.
+  const inferReturn = !lines.some(({ text }) => /^(?:returns?|@return)$/i.test(HEADING.exec(text)?.[1] ?? ''));
 
   const findSection = (sectionName: string) =>
     sections.find((section) => canonicalSectionName(section.name) === canonicalSectionName(sectionName));
 
+  /** Text after a section that ended goes to the description, a blank line apart. */
+  const toDescription = () => {
+    if (target.kind === 'entry' && description.length > 0 && description.at(-1) !== '') description.push('');
+    target = { kind: 'description' };
+  };
+
   const addDescription = ({ line, text }: CommentLine) => {
     const inferred = INFERRED_RETURN.exec(text);
-    if (inferred && !findSection('Return')) {
+    if (inferReturn && inferred && !findSection('Return')) {
       const message = `"${inferred[1]}" without a colon read as a Return section`;
       diagnostics.push(diagnostic(file, line, 'inferred-return', message));
       const entry: Entry = { name: inferred[1]!, inferred: true, chunks: [[text.trimStart()]] };
@@ -76,13 +93,13 @@ function readFunctionBody(
       target = { kind: 'entry', entry, afterBlank: false };
       return;
     }
-    target = { kind: 'description' };
+    toDescription();
     description.push(text);
   };
 
   const openHeading = (line: number, heading: string, text: string) => {
     if (/^description$/i.test(heading)) {
-      target = { kind: 'description' };
+      toDescription();
       if (text !== '') description.push(text);
       return;
     }
@@ -90,9 +107,12 @@ function readFunctionBody(
     const isParam = heading.startsWith('@') && heading.toLowerCase() !== '@return';
     const entryName = isParam ? heading.slice(1).replace(/(\w)\.\.\.$/, '$1') : heading.replace(/^@/, '');
     let entry = isParam ? params.get(entryName) : findSection(entryName);
-    if (entry) {
-      const code = isParam ? 'duplicate-param' : 'duplicate-section';
-      diagnostics.push(diagnostic(file, line, code, `${heading} is documented twice; the texts are joined`));
+    if (entry && isParam) {
+      // The script keeps the last description of a parameter.
+      diagnostics.push(diagnostic(file, line, 'duplicate-param', `${heading} is documented twice; the last one is kept`));
+      entry.chunks = [[text]];
+    } else if (entry) {
+      diagnostics.push(diagnostic(file, line, 'duplicate-section', `${heading} is documented twice; the texts are joined`));
       entry.chunks.push([text]);
     } else {
       entry = { name: entryName, inferred: false, chunks: [[text]] };
@@ -110,14 +130,17 @@ function readFunctionBody(
     } else if (text.trim() === '') {
       if (target.kind === 'brief') target = { kind: 'description' };
       else if (target.kind === 'description') description.push('');
-      else target.afterBlank = true;
+      // A blank line ends a Context section, and our inferred Return (description to the script).
+      else if (target.entry.inferred || canonicalSectionName(target.entry.name) === 'Context') toDescription();
+      else {
+        target.afterBlank = true;
+        target.entry.chunks.at(-1)!.push('');
+      }
     } else if (target.kind === 'brief') {
       brief.push(text);
-    } else if (target.kind === 'entry' && !target.afterBlank) {
+    } else if (target.kind === 'entry' && (!target.afterBlank || /^\s/.test(text))) {
       target.entry.chunks.at(-1)!.push(text);
     } else {
-      // As in scripts/kernel-doc, text after a blank line that ends a section is description.
-      if (target.kind === 'entry' && description.length > 0 && description.at(-1) !== '') description.push('');
       addDescription(commentLine);
     }
   }

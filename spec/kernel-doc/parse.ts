@@ -2,7 +2,7 @@ import { parseDeclaration } from './c-declaration.js';
 import { isDocCommentStart, readDocComment } from './comment.js';
 import { readDeclaration, type DeclarationText } from './declaration-text.js';
 import { readDocBody, type FunctionBody } from './doc-body.js';
-import { diagnostic, type Diagnostic, type DocFunction, type Signature } from './schema.js';
+import { diagnostic, type Diagnostic, type DocFunction, type DocParam, type Signature } from './schema.js';
 
 export interface KernelDocParse {
   functions: DocFunction[];
@@ -26,15 +26,18 @@ export function parseKernelDoc(text: string, file: string): KernelDocParse {
     if (body.kind !== 'function') continue;
     const declaration = readDeclaration(lines, comment);
     if (declaration) i = declaration.endIndex;
+    const signature = signatureOf(body, declaration, comment.line, file, diagnostics);
+    // Without its declaration the script drops the comment (with a warning): so do we.
+    if (!signature) continue;
     functions.push({
       name: body.name,
       file,
       line: comment.line,
       brief: body.brief,
-      params: body.params,
+      params: declaredParams(body.params, signature),
       description: body.description,
       sections: body.sections,
-      signature: signatureOf(body, declaration, comment.line, file, diagnostics),
+      signature,
     });
   }
   return { functions, diagnostics };
@@ -49,23 +52,35 @@ function signatureOf(
 ): Signature | null {
   if (!declaration) {
     diagnostics.push(
-      diagnostic(file, commentLine, 'missing-declaration', `no declaration of ${body.name}() follows its comment`),
+      diagnostic(file, commentLine, 'missing-declaration', `no declaration of ${body.name}() follows its comment; the comment is dropped`),
     );
     return null;
   }
   const result = parseDeclaration(declaration.text, body.name);
   if (result.kind === 'mismatch') {
-    const message = `comment documents ${body.name}() but the declaration after it is ${result.declaredName}()`;
+    const message = `comment documents ${body.name}() but the declaration after it is ${result.declaredName}(); the comment is dropped`;
     diagnostics.push(diagnostic(file, declaration.line, 'name-mismatch', message));
     return null;
   }
   if (result.kind === 'unparsable') {
-    const message = `cannot read the declaration of ${body.name}(): ${result.reason}`;
+    const message = `cannot read the declaration of ${body.name}(): ${result.reason}; the comment is dropped`;
     diagnostics.push(diagnostic(file, declaration.line, 'unparsable-declaration', message));
     return null;
   }
   diagnostics.push(...paramMismatches(body, result.signature, declaration.line, commentLine, file));
   return result.signature;
+}
+
+/**
+ * The documented parameters in declaration order, as the script lists them; one documented but
+ * not declared is left out, as the script leaves it out (a param-excess diagnostic names it).
+ */
+function declaredParams(params: readonly DocParam[], signature: Signature): DocParam[] {
+  const documented = new Map(params.map((param) => [param.name, param]));
+  return signature.params.flatMap((param) => {
+    const doc = documented.get(param.name.replace(/(\w)\.\.\.$/, '$1'));
+    return doc ? [doc] : [];
+  });
 }
 
 /** Parameters declared but not documented, and documented but not declared. */
