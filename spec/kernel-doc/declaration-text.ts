@@ -1,4 +1,5 @@
 import { isDocCommentStart, type DocComment } from './comment.js';
+import type { SourceLines } from './source-lines.js';
 
 /**
  * The text of the C declaration that follows a kernel-doc comment, read the way
@@ -18,7 +19,8 @@ export interface DeclarationText {
  * Reads from just after the comment to the first `{` or `;` (or a `#define` line).
  * Null when the file ends, or the next kernel-doc comment starts, before that.
  */
-export function readDeclaration(lines: readonly string[], comment: DocComment): DeclarationText | null {
+export function readDeclaration(source: SourceLines, comment: DocComment): DeclarationText | null {
+  const { text: lines, number } = source;
   const parts: string[] = [];
   let start = -1;
   let inComment = false;
@@ -30,7 +32,7 @@ export function readDeclaration(lines: readonly string[], comment: DocComment): 
     const code = stripped.code;
     const trimmed = code.trim();
     if (trimmed.startsWith('#')) {
-      if (parts.length === 0 && /^#\s*define\b/.test(trimmed)) return { text: trimmed, line: i + 1, endIndex: i };
+      if (parts.length === 0 && /^#\s*define\b/.test(trimmed)) return { text: trimmed, line: number[i]!, endIndex: i };
       continue; // #ifdef and friends around a declaration
     }
     if (start < 0) {
@@ -40,7 +42,7 @@ export function readDeclaration(lines: readonly string[], comment: DocComment): 
     const stop = code.search(/[{;]/);
     if (stop >= 0) {
       parts.push(code.slice(0, stop));
-      return { text: parts.join('\n'), line: start + 1, endIndex: i };
+      return { text: parts.join('\n'), line: number[start]!, endIndex: i };
     }
     parts.push(code);
   }

@@ -72,7 +72,10 @@ function readFunctionBody(
   const params = new Map<string, Entry>();
   const sections: Entry[] = [];
   // A "Returns ..." sentence is only read as a section when no explicit one follows.
-  const inferReturn = !lines.some(({ text }) => /^(?:returns?|@return)$/i.test(HEADING.exec(text)?.[1] ?? ''));
+  const inferReturn = !lines.some(({ text }) => {
+    const heading = HEADING.exec(text)?.[1] ?? '';
+    return /^returns?$/i.test(heading) || heading === '@return';
+  });
 
   const findSection = (sectionName: string) =>
     sections.find((section) => canonicalSectionName(section.name) === canonicalSectionName(sectionName));
@@ -103,8 +106,8 @@ function readFunctionBody(
       if (text !== '') description.push(text);
       return;
     }
-    // `@return:` is a Return section for the script, not a parameter; `@args...:` names `args`.
-    const isParam = heading.startsWith('@') && heading.toLowerCase() !== '@return';
+    // `@return:` (that spelling only) is a Return section for the script; `@args...:` names `args`.
+    const isParam = heading.startsWith('@') && heading !== '@return';
     const entryName = isParam ? heading.slice(1).replace(/(\w)\.\.\.$/, '$1') : heading.replace(/^@/, '');
     let entry = isParam ? params.get(entryName) : findSection(entryName);
     if (entry && isParam) {

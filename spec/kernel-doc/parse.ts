@@ -1,7 +1,9 @@
 import { parseDeclaration } from './c-declaration.js';
 import { isDocCommentStart, readDocComment } from './comment.js';
+import { rewriteMacroDeclaration } from './declaration-macros.js';
 import { readDeclaration, type DeclarationText } from './declaration-text.js';
 import { readDocBody, type FunctionBody } from './doc-body.js';
+import { sourceLines } from './source-lines.js';
 import { diagnostic, type Diagnostic, type DocFunction, type DocParam, type Signature } from './schema.js';
 
 export interface KernelDocParse {
@@ -14,23 +16,25 @@ export interface KernelDocParse {
  * Never throws: whatever it cannot read becomes a diagnostic at file:line. One pass over the lines.
  */
 export function parseKernelDoc(text: string, file: string): KernelDocParse {
-  const lines = text.split(/\r?\n/);
+  const source = sourceLines(text);
+  const lines = source.text;
   const functions: DocFunction[] = [];
   const diagnostics: Diagnostic[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (!isDocCommentStart(lines[i]!)) continue;
-    const comment = readDocComment(lines, i, file, diagnostics);
+    const comment = readDocComment(source, i, file, diagnostics);
     if (!comment) break;
     i = comment.endIndex;
     const body = readDocBody(comment, file, diagnostics);
     if (body.kind !== 'function') continue;
-    const declaration = readDeclaration(lines, comment);
+    const declaration = readDeclaration(source, comment);
     if (declaration) i = declaration.endIndex;
-    const signature = signatureOf(body, declaration, comment.line, file, diagnostics);
+    const declared = declarationOf(body, declaration, comment.line, file, diagnostics);
     // Without its declaration the script drops the comment (with a warning): so do we.
-    if (!signature) continue;
+    if (!declared) continue;
+    const { name, signature } = declared;
     functions.push({
-      name: body.name,
+      name,
       file,
       line: comment.line,
       brief: body.brief,
@@ -43,32 +47,35 @@ export function parseKernelDoc(text: string, file: string): KernelDocParse {
   return { functions, diagnostics };
 }
 
-function signatureOf(
+/** The declaration that follows a comment, read as the script reads it; null (and why) when there is none. */
+function declarationOf(
   body: FunctionBody,
   declaration: DeclarationText | null,
   commentLine: number,
   file: string,
   diagnostics: Diagnostic[],
-): Signature | null {
+): { name: string; signature: Signature } | null {
   if (!declaration) {
     diagnostics.push(
       diagnostic(file, commentLine, 'missing-declaration', `no declaration of ${body.name}() follows its comment; the comment is dropped`),
     );
     return null;
   }
-  const result = parseDeclaration(declaration.text, body.name);
+  const rewritten = rewriteMacroDeclaration(declaration.text, body.name);
+  const name = rewritten?.name ?? body.name;
+  const result = parseDeclaration(rewritten?.text ?? declaration.text, name);
   if (result.kind === 'mismatch') {
-    const message = `comment documents ${body.name}() but the declaration after it is ${result.declaredName}(); the comment is dropped`;
+    const message = `comment documents ${name}() but the declaration after it is ${result.declaredName}(); the comment is dropped`;
     diagnostics.push(diagnostic(file, declaration.line, 'name-mismatch', message));
     return null;
   }
   if (result.kind === 'unparsable') {
-    const message = `cannot read the declaration of ${body.name}(): ${result.reason}; the comment is dropped`;
+    const message = `cannot read the declaration of ${name}(): ${result.reason}; the comment is dropped`;
     diagnostics.push(diagnostic(file, declaration.line, 'unparsable-declaration', message));
     return null;
   }
   diagnostics.push(...paramMismatches(body, result.signature, declaration.line, commentLine, file));
-  return result.signature;
+  return { name, signature: result.signature };
 }
 
 /**

@@ -329,6 +329,17 @@ int rvt_foo(int a) // trailing
     expect(macro.signature).toMatchObject({ returnType: '', params: [{ name: 'a', type: '' }, { name: 'b', type: '' }] });
   });
 
+  it('reads the macros the script rewrites: tracepoints, SYSCALL_DEFINEn, a #define continued with backslashes', () => {
+    const trace = only('/**\n * user_enter - called when entering user\n * @dummy: unused\n */\nTRACE_EVENT(user_enter,\n\tTP_PROTO(int dummy),\n\tTP_ARGS(dummy), TP_STRUCT__entry(__field(int, x)), TP_fast_assign(__entry->x = 1;), TP_printk(""));\n');
+    expect([trace.name, trace.signature?.text]).toEqual(['trace_user_enter', 'static inline void trace_user_enter(int dummy)']);
+    const event = only('/**\n * sched_x - y\n * @p: the task\n */\nDEFINE_EVENT(sched_class, sched_x, TP_PROTO(struct task_struct *p), TP_ARGS(p));\n');
+    expect(event.name).toBe('trace_sched_x');
+    const syscall = only('/**\n * sys_kill - send a signal\n * @pid: the pid\n * @sig: signal to be sent\n */\nSYSCALL_DEFINE2(kill, pid_t, pid, int, sig)\n{\n');
+    expect(syscall.signature?.params).toEqual([{ name: 'pid', type: 'pid_t' }, { name: 'sig', type: 'int' }]);
+    const macro = only('/**\n * M - m\n * @a: one\n * @b: two\n */\n#define M(a, \\\n\t  b) \\\n\tdo { } while (0)\n');
+    expect(macro.signature?.params.map((param) => param.name)).toEqual(['a', 'b']);
+  });
+
   it('warns about undocumented and excess parameters', () => {
     const source = '/**\n * foo - bar\n * @a: the a\n * @z: not there\n */\nint foo(int a, int b);\n';
     expect(codes(source)).toEqual(['6:param-undescribed', '1:param-excess']);

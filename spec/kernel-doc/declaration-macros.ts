@@ -1,0 +1,42 @@
+/**
+ * Declarations that scripts/kernel-doc rewrites into C prototypes before reading them
+ * (tracepoint_munge, syscall_munge): what a comment above TRACE_EVENT or SYSCALL_DEFINEn documents.
+ */
+
+export interface Rewritten {
+  /** The prototype the script reads instead of the macro call. */
+  text: string;
+  /** The name the comment then documents (`trace_` + the event for a tracepoint). */
+  name: string;
+}
+
+/** TRACE_EVENT(name, TP_PROTO(args), ...) -> `static inline void trace_name(args)`. */
+function tracepoint(text: string, documentedName: string): Rewritten | null {
+  const event =
+    /TRACE_EVENT\((.*?),/.exec(text)?.[1] ??
+    /DEFINE_SINGLE_EVENT\((.*?),/.exec(text)?.[1] ??
+    /DEFINE_EVENT\((?:.*?),(.*?),/.exec(text)?.[1];
+  const args = /TP_PROTO\((.*?)\)/.exec(text)?.[1];
+  if (event === undefined || args === undefined) return null;
+  return { text: `static inline void trace_${event.trim()}(${args})`, name: `trace_${documentedName}` };
+}
+
+/** SYSCALL_DEFINE2(name, int, a, char *, b) -> `long sys_name(int a, char * b)`. */
+function syscall(text: string, documentedName: string): Rewritten {
+  const flat = text.replace(/[\r\n]+/g, ' ');
+  const none = /SYSCALL_DEFINE0/.test(flat);
+  let prototype = flat.replace(/SYSCALL_DEFINE.*\(/, 'long sys_');
+  if (/long (sys_.*?),/.test(prototype)) prototype = prototype.replace(',', '(');
+  else if (none) prototype = prototype.replace(')', '(void)');
+  // Every other comma separated a type from its name.
+  let count = 0;
+  if (!none) prototype = prototype.replace(/,/g, () => (++count % 2 === 1 ? ' ' : ','));
+  return { text: prototype, name: documentedName };
+}
+
+/** The declaration as the script reads it, or null when it is not one of the macros it rewrites. */
+export function rewriteMacroDeclaration(text: string, documentedName: string): Rewritten | null {
+  if (/TRACE_EVENT|DEFINE_EVENT|DEFINE_SINGLE_EVENT/.test(text)) return tracepoint(text, documentedName);
+  if (/SYSCALL_DEFINE/.test(text)) return syscall(text, documentedName);
+  return null;
+}
