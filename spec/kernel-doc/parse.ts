@@ -1,6 +1,6 @@
 import { parseDeclaration } from './c-declaration.js';
 import { isDocCommentStart, readDocComment } from './comment.js';
-import { rewriteMacroDeclaration } from './declaration-macros.js';
+import { rewriteDeclaration } from './declaration-rewrites.js';
 import { readDeclaration, type DeclarationText } from './declaration-text.js';
 import { readDocBody, type FunctionBody } from './doc-body.js';
 import { sourceLines } from './source-lines.js';
@@ -61,7 +61,7 @@ function declarationOf(
     );
     return null;
   }
-  const rewritten = rewriteMacroDeclaration(declaration.text, body.name);
+  const rewritten = rewriteDeclaration(declaration.text, body.name);
   const name = rewritten?.name ?? body.name;
   const result = parseDeclaration(rewritten?.text ?? declaration.text, name);
   if (result.kind === 'mismatch') {

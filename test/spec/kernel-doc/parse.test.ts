@@ -329,7 +329,9 @@ int rvt_foo(int a) // trailing
     expect(macro.signature).toMatchObject({ returnType: '', params: [{ name: 'a', type: '' }, { name: 'b', type: '' }] });
   });
 
-  it('reads the macros the script rewrites: tracepoints, SYSCALL_DEFINEn, a #define continued with backslashes', () => {
+  it('reads the declarations the script rewrites: ops members, tracepoints, SYSCALL_DEFINEn, a #define continued with backslashes', () => {
+    const member = only('/**\n * get_link(): read the link\n * @cdev: the device\n */\n\tint (*get_link)(struct qed_dev *cdev);\n');
+    expect(member.signature?.params).toEqual([{ name: 'cdev', type: 'struct qed_dev *' }]);
     const trace = only('/**\n * user_enter - called when entering user\n * @dummy: unused\n */\nTRACE_EVENT(user_enter,\n\tTP_PROTO(int dummy),\n\tTP_ARGS(dummy), TP_STRUCT__entry(__field(int, x)), TP_fast_assign(__entry->x = 1;), TP_printk(""));\n');
     expect([trace.name, trace.signature?.text]).toEqual(['trace_user_enter', 'static inline void trace_user_enter(int dummy)']);
     const event = only('/**\n * sched_x - y\n * @p: the task\n */\nDEFINE_EVENT(sched_class, sched_x, TP_PROTO(struct task_struct *p), TP_ARGS(p));\n');

@@ -1,6 +1,7 @@
 /**
  * Declarations that scripts/kernel-doc rewrites into C prototypes before reading them
- * (tracepoint_munge, syscall_munge): what a comment above TRACE_EVENT or SYSCALL_DEFINEn documents.
+ * (process_proto_function, tracepoint_munge, syscall_munge): what a comment above a function
+ * pointer member, TRACE_EVENT or SYSCALL_DEFINEn documents.
  */
 
 export interface Rewritten {
@@ -34,9 +35,13 @@ function syscall(text: string, documentedName: string): Rewritten {
   return { text: prototype, name: documentedName };
 }
 
-/** The declaration as the script reads it, or null when it is not one of the macros it rewrites. */
-export function rewriteMacroDeclaration(text: string, documentedName: string): Rewritten | null {
+/** The declaration as the script reads it, or null when the script reads it as written. */
+export function rewriteDeclaration(text: string, documentedName: string): Rewritten | null {
   if (/TRACE_EVENT|DEFINE_EVENT|DEFINE_SINGLE_EVENT/.test(text)) return tracepoint(text, documentedName);
   if (/SYSCALL_DEFINE/.test(text)) return syscall(text, documentedName);
+  // A member `int (*get_link)(struct qed_dev *cdev)` of an ops struct documents get_link().
+  const pointer = /^(\S+\s+)\(\s*\*(\S+)\)/;
+  const flat = text.trimStart();
+  if (pointer.test(flat)) return { text: flat.replace(pointer, '$1$2'), name: documentedName };
   return null;
 }
