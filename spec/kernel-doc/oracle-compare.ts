@@ -1,4 +1,5 @@
 import { canonicalSectionName, type DocFunction } from './schema.js';
+import { withoutMarkup } from './markup.js';
 import { collapseWhitespace } from './text.js';
 
 /**
@@ -7,7 +8,7 @@ import { collapseWhitespace } from './text.js';
  *
  * 1. Whitespace is collapsed: the script re-flows lines (strips leading blanks per line, expands
  *    tabs, joins description chunks without a separating blank line); we keep raw lines.
- * 2. Our texts are passed through the script's man highlighting (MAN_HIGHLIGHTS, a port of
+ * 2. Our texts are passed through the script's man highlighting (withoutMarkup, a port of
  *    @highlights_man) minus the fonts: `@cb` -> `cb`, `%NULL` -> `NULL`, `&struct x` ->
  *    `struct x`, `foo()` -> `foo` (the script drops the parentheses). parseManPages already
  *    removed the troff fonts on its side. The brief is not highlighted by the script, nor here.
@@ -19,22 +20,8 @@ import { collapseWhitespace } from './text.js';
  * documenting them in another order (or documenting one that is not declared) is a disagreement.
  */
 
-const MAN_HIGHLIGHTS: readonly (readonly [RegExp, string])[] = [
-  [/\b``([^`]+)``\b/g, '$1'],
-  [/%([-_\w]+)/g, '$1'],
-  [/(\w+)\(\)/g, '$1'],
-  [/&(enum\s*([_\w]+))/g, '$1'],
-  [/&(struct\s*([_\w]+))/g, '$1'],
-  [/&(typedef\s*([_\w]+))/g, '$1'],
-  [/&(union\s*([_\w]+))/g, '$1'],
-  [/@(\w*((\.\w+)|(->\w+))*(\.\.\.)?)/g, '$1'],
-  [/([!]?)@(\w*((\.\w+)|(->\w+))*(\.\.\.)?)/g, '$1$2'],
-  [/&([_\w]+)(\.|->)([_\w]+)/g, '$1$2$3'],
-  [/&([_\w]+)/g, '$1'],
-];
-
 function highlighted(text: string): string {
-  return collapseWhitespace(MAN_HIGHLIGHTS.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text));
+  return collapseWhitespace(withoutMarkup(text));
 }
 
 interface View {
