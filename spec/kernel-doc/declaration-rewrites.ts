@@ -35,6 +35,24 @@ function syscall(text: string, documentedName: string): Rewritten {
   return { text: prototype, name: documentedName };
 }
 
+// dump_typedef's $typedef1 and $typedef2: `typedef int (*name)(args);` and `typedef int name(args);`.
+const TYPEDEF_TYPE = String.raw`((?:\s+[\w*]+\b){1,8})\s*`;
+const TYPEDEF_IDENT = String.raw`\*?\s*(\w\S+)\s*`;
+const TYPEDEF_ARGS = String.raw`\s*\((.*)\);`;
+const FUNCTION_TYPEDEFS = [
+  new RegExp(String.raw`typedef${TYPEDEF_TYPE}\(${TYPEDEF_IDENT}\)${TYPEDEF_ARGS}`, 's'),
+  new RegExp(String.raw`typedef${TYPEDEF_TYPE}${TYPEDEF_IDENT}${TYPEDEF_ARGS}`, 's'),
+];
+
+/**
+ * A typedef of a function (pointer) as the prototype the script documents it by; null for any
+ * other typedef, which is a type, not a function.
+ */
+export function functionTypedef(text: string): string | null {
+  const match = FUNCTION_TYPEDEFS.map((pattern) => pattern.exec(`${text};`)).find((found) => found !== null);
+  return match ? `${match[1]!.trim()} ${match[2]}(${match[3]})` : null;
+}
+
 /** The declaration as the script reads it, or null when the script reads it as written. */
 export function rewriteDeclaration(text: string, documentedName: string): Rewritten | null {
   if (/TRACE_EVENT|DEFINE_EVENT|DEFINE_SINGLE_EVENT/.test(text)) return tracepoint(text, documentedName);

@@ -13,6 +13,8 @@ export type DocBody =
 export interface FunctionBody {
   kind: 'function';
   name: string;
+  /** `typedef name - ...`: documents a function only if the typedef is of a function pointer. */
+  typedef: boolean;
   brief: string;
   params: DocParam[];
   description: string;
@@ -21,7 +23,8 @@ export interface FunctionBody {
 
 // `name() - brief`, also `type *name - brief`, `name: brief` and a bare `name` (no brief).
 const NAME_LINE = /^\s*(?:\w+\s*\*\s*)?(\w+)\s*(?:\(\w*\))?\s*(?:[-:](.*))?$/s;
-const OTHER_KIND = /^\s*(?:DOC:|(?:struct|union|enum|typedef)\b)/;
+const OTHER_KIND = /^\s*(?:DOC:|(?:struct|union|enum)\b)/;
+const TYPEDEF = /^\s*typedef\s+/;
 // The headings scripts/kernel-doc knows ($doc_sect); `Example::` (a literal block) is not one.
 const HEADING = /^\s*(@[\w.]+|description|context|returns?|notes?|examples?)\s*:(?!:)\s*(.*)$/is;
 // Lenient: `Return -1 if ...` at the start of a description line, without the colon.
@@ -48,13 +51,14 @@ type Target =
 export function readDocBody(comment: DocComment, file: string, diagnostics: Diagnostic[]): DocBody {
   const [first, ...rest] = comment.body;
   if (first && OTHER_KIND.test(first.text)) return { kind: 'other' };
-  const nameLine = first ? NAME_LINE.exec(first.text) : null;
+  const typedef = first !== undefined && TYPEDEF.test(first.text);
+  const nameLine = first ? NAME_LINE.exec(first.text.replace(TYPEDEF, '')) : null;
   if (!first || !nameLine) {
     const message = 'comment starts with /** but its first line is not `name() - brief`';
     diagnostics.push(diagnostic(file, first?.line ?? comment.line, 'not-kernel-doc', message));
     return { kind: 'invalid' };
   }
-  return readFunctionBody(nameLine[1]!, nameLine[2], rest, file, diagnostics);
+  return { ...readFunctionBody(nameLine[1]!, nameLine[2], rest, file, diagnostics), typedef };
 }
 
 function readFunctionBody(
@@ -63,7 +67,7 @@ function readFunctionBody(
   lines: readonly CommentLine[],
   file: string,
   diagnostics: Diagnostic[],
-): FunctionBody {
+): Omit<FunctionBody, 'typedef'> {
   // Without a `-` after the name there is no brief, and the next lines are description.
   // Typed wide on purpose: the closures below reassign it, which flow analysis cannot see.
   let target = (briefStart === undefined ? { kind: 'description' } : { kind: 'brief' }) as Target;

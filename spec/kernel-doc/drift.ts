@@ -37,6 +37,17 @@ export const DriftEntry = z.object({
 });
 export type DriftEntry = z.infer<typeof DriftEntry>;
 
+/** `spec check --json`: the drift of one set, between the pinned kernel and the one checked. */
+export const DriftReport = z.object({
+  set: z.string(),
+  pinned: z.string(),
+  checked: z.string(),
+  drift: z.array(DriftEntry),
+  /** Ids of the clauses whose cited text changed. */
+  clauses: z.array(z.string()),
+});
+export type DriftReport = z.infer<typeof DriftReport>;
+
 type Texts = ReadonlyMap<string, string>;
 
 export function diffSnapshots(pinned: Snapshot, other: Snapshot): DriftEntry[] {

@@ -1,6 +1,6 @@
 import { parseDeclaration } from './c-declaration.js';
 import { isDocCommentStart, readDocComment } from './comment.js';
-import { rewriteDeclaration } from './declaration-rewrites.js';
+import { functionTypedef, rewriteDeclaration } from './declaration-rewrites.js';
 import { readDeclaration, type DeclarationText } from './declaration-text.js';
 import { readDocBody, type FunctionBody } from './doc-body.js';
 import { sourceLines } from './source-lines.js';
@@ -61,9 +61,18 @@ function declarationOf(
     );
     return null;
   }
-  const rewritten = rewriteDeclaration(declaration.text, body.name);
-  const name = rewritten?.name ?? body.name;
-  const result = parseDeclaration(rewritten?.text ?? declaration.text, name);
+  let name = body.name;
+  let prototype = declaration.text;
+  if (body.typedef) {
+    // Only a function typedef documents a function; another is a type (not read here).
+    const typedef = functionTypedef(declaration.text);
+    if (!typedef) return null;
+    prototype = typedef;
+  } else {
+    const rewritten = rewriteDeclaration(declaration.text, body.name);
+    if (rewritten) ({ name, text: prototype } = rewritten);
+  }
+  const result = parseDeclaration(prototype, name);
   if (result.kind === 'mismatch') {
     const message = `comment documents ${name}() but the declaration after it is ${result.declaredName}(); the comment is dropped`;
     diagnostics.push(diagnostic(file, declaration.line, 'name-mismatch', message));

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSnapshot, type Snapshot } from '../kernel-doc/snapshot.js';
 
@@ -14,6 +15,11 @@ export function pinnedSnapshotPath(): string {
     if (existsSync(path)) return path;
   }
   return fileURLToPath(new URL(CANDIDATES[0] ?? '', import.meta.url));
+}
+
+/** Where the snapshot of another set lives: spec/snapshots/<name>.json, beside the rdmavt one. */
+export function setSnapshotPath(name: string): string {
+  return join(dirname(pinnedSnapshotPath()), `${name}.json`);
 }
 
 let cached: Snapshot | undefined;

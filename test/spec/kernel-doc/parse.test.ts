@@ -330,6 +330,8 @@ int rvt_foo(int a) // trailing
   });
 
   it('reads the declarations the script rewrites: ops members, tracepoints, SYSCALL_DEFINEn, a #define continued with backslashes', () => {
+    const handler = only('/**\n * typedef handler_t - an exit handler\n * @rdi: the rdi\n */\ntypedef int (*handler_t)(long rdi);\n');
+    expect([handler.name, handler.signature?.returnType, handler.signature?.params]).toEqual(['handler_t', 'int', [{ name: 'rdi', type: 'long' }]]);
     const member = only('/**\n * get_link(): read the link\n * @cdev: the device\n */\n\tint (*get_link)(struct qed_dev *cdev);\n');
     expect(member.signature?.params).toEqual([{ name: 'cdev', type: 'struct qed_dev *' }]);
     const trace = only('/**\n * user_enter - called when entering user\n * @dummy: unused\n */\nTRACE_EVENT(user_enter,\n\tTP_PROTO(int dummy),\n\tTP_ARGS(dummy), TP_STRUCT__entry(__field(int, x)), TP_fast_assign(__entry->x = 1;), TP_printk(""));\n');
@@ -359,7 +361,7 @@ int rvt_foo(int a) // trailing
 });
 
 describe('parseKernelDoc: what is not ours, and garbage', () => {
-  it('skips DOC:, struct, union, enum and typedef comments without a diagnostic', () => {
+  it('skips DOC:, struct, union, enum and (non-function) typedef comments without a diagnostic', () => {
     const source = `/**
  * DOC: overview
  *
@@ -381,10 +383,9 @@ struct rvt_qp {
 enum rvt_state { RVT_A };
 
 /**
- * typedef rvt_cb - a callback
- * @qp: the qp
+ * typedef rvt_key - a key (a typedef of a function pointer documents a function: see below)
  */
-typedef void (*rvt_cb)(struct rvt_qp *qp);
+typedef u32 rvt_key;
 ${POST_SRQ_RECV}`;
     const { functions, diagnostics } = parseKernelDoc(source, FILE);
     expect(functions.map((fn) => fn.name)).toEqual(['rvt_post_srq_recv']);
