@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from './schema.js';
-import type { SourceLines } from './source-lines.js';
+import { joinedLine } from './continuation.js';
 
 /** A line of a `/** ... *\/` block with its leading ` * ` removed. */
 export interface CommentLine {
@@ -23,21 +23,22 @@ export function isDocCommentStart(line: string): boolean {
 }
 
 /**
- * Reads the block opened at source.text[start]. Returns null (with an error) when the comment never
+ * Reads the block opened at lines[start]. Returns null (with an error) when the comment never
  * closes: everything after it is comment text, so there is nothing more to read in the file.
  */
 export function readDocComment(
-  source: SourceLines,
+  lines: readonly string[],
   start: number,
   file: string,
   diagnostics: Diagnostic[],
 ): DocComment | null {
-  const { text: lines, number } = source;
   const body: CommentLine[] = [];
   const found: Diagnostic[] = []; // kept only if the comment closes: otherwise it is noise on code lines
   for (let i = start + 1; i < lines.length; i++) {
-    const text = lines[i]!;
-    const line = number[i]!;
+    const line = i + 1;
+    const joined = joinedLine(lines, i);
+    const text = joined.text;
+    i = joined.end;
     const end = text.indexOf('*/');
     if (end >= 0) {
       const last = text.slice(0, end).replace(/^\s*\*? ?/, '');
@@ -47,14 +48,14 @@ export function readDocComment(
         body.push({ line, text: last });
       }
       diagnostics.push(...found);
-      return { line: number[start]!, body, endIndex: i, after: text.slice(end + 2) };
+      return { line: start + 1, body, endIndex: i, after: text.slice(end + 2) };
     }
     const content = /^\s*\* ?(.*)$/s.exec(expandTabs(text));
     if (content) body.push({ line, text: content[1]! });
     else found.push(diagnostic(file, line, 'bad-line', 'kernel-doc line does not start with "*"; ignored'));
   }
   const message = 'kernel-doc comment opened here is never closed with */';
-  diagnostics.push(diagnostic(file, number[start]!, 'unterminated-comment', message, 'error'));
+  diagnostics.push(diagnostic(file, start + 1, 'unterminated-comment', message, 'error'));
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { isDocCommentStart, type DocComment } from './comment.js';
-import type { SourceLines } from './source-lines.js';
+import { joinedLine } from './continuation.js';
 
 /**
  * The text of the C declaration that follows a kernel-doc comment, read the way
@@ -19,30 +19,31 @@ export interface DeclarationText {
  * Reads from just after the comment to the first `{` or `;` (or a `#define` line).
  * Null when the file ends, or the next kernel-doc comment starts, before that.
  */
-export function readDeclaration(source: SourceLines, comment: DocComment): DeclarationText | null {
-  const { text: lines, number } = source;
+export function readDeclaration(lines: readonly string[], comment: DocComment): DeclarationText | null {
   const parts: string[] = [];
   let start = -1;
   let inComment = false;
   for (let i = comment.endIndex; i < lines.length; i++) {
-    const raw = i === comment.endIndex ? comment.after : lines[i]!;
-    if (i > comment.endIndex && isDocCommentStart(raw)) return null;
+    const first = i;
+    let raw = comment.after;
+    if (i > comment.endIndex) ({ text: raw, end: i } = joinedLine(lines, i));
+    if (first > comment.endIndex && isDocCommentStart(raw)) return null;
     const stripped = stripComments(raw, inComment);
     inComment = stripped.inComment;
     const code = stripped.code;
     const trimmed = code.trim();
     if (trimmed.startsWith('#')) {
-      if (parts.length === 0 && /^#\s*define\b/.test(trimmed)) return { text: trimmed, line: number[i]!, endIndex: i };
+      if (parts.length === 0 && /^#\s*define\b/.test(trimmed)) return { text: trimmed, line: first + 1, endIndex: i };
       continue; // #ifdef and friends around a declaration
     }
     if (start < 0) {
       if (trimmed === '') continue;
-      start = i;
+      start = first;
     }
     const stop = code.search(/[{;]/);
     if (stop >= 0) {
       parts.push(code.slice(0, stop));
-      return { text: parts.join('\n'), line: number[start]!, endIndex: i };
+      return { text: parts.join('\n'), line: start + 1, endIndex: i };
     }
     parts.push(code);
   }

@@ -1,9 +1,9 @@
 import { parseDeclaration } from './c-declaration.js';
 import { isDocCommentStart, readDocComment } from './comment.js';
+import { continues } from './continuation.js';
 import { functionTypedef, rewriteDeclaration } from './declaration-rewrites.js';
 import { readDeclaration, type DeclarationText } from './declaration-text.js';
 import { readDocBody, type FunctionBody } from './doc-body.js';
-import { sourceLines } from './source-lines.js';
 import { diagnostic, type Diagnostic, type DocFunction, type DocParam, type Signature } from './schema.js';
 
 export interface KernelDocParse {
@@ -16,18 +16,18 @@ export interface KernelDocParse {
  * Never throws: whatever it cannot read becomes a diagnostic at file:line. One pass over the lines.
  */
 export function parseKernelDoc(text: string, file: string): KernelDocParse {
-  const source = sourceLines(text);
-  const lines = source.text;
+  const lines = text.split(/\r?\n/);
   const functions: DocFunction[] = [];
   const diagnostics: Diagnostic[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!isDocCommentStart(lines[i]!)) continue;
-    const comment = readDocComment(source, i, file, diagnostics);
+    // After a line continued with a backslash, `/**` is not at the start of the line the script reads.
+    if (!isDocCommentStart(lines[i]!) || (i > 0 && continues(lines[i - 1]!))) continue;
+    const comment = readDocComment(lines, i, file, diagnostics);
     if (!comment) break;
     i = comment.endIndex;
     const body = readDocBody(comment, file, diagnostics);
     if (body.kind !== 'function') continue;
-    const declaration = readDeclaration(source, comment);
+    const declaration = readDeclaration(lines, comment);
     if (declaration) i = declaration.endIndex;
     const declared = declarationOf(body, declaration, comment.line, file, diagnostics);
     // Without its declaration the script drops the comment (with a warning): so do we.

@@ -340,8 +340,9 @@ int rvt_foo(int a) // trailing
     expect(event.name).toBe('trace_sched_x');
     const syscall = only('/**\n * sys_kill - send a signal\n * @pid: the pid\n * @sig: signal to be sent\n */\nSYSCALL_DEFINE2(kill, pid_t, pid, int, sig)\n{\n');
     expect(syscall.signature?.params).toEqual([{ name: 'pid', type: 'pid_t' }, { name: 'sig', type: 'int' }]);
-    const macro = only('/**\n * M - m\n * @a: one\n * @b: two\n */\n#define M(a, \\\n\t  b) \\\n\tdo { } while (0)\n');
-    expect(macro.signature?.params.map((param) => param.name)).toEqual(['a', 'b']);
+    const macros = parseKernelDoc('/**\n * M - m\n * @a: one\n * @b: two\n */\n#define M(a, \\\n\t  b) \\\n\tdo { } while (0)\n/**\n * N - n\n */\nint N(void);\n', FILE).functions;
+    expect(macros[0]!.signature?.params.map((param) => param.name)).toEqual(['a', 'b']);
+    expect(macros[1]!.line).toBe(9); // physical lines still count
   });
 
   it('warns about undocumented and excess parameters', () => {
