@@ -12,7 +12,8 @@ export interface Rewritten {
 }
 
 /** TRACE_EVENT(name, TP_PROTO(args), ...) -> `static inline void trace_name(args)`. */
-function tracepoint(text: string, documentedName: string): Rewritten | null {
+function tracepoint(declaration: string, documentedName: string): Rewritten | null {
+  const text = declaration.replace(/[\r\n]+/g, ' '); // the script reads the prototype as one line
   const event =
     /TRACE_EVENT\((.*?),/.exec(text)?.[1] ??
     /DEFINE_SINGLE_EVENT\((.*?),/.exec(text)?.[1] ??

@@ -334,7 +334,7 @@ int rvt_foo(int a) // trailing
     expect([handler.name, handler.signature?.returnType, handler.signature?.params]).toEqual(['handler_t', 'int', [{ name: 'rdi', type: 'long' }]]);
     const member = only('/**\n * get_link(): read the link\n * @cdev: the device\n */\n\tint (*get_link)(struct qed_dev *cdev);\n');
     expect(member.signature?.params).toEqual([{ name: 'cdev', type: 'struct qed_dev *' }]);
-    const trace = only('/**\n * user_enter - called when entering user\n * @dummy: unused\n */\nTRACE_EVENT(user_enter,\n\tTP_PROTO(int dummy),\n\tTP_ARGS(dummy), TP_STRUCT__entry(__field(int, x)), TP_fast_assign(__entry->x = 1;), TP_printk(""));\n');
+    const trace = only('/**\n * user_enter - called when entering user\n * @dummy: unused\n */\nTRACE_EVENT(user_enter,\n\n\tTP_PROTO(int\n\t\tdummy),\n\tTP_ARGS(dummy), TP_STRUCT__entry(__field(int, x)), TP_fast_assign(__entry->x = 1;), TP_printk(""));\n');
     expect([trace.name, trace.signature?.text]).toEqual(['trace_user_enter', 'static inline void trace_user_enter(int dummy)']);
     const event = only('/**\n * sched_x - y\n * @p: the task\n */\nDEFINE_EVENT(sched_class, sched_x, TP_PROTO(struct task_struct *p), TP_ARGS(p));\n');
     expect(event.name).toBe('trace_sched_x');
