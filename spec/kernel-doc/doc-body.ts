@@ -27,6 +27,19 @@ const OTHER_KIND = /^\s*(?:DOC:|(?:struct|union|enum)\b)/;
 const TYPEDEF = /^\s*typedef\s+/;
 // The headings scripts/kernel-doc knows ($doc_sect); `Example::` (a literal block) is not one.
 const HEADING = /^\s*(@[\w.]+|description|context|returns?|notes?|examples?)\s*:(?!:)\s*(.*)$/is;
+// The script's pattern is not anchored: a heading after any later `*` on the line counts too
+// (` * * Returns:` in a bulleted comment).
+const LATER_HEADING = /\*\s*(@[\w.]+|description|context|returns?|notes?|examples?)\s*:(?!:)\s*(.*)$/is;
+
+function headingOf(text: string): RegExpExecArray | null {
+  return HEADING.exec(text) ?? (text.includes('*') ? LATER_HEADING.exec(text) : null);
+}
+
+/** The script files Return and Context under one name whatever their spelling; others as written (`Note`, `NOTE`). */
+function sectionKey(name: string): string {
+  const canonical = canonicalSectionName(name);
+  return canonical === 'Return' || canonical === 'Context' ? canonical : name;
+}
 // Lenient: `Return -1 if ...` at the start of a description line, without the colon.
 const INFERRED_RETURN = /^\s*(Returns?)\b(?!\s*:)/;
 
@@ -77,12 +90,11 @@ function readFunctionBody(
   const sections: Entry[] = [];
   // A "Returns ..." sentence is only read as a section when no explicit one follows.
   const inferReturn = !lines.some(({ text }) => {
-    const heading = HEADING.exec(text)?.[1] ?? '';
+    const heading = headingOf(text)?.[1] ?? '';
     return /^returns?$/i.test(heading) || heading === '@return';
   });
 
-  const findSection = (sectionName: string) =>
-    sections.find((section) => canonicalSectionName(section.name) === canonicalSectionName(sectionName));
+  const findSection = (sectionName: string) => sections.find((section) => sectionKey(section.name) === sectionKey(sectionName));
 
   /** Text after a section that ended goes to the description, a blank line apart. */
   const toDescription = () => {
@@ -131,7 +143,7 @@ function readFunctionBody(
 
   for (const commentLine of lines) {
     const { line, text } = commentLine;
-    const heading = HEADING.exec(text);
+    const heading = headingOf(text);
     if (heading) {
       openHeading(line, heading[1]!, heading[2]!);
     } else if (text.trim() === '') {

@@ -16,8 +16,7 @@ import { collapseWhitespace } from './text.js';
  * 4. A section we inferred without its colon (`Return -1 if ...`) is plain description for the
  *    script: it must be found in the script's description, is taken out of it before the
  *    descriptions compare, and is not expected among the script's sections.
- * Parameters compare as ordered lists; the script lists them in declaration order, so a comment
- * documenting them in another order (or documenting one that is not declared) is a disagreement.
+ * Parameters compare as ordered lists: both readings list them in declaration order.
  */
 
 function highlighted(text: string): string {

@@ -210,6 +210,15 @@ int iser_check(int sector, void *task);
     expect(fn.description).toBe('Returns the thing.');
   });
 
+  it('finds a heading after a later `*` on the line, and keeps `Note:` and `NOTE:` apart, as the script does', () => {
+    const fn = only('/**\n * foo - bar\n *\n * * Returns:\n * 0: on success\n *\n * Note: one.\n *\n * NOTE: two.\n */\nint foo(void);\n');
+    expect(fn.sections.map((section) => [section.name, section.text])).toEqual([
+      ['Returns', '0: on success'],
+      ['Note', 'one.'],
+      ['NOTE', 'two.'],
+    ]);
+  });
+
   it('leaves out a parameter documented but not declared, as the script does', () => {
     const fn = only('/**\n * foo - bar\n * @b: the b\n * @gone: removed long ago\n * @a: the a\n */\nint foo(int a, int b);\n');
     expect(fn.params.map((param) => param.name)).toEqual(['a', 'b']);
