@@ -1,5 +1,5 @@
 import type { Clause } from './schema.js';
-import { code, kdoc, man } from './sources.js';
+import { code, IB_VERBS_H, kdoc, man } from './sources.js';
 
 const FN = 'rvt_post_srq_recv';
 const covers = [FN];
@@ -35,7 +35,7 @@ export const postSrqRecvClauses: Clause[] = [
     id: 'post_srq_recv.bad_wr.first-failing',
     verb: 'post_srq_recv',
     statement: 'On failure, bad_wr points at the first WR of the list that could not be posted.',
-    sources: [kdoc(FN, '@bad_wr'), STOPS_AT_FIRST],
+    sources: [kdoc(FN, '@bad_wr'), kdoc('ib_post_srq_recv', '@bad_recv_wr', IB_VERBS_H), STOPS_AT_FIRST],
     level: 'documented',
     covers,
   },
