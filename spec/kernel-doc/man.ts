@@ -80,22 +80,17 @@ function readPage(
   const description = sections.find((section) => section.name === 'DESCRIPTION');
   const own = new Set(['NAME', 'SYNOPSIS', 'ARGUMENTS', 'DESCRIPTION', 'SEE ALSO']); // SEE ALSO: generated links
   if (!synopsis) diagnostics.push(diagnostic(file, start + 1, 'man-no-synopsis', `page for ${name} has no SYNOPSIS`));
-  const signature = synopsis ? readSynopsis(body(synopsis), name, file, synopsis.start, diagnostics) : null;
-  // A macro's named variadic parameter (`args...`) gets the script's filler as well.
-  const variadic = new Set(signature?.params.flatMap((param) => (/\w\.\.\.$/.test(param.name) ? [param.name.slice(0, -3)] : [])));
   return {
     name,
     file,
     line: start + 1,
     brief: dash < 0 ? '' : collapseWhitespace(unescape(nameLine.slice(dash + 2))),
-    params: (args ? readArguments(body(args)) : []).filter(
-      (param) => !(variadic.has(param.name) && param.description === FILLERS.get('...')),
-    ),
+    params: args ? readArguments(body(args)) : [],
     description: description ? plainText(body(description)) : '',
     sections: sections
       .filter((section) => !own.has(section.name))
       .map((section) => ({ name: sectionName(section.name), text: plainText(body(section)), inferred: false })),
-    signature,
+    signature: synopsis ? readSynopsis(body(synopsis), name, file, synopsis.start, diagnostics) : null,
   };
 }
 

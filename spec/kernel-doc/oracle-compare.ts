@@ -16,6 +16,8 @@ import { collapseWhitespace } from './text.js';
  * 4. A section we inferred without its colon (`Return -1 if ...`) is plain description for the
  *    script: it must be found in the script's description, is taken out of it before the
  *    descriptions compare, and is not expected among the script's sections.
+ * 5. A macro's named variadic parameter (`args...`) described as "variable arguments" is left out
+ *    on both sides: the script's filler for an undocumented one reads the same.
  * Parameters compare as ordered lists: both readings list them in declaration order.
  */
 
@@ -40,7 +42,7 @@ function inferredTexts(fn: DocFunction): string[] {
 function viewOfSource(fn: DocFunction): View {
   return {
     brief: collapseWhitespace(fn.brief),
-    params: fn.params.map((param) => `${param.name}: ${highlighted(param.description)}`),
+    params: documentedParams(fn).map((param) => `${param.name}: ${highlighted(param.description)}`),
     description: highlighted(fn.description),
     sections: fn.sections
       .filter((section) => !section.inferred)
@@ -56,12 +58,22 @@ function viewOfMan(fn: DocFunction, inferred: readonly string[]): View {
   for (const text of found) description = collapseWhitespace(description.replace(text, ' '));
   return {
     brief: collapseWhitespace(fn.brief),
-    params: fn.params.map((param) => `${param.name}: ${collapseWhitespace(param.description)}`),
+    params: documentedParams(fn).map((param) => `${param.name}: ${collapseWhitespace(param.description)}`),
     description,
     sections: fn.sections.map((section) => `${canonicalSectionName(section.name)}: ${collapseWhitespace(section.text)}`),
     inferred: found,
     signature: signatureView(fn),
   };
+}
+
+/**
+ * Parameters without a macro's named variadic one (`args...`) described as "variable arguments":
+ * the script writes that text for it when nobody documented it, so on its page the text does not
+ * say whether the comment did (5.)
+ */
+function documentedParams(fn: DocFunction): DocFunction['params'] {
+  const variadic = new Set(fn.signature?.params.flatMap((param) => (/\w\.\.\.$/.test(param.name) ? [param.name.slice(0, -3)] : [])));
+  return fn.params.filter((param) => !(variadic.has(param.name) && collapseWhitespace(param.description) === 'variable arguments'));
 }
 
 /** Return type and parameters: the script drops storage (`static inline`) and attributes. */

@@ -179,9 +179,4 @@ Kernel file \\fBdrivers/infiniband/sw/rdmavt/qp.c\\fR
     expect(fn).toMatchObject({ name: 'foo', brief: 'bar', signature: null });
     expect(diagnostics.map((d) => `${d.line}:${d.code}`)).toEqual(['1:man-no-synopsis']);
   });
-
-  it("drops the script's filler for a macro's named variadic parameter, as for `...`", () => {
-    const page = '.TH "pr" 9\n.SH NAME\npr \\- print\n.SH SYNOPSIS\n.B "pr"\n.BI "(fmt "  ","\n.BI "args... "  ")"\n.SH ARGUMENTS\n.IP "fmt" 12\nthe format\n.IP "args" 12\nvariable arguments\n';
-    expect(parseManPage(page, 'x.9').function?.params).toEqual([{ name: 'fmt', description: 'the format' }]);
-  });
 });

@@ -44,4 +44,13 @@ describe('the oracle comparison', () => {
     expect(disagreements('foo.c', ours, parseManPages(page('Does foo.\nReturn -1 on error.')).functions)).toEqual([]);
     expect(disagreements('foo.c', ours, parseManPages(page('Does foo.')).functions)).toHaveLength(1);
   });
+
+  it("reads the script's filler for a macro's named variadic parameter the same as no documentation", () => {
+    const page = '.TH "pr" 9\n.SH NAME\npr \\- print\n.SH SYNOPSIS\n.B "pr"\n.BI "(fmt "  ","\n.BI "args... "  ")"\n.SH ARGUMENTS\n.IP "fmt" 12\nthe format\n.IP "args" 12\nvariable arguments\n.SH "DESCRIPTION"\nPrints.\n';
+    const script = parseManPages(page).functions;
+    const undocumented = parseKernelDoc('/**\n * pr - print\n * @fmt: the format\n *\n * Prints.\n */\n#define pr(fmt, args...) printk(fmt, ##args)\n', 'pr.h').functions;
+    const documented = parseKernelDoc('/**\n * pr - print\n * @fmt: the format\n * @args: variable arguments\n *\n * Prints.\n */\n#define pr(fmt, args...) printk(fmt, ##args)\n', 'pr.h').functions;
+    expect(disagreements('pr.h', undocumented, script)).toEqual([]);
+    expect(disagreements('pr.h', documented, script)).toEqual([]);
+  });
 });
