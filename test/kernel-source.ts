@@ -1,4 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
@@ -9,13 +10,20 @@ export const TARBALL = '/usr/src/linux-source-6.1.tar.xz';
 export const PREFIX = 'linux-source-6.1';
 export const hasTarball = existsSync(TARBALL);
 
-/** What the kernel-source tests read: the version, rdmavt, and the kernel's own kernel-doc script. */
-const MEMBERS = ['Makefile', 'drivers/infiniband/sw/rdmavt', 'scripts/kernel-doc'];
+/** The oracle's fixed sample of documented files across the tree (see test/fixtures/kernel-doc/README.md). */
+export const ORACLE_SAMPLE = readFileSync(join(ROOT, 'test/fixtures/kernel-doc/oracle-sample.txt'), 'utf8').split('\n').filter(Boolean);
 
-/** Keyed by the tarball's size and mtime, so an upgraded linux-source-6.1 is extracted again. */
+/**
+ * What the kernel-source tests read: the version, rdmavt, the core verbs header, the kernel's own
+ * kernel-doc script and the oracle's sample.
+ */
+const MEMBERS = ['Makefile', 'drivers/infiniband/sw/rdmavt', 'include/rdma/ib_verbs.h', 'scripts/kernel-doc', ...ORACLE_SAMPLE];
+
+/** Keyed by the tarball's size and mtime and by MEMBERS, so a new tarball or member list is extracted again. */
 function cacheDir(): string {
   const stat = statSync(TARBALL);
-  return join(ROOT, 'node_modules/.cache/rvt-conform', `kernel-${stat.size.toString(36)}-${Math.trunc(stat.mtimeMs).toString(36)}`);
+  const members = createHash('sha256').update(MEMBERS.join('\n')).digest('hex').slice(0, 8);
+  return join(ROOT, 'node_modules/.cache/rvt-conform', `kernel-${stat.size.toString(36)}-${Math.trunc(stat.mtimeMs).toString(36)}-${members}`);
 }
 
 /** The kernel tree (with only MEMBERS) that `prepareKernelSource` extracted. */

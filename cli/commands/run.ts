@@ -12,7 +12,7 @@ import { renderSummary, summaryJson } from '../../reports/summary.js';
 import { clauseCitations } from '../../spec/citations.js';
 import { clauses } from '../../spec/clauses/index.js';
 import { coverage } from '../../spec/coverage.js';
-import { loadPinnedSnapshot, snapshotId } from '../../spec/snapshots/pinned.js';
+import { loadCitedSnapshot, loadPinnedSnapshot, snapshotId } from '../../spec/snapshots/pinned.js';
 import type { Case } from '../../suites/case.js';
 import { allCases } from '../../suites/index.js';
 import { runCases } from '../../suites/runner.js';
@@ -64,7 +64,7 @@ function specRecord(cases: readonly Case[]) {
   return {
     snapshot: snapshotId(snapshot),
     coverage: coverage(snapshot, clauses, cases),
-    citations: new Map(clauses.map((clause) => [clause.id, clauseCitations(snapshot, clause)])),
+    citations: new Map(clauses.map((clause) => [clause.id, clauseCitations(loadCitedSnapshot(), clause)])),
   };
 }
 

@@ -1,39 +1,68 @@
+import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../reports/atomic.js';
+import { UserError } from '../errors.js';
 import { clauses } from '../../spec/clauses/index.js';
 import { coverage } from '../../spec/coverage.js';
 import { clausesTouchedBy } from '../../spec/drift-clauses.js';
-import { diffSnapshots, renderDrift } from '../../spec/kernel-doc/drift.js';
+import { diffSnapshots, DriftReport, renderDrift } from '../../spec/kernel-doc/drift.js';
 import { openKernelSource } from '../../spec/kernel-doc/kernel-source.js';
-import { buildSnapshot, serializeSnapshot } from '../../spec/kernel-doc/snapshot.js';
+import { buildSnapshot, loadSnapshot, serializeSnapshot, setName, type Snapshot } from '../../spec/kernel-doc/snapshot.js';
 import type { Diagnostic } from '../../spec/kernel-doc/schema.js';
-import { loadPinnedSnapshot, pinnedSnapshotPath } from '../../spec/snapshots/pinned.js';
+import { loadPinnedSnapshot, pinnedSnapshotPath, setSnapshotPath } from '../../spec/snapshots/pinned.js';
 import { allCases } from '../../suites/index.js';
 
 const printDiagnostic = (d: Diagnostic) => process.stderr.write(`${d.file}:${d.line}: ${d.severity}: ${d.message} [${d.code}]\n`);
 
-async function importSnapshot(flags: { kernelSrc: string; out?: string }): Promise<void> {
+interface SetFlags {
+  kernelSrc: string;
+  files?: string[];
+}
+
+/** The snapshot file of the set the flags name: rdmavt's by default. */
+function snapshotPathOf(flags: SetFlags & { snapshot?: string }): string {
+  if (flags.snapshot) return resolve(flags.snapshot);
+  return flags.files ? setSnapshotPath(setName(flags.files)) : pinnedSnapshotPath();
+}
+
+async function importSnapshot(flags: SetFlags & { out?: string }): Promise<void> {
   const source = await openKernelSource(flags.kernelSrc);
-  const snapshot = await buildSnapshot(source, { onDiagnostic: printDiagnostic });
-  const out = resolve(flags.out ?? pinnedSnapshotPath());
+  const snapshot = await buildSnapshot(source, { onDiagnostic: printDiagnostic, ...(flags.files ? { patterns: flags.files } : {}) });
+  const out = resolve(flags.out ?? snapshotPathOf(flags));
   await writeFileAtomic(out, serializeSnapshot(snapshot));
   const counts = snapshot.files.map((f) => `${f.path}: ${f.functions.length} functions`).join(', ');
   process.stdout.write(`imported linux ${snapshot.kernel.version} (${snapshot.kernel.source}): ${counts}\nwritten: ${relative(process.cwd(), out) || out}\n`);
 }
 
-async function checkDrift(flags: { kernelSrc: string }): Promise<number> {
-  const other = await buildSnapshot(await openKernelSource(flags.kernelSrc), { onDiagnostic: printDiagnostic });
-  const pinned = loadPinnedSnapshot();
+async function readPinned(path: string): Promise<Snapshot> {
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UserError(`No pinned snapshot at ${path} (${error.code ?? error.message}).`, {
+      hint: 'Import the set first with `rvt-conform spec import --kernel-src PATH --files ...` (the same --files).',
+      cause: error,
+    });
+  });
+  return loadSnapshot(text, relative(process.cwd(), path) || path);
+}
+
+async function checkDrift(flags: SetFlags & { snapshot?: string; json: boolean }): Promise<number> {
+  const path = snapshotPathOf(flags);
+  const pinned = await readPinned(path);
+  const options = { onDiagnostic: printDiagnostic, ...(pinned.patterns ? { patterns: pinned.patterns } : {}) };
+  const other = await buildSnapshot(await openKernelSource(flags.kernelSrc), options);
   const drift = diffSnapshots(pinned, other);
-  if (drift.length === 0) {
-    process.stdout.write(`no drift: linux ${other.kernel.version} documents rdmavt as pinned (linux ${pinned.kernel.version})\n`);
-    return 0;
-  }
-  process.stdout.write(`drift from the pinned linux ${pinned.kernel.version} to linux ${other.kernel.version}:\n${renderDrift(drift)}\n`);
   const touched = [...new Set(drift.flatMap((entry) => clausesTouchedBy(entry, clauses)))];
-  process.stdout.write(touched.length > 0 ? `clauses citing changed text: ${touched.join(', ')}\n` : 'no clause cites the changed text\n');
-  return 1;
+  const set = pinned.patterns?.join(' ') ?? 'rdmavt';
+  if (flags.json) {
+    const report = DriftReport.parse({ set, pinned: pinned.kernel.version, checked: other.kernel.version, drift, clauses: touched });
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else if (drift.length === 0) {
+    process.stdout.write(`no drift: linux ${other.kernel.version} documents ${set} as pinned (linux ${pinned.kernel.version})\n`);
+  } else {
+    process.stdout.write(`drift of ${set} from the pinned linux ${pinned.kernel.version} to linux ${other.kernel.version}:\n${renderDrift(drift)}\n`);
+    process.stdout.write(touched.length > 0 ? `clauses citing changed text: ${touched.join(', ')}\n` : 'no clause cites the changed text\n');
+  }
+  return drift.length === 0 ? 0 : 1;
 }
 
 function printCoverage(flags: { json: boolean }): void {
@@ -53,17 +82,22 @@ function printCoverage(flags: { json: boolean }): void {
 
 export function registerSpecCommands(program: Command): void {
   const spec = program.command('spec').description('the kernel-doc spec: import it, check a kernel for drift, show coverage');
+  const files = '.c/.h files to read, globs relative to the tree (default: rdmavt qp.c, srq.c, mr.c, cq.c, ah.c)';
   spec
     .command('import')
-    .description('read the kernel-doc of rdmavt qp.c and srq.c from a kernel tree or a linux-source tarball and write the pinned snapshot')
+    .description('read the kernel-doc of a set of files from a kernel tree or a linux-source tarball and write its pinned snapshot')
     .requiredOption('--kernel-src <path>', 'a kernel tree, or /usr/src/linux-source-6.1.tar.xz')
-    .option('--out <file>', 'where to write it (default: the pinned spec/snapshots/rdmavt.json)')
+    .option('--files <glob...>', files)
+    .option('--out <file>', 'where to write it (default: spec/snapshots/rdmavt.json, or spec/snapshots/<set>.json for --files)')
     .action(importSnapshot);
   spec
     .command('check')
-    .description("compare another kernel's rdmavt documentation with the pinned snapshot; exit 1 on drift")
+    .description("compare another kernel's documentation of a set with its pinned snapshot; exit 1 on drift")
     .requiredOption('--kernel-src <path>', 'a kernel tree or a linux-source tarball')
-    .action(async (flags: { kernelSrc: string }) => {
+    .option('--files <glob...>', `${files}: picks spec/snapshots/<set>.json`)
+    .option('--snapshot <file>', 'the pinned snapshot to compare with (instead of --files)')
+    .option('--json', 'the drift as JSON', false)
+    .action(async (flags: SetFlags & { snapshot?: string; json: boolean }) => {
       process.exitCode = await checkDrift(flags);
     });
   spec

@@ -1,5 +1,5 @@
 import type { Clause, Source, Transport } from './schema.js';
-import { kdoc, man, stopsAtFirst } from './sources.js';
+import { IB_VERBS_H, kdoc, man, stopsAtFirst } from './sources.js';
 
 export type PostVerb = 'post_srq_recv' | 'post_recv' | 'post_send';
 
@@ -12,6 +12,8 @@ export interface PostVerbFacts {
   verb: PostVerb;
   /** The rdmavt function, whose kernel-doc the documented clauses cite. */
   fn: string;
+  /** The core wrapper in ib_verbs.h every kernel caller goes through, and its bad_wr parameter. */
+  core: { fn: string; badWr: string };
   covers: string[];
   /** The libibverbs man page, e.g. `ibv_post_send(3)`. */
   man: string;
@@ -82,7 +84,7 @@ export function postFamilyClauses(f: PostVerbFacts): Clause[] {
       kdoc(fn, 'Return'),
       man(f.man, 'RETURN VALUE', 'or the value of errno on failure (which indicates the failure reason)'),
     ]),
-    clause('bad_wr.first-failing', 'On failure, bad_wr points at the first WR of the list that could not be posted.', 'documented', [kdoc(fn, '@bad_wr'), STOPS]),
+    clause('bad_wr.first-failing', 'On failure, bad_wr points at the first WR of the list that could not be posted.', 'documented', [kdoc(fn, '@bad_wr'), kdoc(f.core.fn, `@${f.core.badWr}`, IB_VERBS_H), STOPS]),
     clause('partial.earlier-stay-posted', 'WRs before the failing one stay posted, in order.', 'documented', [STOPS, f.code.nothingRolledBack]),
     clause('partial.later-not-posted', 'Neither the failing WR nor any WR after it is posted.', 'documented', [STOPS]),
     clause('num_sge.too-many-rejected', `A WR with num_sge above ${f.maxSge} is refused at post time, bad_wr at it.`, 'documented', [STOPS, f.code.tooManyEinval]),

@@ -11,6 +11,7 @@ const verb = 'post_recv';
 export const postRecvFacts: PostVerbFacts = {
   verb,
   fn: FN,
+  core: { fn: 'ib_post_recv', badWr: 'bad_recv_wr' },
   covers,
   man: 'ibv_post_recv(3)',
   queue: 'the receive queue',

@@ -13,6 +13,7 @@ const SEND_OK = code(FN, 'ib_rvt_state_ops[qp->state] & RVT_POST_SEND_OK gates t
 export const postSendFacts: PostVerbFacts = {
   verb,
   fn: FN,
+  core: { fn: 'ib_post_send', badWr: 'bad_send_wr' },
   covers,
   man: 'ibv_post_send(3)',
   queue: 'the send queue',

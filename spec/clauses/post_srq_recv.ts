@@ -10,6 +10,7 @@ const MAN = 'ibv_post_srq_recv(3)';
 export const postSrqRecvFacts: PostVerbFacts = {
   verb: 'post_srq_recv',
   fn: FN,
+  core: { fn: 'ib_post_srq_recv', badWr: 'bad_recv_wr' },
   covers,
   man: MAN,
   queue: 'the SRQ',

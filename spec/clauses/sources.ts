@@ -3,6 +3,8 @@ import type { Source } from './schema.js';
 /** Shorthands for the sources the clauses cite most. */
 export const QP_C = 'drivers/infiniband/sw/rdmavt/qp.c';
 export const SRQ_C = 'drivers/infiniband/sw/rdmavt/srq.c';
+/** The core verbs' wrappers (spec/snapshots/ib_verbs.json): what every driver's callers are told. */
+export const IB_VERBS_H = 'include/rdma/ib_verbs.h';
 
 export const kdoc = (fn: string, section: string, file = QP_C): Source => ({ kind: 'kernel-doc', file, function: fn, section });
 export const code = (fn: string, note: string, file = QP_C): Source => ({ kind: 'kernel-code', file, function: fn, note });

@@ -1,4 +1,5 @@
 import { diagnostic, type Diagnostic } from './schema.js';
+import { joinedLine } from './continuation.js';
 
 /** A line of a `/** ... *\/` block with its leading ` * ` removed. */
 export interface CommentLine {
@@ -34,8 +35,10 @@ export function readDocComment(
   const body: CommentLine[] = [];
   const found: Diagnostic[] = []; // kept only if the comment closes: otherwise it is noise on code lines
   for (let i = start + 1; i < lines.length; i++) {
-    const text = lines[i]!;
     const line = i + 1;
+    const joined = joinedLine(lines, i);
+    const text = joined.text;
+    i = joined.end;
     const end = text.indexOf('*/');
     if (end >= 0) {
       const last = text.slice(0, end).replace(/^\s*\*? ?/, '');
@@ -47,11 +50,19 @@ export function readDocComment(
       diagnostics.push(...found);
       return { line: start + 1, body, endIndex: i, after: text.slice(end + 2) };
     }
-    const content = /^\s*\* ?(.*)$/s.exec(text);
+    const content = /^\s*\* ?(.*)$/s.exec(expandTabs(text));
     if (content) body.push({ line, text: content[1]! });
     else found.push(diagnostic(file, line, 'bad-line', 'kernel-doc line does not start with "*"; ignored'));
   }
   const message = 'kernel-doc comment opened here is never closed with */';
   diagnostics.push(diagnostic(file, start + 1, 'unterminated-comment', message, 'error'));
   return null;
+}
+
+/** Tabs to spaces at 8-column stops, as the script does first: indentation then counts in columns. */
+function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line;
+  let out = '';
+  for (const char of line) out += char === '\t' ? ' '.repeat(8 - (out.length % 8)) : char;
+  return out;
 }

@@ -1,4 +1,5 @@
 import { isDocCommentStart, type DocComment } from './comment.js';
+import { joinedLine } from './continuation.js';
 
 /**
  * The text of the C declaration that follows a kernel-doc comment, read the way
@@ -23,19 +24,21 @@ export function readDeclaration(lines: readonly string[], comment: DocComment): 
   let start = -1;
   let inComment = false;
   for (let i = comment.endIndex; i < lines.length; i++) {
-    const raw = i === comment.endIndex ? comment.after : lines[i]!;
-    if (i > comment.endIndex && isDocCommentStart(raw)) return null;
+    const first = i;
+    let raw = comment.after;
+    if (i > comment.endIndex) ({ text: raw, end: i } = joinedLine(lines, i));
+    if (first > comment.endIndex && isDocCommentStart(raw)) return null;
     const stripped = stripComments(raw, inComment);
     inComment = stripped.inComment;
     const code = stripped.code;
     const trimmed = code.trim();
     if (trimmed.startsWith('#')) {
-      if (parts.length === 0 && /^#\s*define\b/.test(trimmed)) return { text: trimmed, line: i + 1, endIndex: i };
+      if (parts.length === 0 && /^#\s*define\b/.test(trimmed)) return { text: trimmed, line: first + 1, endIndex: i };
       continue; // #ifdef and friends around a declaration
     }
     if (start < 0) {
       if (trimmed === '') continue;
-      start = i;
+      start = first;
     }
     const stop = code.search(/[{;]/);
     if (stop >= 0) {

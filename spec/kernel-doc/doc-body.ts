@@ -13,6 +13,8 @@ export type DocBody =
 export interface FunctionBody {
   kind: 'function';
   name: string;
+  /** `typedef name - ...`: documents a function only if the typedef is of a function pointer. */
+  typedef: boolean;
   brief: string;
   params: DocParam[];
   description: string;
@@ -21,31 +23,55 @@ export interface FunctionBody {
 
 // `name() - brief`, also `type *name - brief`, `name: brief` and a bare `name` (no brief).
 const NAME_LINE = /^\s*(?:\w+\s*\*\s*)?(\w+)\s*(?:\(\w*\))?\s*(?:[-:](.*))?$/s;
-const OTHER_KIND = /^\s*(?:DOC:|(?:struct|union|enum|typedef)\b)/;
+const OTHER_KIND = /^\s*(?:DOC:|(?:struct|union|enum)\b)/;
+const TYPEDEF = /^\s*typedef\s+/;
 // The headings scripts/kernel-doc knows ($doc_sect); `Example::` (a literal block) is not one.
 const HEADING = /^\s*(@[\w.]+|description|context|returns?|notes?|examples?)\s*:(?!:)\s*(.*)$/is;
+// The script's pattern is not anchored: a heading after any later `*` on the line counts too
+// (` * * Returns:` in a bulleted comment).
+const LATER_HEADING = /\*\s*(@[\w.]+|description|context|returns?|notes?|examples?)\s*:(?!:)\s*(.*)$/is;
+
+function headingOf(text: string): RegExpExecArray | null {
+  return HEADING.exec(text) ?? (text.includes('*') ? LATER_HEADING.exec(text) : null);
+}
+
+/** The script files Return and Context under one name whatever their spelling; others as written (`Note`, `NOTE`). */
+function sectionKey(name: string): string {
+  const canonical = canonicalSectionName(name);
+  return canonical === 'Return' || canonical === 'Context' ? canonical : name;
+}
 // Lenient: `Return -1 if ...` at the start of a description line, without the colon.
 const INFERRED_RETURN = /^\s*(Returns?)\b(?!\s*:)/;
 
-/** A parameter or section: one chunk per heading (a repeated heading adds a chunk). */
+/** A parameter or section: one chunk per heading (a repeated section heading adds a chunk). */
 interface Entry {
   name: string;
   inferred: boolean;
   chunks: string[][];
 }
 
-type Target = { kind: 'brief' } | { kind: 'description' } | { kind: 'entry'; entry: Entry; afterBlank: boolean };
+/**
+ * Where lines go, as in scripts/kernel-doc's process_body: the brief (until a blank line), the
+ * description, or a parameter or section. `afterBlank` is the script's STATE_BODY_WITH_BLANK_LINE:
+ * after a blank line inside a section, a line indented by two or more columns continues it, and
+ * any other line ends it.
+ */
+type Target =
+  | { kind: 'brief' }
+  | { kind: 'description' }
+  | { kind: 'entry'; entry: Entry; afterBlank: boolean };
 
 export function readDocBody(comment: DocComment, file: string, diagnostics: Diagnostic[]): DocBody {
   const [first, ...rest] = comment.body;
   if (first && OTHER_KIND.test(first.text)) return { kind: 'other' };
-  const nameLine = first ? NAME_LINE.exec(first.text) : null;
+  const typedef = first !== undefined && TYPEDEF.test(first.text);
+  const nameLine = first ? NAME_LINE.exec(first.text.replace(TYPEDEF, '')) : null;
   if (!first || !nameLine) {
     const message = 'comment starts with /** but its first line is not `name() - brief`';
     diagnostics.push(diagnostic(file, first?.line ?? comment.line, 'not-kernel-doc', message));
     return { kind: 'invalid' };
   }
-  return readFunctionBody(nameLine[1]!, nameLine[2], rest, file, diagnostics);
+  return { ...readFunctionBody(nameLine[1]!, nameLine[2], rest, file, diagnostics), typedef };
 }
 
 function readFunctionBody(
@@ -54,7 +80,7 @@ function readFunctionBody(
   lines: readonly CommentLine[],
   file: string,
   diagnostics: Diagnostic[],
-): FunctionBody {
+): Omit<FunctionBody, 'typedef'> {
   // Without a `-` after the name there is no brief, and the next lines are description.
   // Typed wide on purpose: the closures below reassign it, which flow analysis cannot see.
   let target = (briefStart === undefined ? { kind: 'description' } : { kind: 'brief' }) as Target;
@@ -62,13 +88,23 @@ function readFunctionBody(
   const description: string[] = [];
   const params = new Map<string, Entry>();
   const sections: Entry[] = [];
+  // A "Returns ..." sentence is only read as a section when no explicit one follows.
+  const inferReturn = !lines.some(({ text }) => {
+    const heading = headingOf(text)?.[1] ?? '';
+    return /^returns?$/i.test(heading) || heading === '@return';
+  });
 
-  const findSection = (sectionName: string) =>
-    sections.find((section) => canonicalSectionName(section.name) === canonicalSectionName(sectionName));
+  const findSection = (sectionName: string) => sections.find((section) => sectionKey(section.name) === sectionKey(sectionName));
+
+  /** Text after a section that ended goes to the description, a blank line apart. */
+  const toDescription = () => {
+    if (target.kind === 'entry' && description.length > 0 && description.at(-1) !== '') description.push('');
+    target = { kind: 'description' };
+  };
 
   const addDescription = ({ line, text }: CommentLine) => {
     const inferred = INFERRED_RETURN.exec(text);
-    if (inferred && !findSection('Return')) {
+    if (inferReturn && inferred && !findSection('Return')) {
       const message = `"${inferred[1]}" without a colon read as a Return section`;
       diagnostics.push(diagnostic(file, line, 'inferred-return', message));
       const entry: Entry = { name: inferred[1]!, inferred: true, chunks: [[text.trimStart()]] };
@@ -76,23 +112,26 @@ function readFunctionBody(
       target = { kind: 'entry', entry, afterBlank: false };
       return;
     }
-    target = { kind: 'description' };
+    toDescription();
     description.push(text);
   };
 
   const openHeading = (line: number, heading: string, text: string) => {
     if (/^description$/i.test(heading)) {
-      target = { kind: 'description' };
+      toDescription();
       if (text !== '') description.push(text);
       return;
     }
-    // `@return:` is a Return section for the script, not a parameter; `@args...:` names `args`.
-    const isParam = heading.startsWith('@') && heading.toLowerCase() !== '@return';
+    // `@return:` (that spelling only) is a Return section for the script; `@args...:` names `args`.
+    const isParam = heading.startsWith('@') && heading !== '@return';
     const entryName = isParam ? heading.slice(1).replace(/(\w)\.\.\.$/, '$1') : heading.replace(/^@/, '');
     let entry = isParam ? params.get(entryName) : findSection(entryName);
-    if (entry) {
-      const code = isParam ? 'duplicate-param' : 'duplicate-section';
-      diagnostics.push(diagnostic(file, line, code, `${heading} is documented twice; the texts are joined`));
+    if (entry && isParam) {
+      // The script keeps the last description of a parameter.
+      diagnostics.push(diagnostic(file, line, 'duplicate-param', `${heading} is documented twice; the last one is kept`));
+      entry.chunks = [[text]];
+    } else if (entry) {
+      diagnostics.push(diagnostic(file, line, 'duplicate-section', `${heading} is documented twice; the texts are joined`));
       entry.chunks.push([text]);
     } else {
       entry = { name: entryName, inferred: false, chunks: [[text]] };
@@ -104,20 +143,23 @@ function readFunctionBody(
 
   for (const commentLine of lines) {
     const { line, text } = commentLine;
-    const heading = HEADING.exec(text);
+    const heading = headingOf(text);
     if (heading) {
       openHeading(line, heading[1]!, heading[2]!);
     } else if (text.trim() === '') {
       if (target.kind === 'brief') target = { kind: 'description' };
       else if (target.kind === 'description') description.push('');
-      else target.afterBlank = true;
+      // A blank line ends a Context section, and our inferred Return (description to the script).
+      else if (target.entry.inferred || canonicalSectionName(target.entry.name) === 'Context') toDescription();
+      else {
+        target.afterBlank = true;
+        target.entry.chunks.at(-1)!.push('');
+      }
     } else if (target.kind === 'brief') {
       brief.push(text);
-    } else if (target.kind === 'entry' && !target.afterBlank) {
+    } else if (target.kind === 'entry' && (!target.afterBlank || /^\s/.test(text))) {
       target.entry.chunks.at(-1)!.push(text);
     } else {
-      // As in scripts/kernel-doc, text after a blank line that ends a section is description.
-      if (target.kind === 'entry' && description.length > 0 && description.at(-1) !== '') description.push('');
       addDescription(commentLine);
     }
   }

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { canonicalSectionName, type DocFunction } from './schema.js';
 import type { Snapshot } from './snapshot.js';
+import { withoutMarkup } from './markup.js';
 import { collapseWhitespace } from './text.js';
 
 /**
  * Drift: how another kernel's documentation differs from the pinned snapshot. Texts compare
- * whitespace-collapsed (a re-wrapped comment is not drift) and sections by canonical name
+ * whitespace-collapsed and without kernel-doc markup (a re-wrapped comment, or `%-EINVAL` for
+ * `-EINVAL`, is not drift) and sections by canonical name
  * (`Returns:` -> `Return:` is not drift); line numbers and file hashes are ignored.
  */
 
@@ -34,6 +36,17 @@ export const DriftEntry = z.object({
   after: z.string().nullable(),
 });
 export type DriftEntry = z.infer<typeof DriftEntry>;
+
+/** `spec check --json`: the drift of one set, between the pinned kernel and the one checked. */
+export const DriftReport = z.object({
+  set: z.string(),
+  pinned: z.string(),
+  checked: z.string(),
+  drift: z.array(DriftEntry),
+  /** Ids of the clauses whose cited text changed. */
+  clauses: z.array(z.string()),
+});
+export type DriftReport = z.infer<typeof DriftReport>;
 
 type Texts = ReadonlyMap<string, string>;
 
@@ -98,7 +111,12 @@ function diffNamed(
 }
 
 function same(a: string | null, b: string | null): boolean {
-  return a === null || b === null ? a === b : collapseWhitespace(a) === collapseWhitespace(b);
+  return a === null || b === null ? a === b : readable(a) === readable(b);
+}
+
+/** What a reader of the rendered page sees: neither re-wrapping nor markup (`%EINVAL`) is drift. */
+function readable(text: string): string {
+  return collapseWhitespace(withoutMarkup(text));
 }
 
 /** The drift as text for a terminal or a CI log, grouped by file and function. */

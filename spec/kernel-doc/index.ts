@@ -17,9 +17,10 @@ export {
   buildSnapshot,
   loadSnapshot,
   serializeSnapshot,
+  setName,
   Snapshot,
   SNAPSHOT_FILES,
   SnapshotFile,
   type BuildOptions,
 } from './snapshot.js';
-export { diffSnapshots, DriftEntry, DriftKind, renderDrift } from './drift.js';
+export { diffSnapshots, DriftEntry, DriftKind, DriftReport, renderDrift } from './drift.js';

@@ -1,7 +1,9 @@
 /** execa only when a tarball is read: the run command loads this module and must start fast in the VM. */
 const loadExeca = async () => (await import('execa')).execa;
-import { open, readFile, stat } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import type { Dirent } from 'node:fs';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { join, posix, relative } from 'node:path';
+import picomatch from 'picomatch';
 import { UserError } from '../../cli/errors.js';
 
 /**
@@ -18,6 +20,11 @@ export interface KernelSource {
   readFile(relPath: string): Promise<string>;
   /** Several files in one pass; the map is keyed by the relative paths asked for. */
   readFiles(relPaths: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * The regular files matching any of these globs (`drivers/infiniband/sw/rxe/*.c`), relative and
+   * sorted; a pattern without glob characters names itself. A tarball is listed in one full pass.
+   */
+  listFiles(patterns: readonly string[]): Promise<string[]>;
   /** VERSION.PATCHLEVEL.SUBLEVEL + EXTRAVERSION from the top Makefile, e.g. '6.1.192'. */
   version(): Promise<string>;
 }
@@ -70,7 +77,12 @@ async function openTree(root: string): Promise<KernelSource> {
     );
     return new Map(entries);
   };
-  return withReaders('tree', root, readFiles);
+  const listFiles = async (patterns: readonly string[]) => {
+    const bases = [...new Set(patterns.map((pattern) => picomatch.scan(pattern).base))];
+    const found = await Promise.all(bases.map((base) => treeFiles(root, base)));
+    return matching(patterns, found.flat());
+  };
+  return withReaders('tree', root, readFiles, listFiles);
 }
 
 async function openTarball(path: string, format: 'xz' | 'tar'): Promise<KernelSource> {
@@ -95,19 +107,50 @@ async function openTarball(path: string, format: 'xz' | 'tar'): Promise<KernelSo
       }),
     );
   };
-  return withReaders('tarball', path, readFiles);
+  const listFiles = async (patterns: readonly string[]) => {
+    const execa = await loadExeca();
+    const result = await execa('tar', ['-t', ...compression(format), '-f', path], { reject: false, maxBuffer: 1 << 30 });
+    if (result.failed) throw tarError(path, prefix, result.code, result.stderr);
+    const members = result.stdout.split('\n').filter((line) => line.startsWith(prefix) && !line.endsWith('/'));
+    return matching(patterns, members.map((member) => member.slice(prefix.length)));
+  };
+  return withReaders('tarball', path, readFiles, listFiles);
+}
+
+/**
+ * The regular files under `base` of a kernel tree, relative to its top. Symbolic links (the
+ * tree's dts include-prefixes) are not followed: the same files are listed where they are.
+ */
+export async function treeFiles(root: string, base = ''): Promise<string[]> {
+  const dir = join(root, checkedRelPath(base === '' ? '.' : base));
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const path = (entry: Dirent) => posix.join(base, relative(dir, join(entry.parentPath, entry.name)));
+  const links = entries.filter((entry) => entry.isSymbolicLink()).map((entry) => `${path(entry)}/`);
+  return entries
+    .filter((entry) => entry.isFile())
+    .map(path)
+    .filter((file) => !links.some((link) => file.startsWith(link)));
+}
+
+/** Paths matching any pattern (a plain path always matches itself, even when absent: reading it says so). */
+function matching(patterns: readonly string[], paths: readonly string[]): string[] {
+  const isMatch = picomatch([...patterns]);
+  const literal = patterns.filter((pattern) => !picomatch.scan(pattern).isGlob);
+  return [...new Set([...literal, ...paths.filter((path) => isMatch(path))])].sort();
 }
 
 function withReaders(
   kind: KernelSource['kind'],
   location: string,
   readFiles: KernelSource['readFiles'],
+  listFiles: KernelSource['listFiles'],
 ): KernelSource {
   const readOne = async (relPath: string) => (await readFiles([relPath])).get(relPath)!;
   return {
     kind,
     location,
     readFiles,
+    listFiles,
     readFile: readOne,
     version: async () => kernelVersionFromMakefile(await readOne('Makefile'), `${location}: Makefile`),
   };

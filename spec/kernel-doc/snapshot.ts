@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import picomatch from 'picomatch';
 import { z } from 'zod';
 import { UserError } from '../../cli/errors.js';
 import { kernelVersionFromMakefile, RDMAVT_DIR, type KernelSource } from './kernel-source.js';
@@ -8,8 +9,11 @@ import { DocFunction, type Diagnostic } from './schema.js';
 export { diffSnapshots, renderDrift } from './drift.js';
 
 /**
- * The pinned spec snapshot: what the kernel documents about rdmavt's QP and SRQ verbs, read
- * from one kernel version. It is committed, so it names the kind of source but no host path.
+ * A pinned spec snapshot: what one kernel version documents in a set of files. The default set
+ * is rdmavt's verbs (SNAPSHOT_FILES, spec/snapshots/rdmavt.json, which the clauses cite); another
+ * set is named by globs (`include/rdma/ib_verbs.h`, `drivers/infiniband/sw/rxe/*.c`) that it
+ * records, so a check on another kernel reads the same set there. It is committed, so it names the
+ * kind of source but no host path.
  */
 
 export const SNAPSHOT_FILES = [`${RDMAVT_DIR}/qp.c`, `${RDMAVT_DIR}/srq.c`, `${RDMAVT_DIR}/mr.c`, `${RDMAVT_DIR}/cq.c`, `${RDMAVT_DIR}/ah.c`] as const;
@@ -27,19 +31,30 @@ export const Snapshot = z.object({
     version: z.string(),
     source: z.enum(['linux-source tarball', 'tree']),
   }),
+  /** The globs the files were chosen by; absent for the rdmavt set. */
+  patterns: z.array(z.string()).optional(),
   files: z.array(SnapshotFile),
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
 export interface BuildOptions {
+  /** The set to read (see Snapshot.patterns); the rdmavt files when absent. */
+  patterns?: readonly string[];
   /** Told about every kernel-doc diagnostic in the files read (e.g. `Return` without a colon). */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
 
-/** Reads the top Makefile and the documented files in one pass over the source. */
+/** Reads the top Makefile and the set's files in one pass over the source (and one to list a set's files). */
 export async function buildSnapshot(source: KernelSource, options: BuildOptions = {}): Promise<Snapshot> {
-  const texts = await source.readFiles(['Makefile', ...SNAPSHOT_FILES]);
-  const files = SNAPSHOT_FILES.map((path) => {
+  const { patterns } = options;
+  const paths = patterns ? (await source.listFiles(patterns)).filter((path) => /\.[ch]$/.test(path)) : SNAPSHOT_FILES;
+  if (patterns && paths.length === 0) {
+    throw new UserError(`No .c or .h file of ${source.location} matches ${patterns.join(' ')}.`, {
+      hint: "Give paths relative to the top of the kernel tree, e.g. --files 'drivers/infiniband/sw/rxe/*.c'.",
+    });
+  }
+  const texts = await source.readFiles(['Makefile', ...paths]);
+  const files = paths.map((path) => {
     const text = texts.get(path)!;
     const { functions, diagnostics } = parseKernelDoc(text, path);
     diagnostics.forEach((diagnostic) => options.onDiagnostic?.(diagnostic));
@@ -52,8 +67,23 @@ export async function buildSnapshot(source: KernelSource, options: BuildOptions 
       version: kernelVersionFromMakefile(texts.get('Makefile')!, `${source.location}: Makefile`),
       source: source.kind === 'tarball' ? 'linux-source tarball' : 'tree',
     },
+    ...(patterns ? { patterns: [...patterns] } : {}),
     files,
   });
+}
+
+/**
+ * A set's default name, from its globs: 'include/rdma/ib_verbs.h' -> 'ib_verbs',
+ * 'drivers/infiniband/sw/rxe/*.c' -> 'rxe'; several join with '+'.
+ */
+export function setName(patterns: readonly string[]): string {
+  return patterns
+    .map((pattern) => {
+      const scan = picomatch.scan(pattern);
+      const last = (scan.isGlob ? scan.base : pattern).split('/').filter(Boolean).at(-1) ?? 'kernel';
+      return last.replace(/\.[ch]$/, '');
+    })
+    .join('+');
 }
 
 /** Stable text: keys in schema order, two-space indent, trailing newline (diffs stay small). */

@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { UserError } from '../../cli/errors.js';
 import { loadSnapshot, type Snapshot } from '../kernel-doc/snapshot.js';
 
 /**
@@ -16,11 +18,40 @@ export function pinnedSnapshotPath(): string {
   return fileURLToPath(new URL(CANDIDATES[0] ?? '', import.meta.url));
 }
 
+/** Where the snapshot of another set lives: spec/snapshots/<name>.json, beside the rdmavt one. */
+export function setSnapshotPath(name: string): string {
+  return join(dirname(pinnedSnapshotPath()), `${name}.json`);
+}
+
 let cached: Snapshot | undefined;
 
 export function loadPinnedSnapshot(): Snapshot {
   cached ??= loadSnapshot(readFileSync(pinnedSnapshotPath(), 'utf8'), 'spec/snapshots/rdmavt.json');
   return cached;
+}
+
+let cited: Snapshot | undefined;
+
+/**
+ * What the clauses cite: the rdmavt snapshot with the files of every other pinned set beside it
+ * (`ib_verbs.json`: the core wrappers such as ib_post_srq_recv), all of one kernel version.
+ */
+export function loadCitedSnapshot(): Snapshot {
+  if (cited) return cited;
+  const pinned = loadPinnedSnapshot();
+  const dir = dirname(pinnedSnapshotPath());
+  const others = readdirSync(dir)
+    .filter((name) => name.endsWith('.json') && join(dir, name) !== pinnedSnapshotPath())
+    .sort()
+    .map((name) => loadSnapshot(readFileSync(join(dir, name), 'utf8'), `spec/snapshots/${name}`));
+  const stale = others.find((other) => other.kernel.version !== pinned.kernel.version);
+  if (stale) {
+    throw new UserError(`spec/snapshots holds linux ${stale.kernel.version} beside rdmavt's linux ${pinned.kernel.version}.`, {
+      hint: 'Import every set from the same kernel (rvt-conform spec import --kernel-src ... --files ...).',
+    });
+  }
+  cited = { ...pinned, files: [...pinned.files, ...others.flatMap((other) => other.files)] };
+  return cited;
 }
 
 /** A short id for results: which kernel's documentation the clauses were traced to. */

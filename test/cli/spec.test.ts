@@ -69,4 +69,26 @@ describe.skipIf(!hasTarball)(`rvt-conform spec against the real kernel sources (
     expect(drift.stdout).toMatch(/rvt_post_srq_recv/);
     expect(drift.stdout).toMatch(/clauses citing changed text: .*post_srq_recv\.return\.zero-on-success/);
   }, 120_000);
+
+  it('imports and checks another set of files (--files), with --json; a markup-only change is not drift', async () => {
+    const kernel = kernelTree();
+    const out = join(tree, 'ib_verbs.json');
+    const imported = await cli(['spec', 'import', '--kernel-src', kernel, '--files', 'include/rdma/ib_verbs.h', '--out', out]);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/include\/rdma\/ib_verbs\.h: \d+ functions/);
+    const pinned = JSON.parse(await readFile(join(ROOT, 'spec/snapshots/ib_verbs.json'), 'utf8'));
+    expect(pinned.patterns).toEqual(['include/rdma/ib_verbs.h']);
+    expect(pinned.files[0].functions.map((fn: { name: string }) => fn.name)).toContain('ib_post_srq_recv');
+
+    const edited = join(tree, 'markup');
+    await cp(kernel, edited, { recursive: true });
+    const header = join(edited, 'include/rdma/ib_verbs.h');
+    const text = await readFile(header, 'utf8');
+    const marked = text.replace(' *   the work request that failed to be posted on the QP.\n */\nstatic inline int ib_post_srq_recv', ' *   the work request that failed to be posted on the %QP.\n */\nstatic inline int ib_post_srq_recv');
+    expect(marked).not.toBe(text);
+    await writeFile(header, marked);
+    const check = await cli(['spec', 'check', '--kernel-src', edited, '--files', 'include/rdma/ib_verbs.h', '--json']);
+    expect(check.exitCode, check.stderr).toBe(0);
+    expect(JSON.parse(check.stdout)).toEqual({ set: 'include/rdma/ib_verbs.h', pinned: '6.1.192', checked: '6.1.192', drift: [], clauses: [] });
+  }, 120_000);
 });

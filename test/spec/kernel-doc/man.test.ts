@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseManPage, parseManPages } from '../../../spec/kernel-doc/man.js';
 import { parseKernelDoc } from '../../../spec/kernel-doc/parse.js';
-import { disagreements } from './oracle-compare.js';
+import { disagreements } from '../../../spec/kernel-doc/oracle-compare.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/kernel-doc/${name}`, import.meta.url), 'utf8');
 const SRQ_MAN = fixture('srq.man');
