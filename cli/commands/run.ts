@@ -20,7 +20,7 @@ import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { addGrpcOptions, canonicalAdapter, createAdapter, ensureVmAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
 import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
-import { parseFormats, parsePositiveInt, parseProfile, parseSeed } from '../options.js';
+import { MAX_CASE_TIMEOUT_SECONDS, parseFormats, parseProfile, parseSeed, parseTimeoutSeconds } from '../options.js';
 import { progressMode, progressPrinter } from '../progress.js';
 import { selectCases } from '../select.js';
 
@@ -158,7 +158,7 @@ export function registerRunCommand(program: Command): void {
     .option('-f, --format <list>', `the reports to write, comma-separated (${ALL_FORMATS.join(', ')}); results.json is always written`, parseFormats, ALL_FORMATS)
     .option('-c, --case <glob>', "only the cases whose id (or verb) matches, e.g. 'post_srq_recv/*'")
     .option('-p, --profile <profile>', 'documented (documented clauses bind) or rdmavt (reference clauses too); default: the adapter\'s', parseProfile)
-    .option('--timeout <seconds>', 'per-case timeout', parsePositiveInt, 30)
+    .option('--timeout <seconds>', `per-case timeout (1 to ${MAX_CASE_TIMEOUT_SECONDS})`, parseTimeoutSeconds(MAX_CASE_TIMEOUT_SECONDS), 30)
     .option('--seed <n>', 'seed recorded in the results (for randomised cases and replay)', parseSeed)
     .option('-q, --quiet', 'print nothing but errors', false)
     .option('--json', 'print the gate and totals as JSON on stdout', false)

@@ -54,7 +54,10 @@ describe('rvt-conform run', () => {
     [['run', '--adapter', 'nosuch'], /unknown adapter 'nosuch'/],
     [['run', '--profile', 'strict'], /expected one of: documented, rdmavt/],
     [['run', '--case', 'nothing/*'], /--case 'nothing\/\*' matches no case/],
-    [['run', '--timeout', '-3'], /expected a positive integer/],
+    [['run', '--case', ''], /--case is empty/],
+    [['run', '--timeout', '-3'], /expected whole seconds from 1 to 3600/],
+    // 2^31 ms or more overflows Node's timer, which then fires at once: every case would time out
+    [['run', '--timeout', '2147484'], /expected whole seconds from 1 to 3600/],
     [['frobnicate'], /unknown command 'frobnicate'/],
     [['run', '--device', 'rxe0'], /--device is for --adapter ibverbs or kernel, not model/],
     [['run', '--format', 'md,pdf'], /unknown format pdf: expected a comma-separated list of json, md, html, junit, ctrf/],
