@@ -73,7 +73,7 @@ function printAnnotations(annotations: readonly string[], json: boolean): void {
   if (annotations.length > 0) (json ? process.stderr : process.stdout).write(`${annotations.join('\n')}\n`);
 }
 
-/** Exit code of a run: 0 gate passed, 1 gate failed, 130 interrupted (results kept). */
+/** Exit code of a run: 0 gate passed, 1 gate failed, 130 interrupted by Ctrl-C, 143 by SIGTERM (results kept); the infrastructure lost mid-run is a UserError (2) after the results are written. */
 export async function runCommand(flags: RunFlags): Promise<number> {
   if (flags.rdmavtSrc !== undefined && !(flags.vm && flags.device === 'rvt_sim0')) {
     throw new UserError('--rdmavt-src builds the rdmavt.ko that rvt_sim0 runs on in the VM', { hint: 'add --vm --device rvt_sim0' });
@@ -95,18 +95,24 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   const expectations = await expectationsOf(flags.expectations);
   const adapter = await createAdapter(flags.adapter, flags);
   const outDir = resolve(flags.out);
+  // Ctrl-C and SIGTERM (a CI job cancelled, a container stopped) both end the run with what it has.
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signalled ??= signal;
+    controller.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const claimed = await adapter.info();
     const profile = flags.profile ?? claimed.defaultProfile;
     const startedAt = new Date();
     // Capabilities from evidence: the cases run with what the device was seen to do.
-    const { capabilities, probes } = await probeCapabilities(adapter, claimed, profile, flags.timeout * 1000);
+    const { capabilities, probes } = await probeCapabilities(adapter, claimed, profile, flags.timeout * 1000, controller.signal);
     const info = { ...claimed, capabilities };
     const progress = progressPrinter(process.stderr, progressMode(flags.quiet || flags.json));
-    const { runs, interrupted } = await runCases({
+    const { runs, interrupted, stoppedBy } = await runCases({
       skip: casesExpectedToSkip(expectations?.entries, runInfoOf(info, profile)),
       adapter,
       info,
@@ -137,10 +143,17 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     if (flags.json) process.stdout.write(`${JSON.stringify(summaryJson(results, outDir, flags.format))}\n`);
     else if (!flags.quiet) process.stdout.write(`${renderSummary(results, outDir, flags.format)}\n`);
     printAnnotations(annotations, flags.json);
-    if (interrupted) return 130;
+    if (stoppedBy !== undefined) {
+      const ran = runs.filter((r) => r.ran !== 'not-run').length;
+      throw new UserError(`the run stopped after ${ran} of ${cases.length} cases: ${stoppedBy.message}; the results so far are in ${outDir}, marked interrupted`, {
+        ...(stoppedBy.hint === undefined ? {} : { hint: stoppedBy.hint }),
+      });
+    }
+    if (interrupted) return signalled === 'SIGTERM' ? 143 : 130;
     return results.gate.passed ? 0 : 1;
   } finally {
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await adapter.dispose();
   }
 }
