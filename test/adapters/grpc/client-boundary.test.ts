@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentService } from '../../../adapters/grpc/protocol.js';
@@ -22,6 +25,17 @@ afterEach(() => {
 const run = (target: string) => runCli(['run', '--adapter', 'grpc', '--target', target, '--out', '/nonexistent-never-written'], { CI: '1' });
 
 describe('the gRPC client at its boundary', () => {
+  it('refuses a token file a header cannot carry without ever printing the token', async () => {
+    const tokenFile = join(await mkdtemp(join(tmpdir(), 'rvt-token-')), 'token');
+    await writeFile(tokenFile, 'abc-secret-token\nsecond-secret-line\n');
+    const r = await runCli(['run', '--adapter', 'grpc', '--target', '127.0.0.1:1', '--token-file', tokenFile], { CI: '1' });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`--token-file ${tokenFile}: the token has a character a gRPC header cannot carry (character 17`);
+    expect(r.stderr).not.toMatch(/secret/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+
   it('names a malformed Info reply (exit 2, no stack trace)', async () => {
     const target = await fakeAgent((_call, callback) => callback(null, { adapter: 'model', layer: 'firmware' }));
     const r = await run(target);
