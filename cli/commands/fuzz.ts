@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Profile } from '../../adapters/adapter.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
@@ -9,6 +9,7 @@ import { FuzzPath, FuzzResults } from '../../suites/fuzz/report-schema.js';
 import { DEFAULT_MAX_COMMANDS, fuzz } from '../../suites/fuzz/run.js';
 import { addGrpcOptions, canonicalAdapter, createAdapter, ensureVmAdapter } from '../adapters.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
+import { outputDir } from '../output-paths.js';
 
 interface FuzzFlags extends GrpcFlags {
   adapter: string;
@@ -83,6 +84,7 @@ export function registerFuzzCommand(program: Command): void {
         process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, args, flags.out, { device: flags.device, env: { [IN_VM_ENV]: '1' } });
         return;
       }
+      const outDir = await outputDir('--out', flags.out);
       const adapter = await createAdapter(flags.adapter, flags);
       try {
         const info = await adapter.info();
@@ -106,7 +108,7 @@ export function registerFuzzCommand(program: Command): void {
           ...report,
           divergence: report.divergence === null ? null : { ...report.divergence, replay },
         });
-        const file = join(resolve(flags.out), 'fuzz.json');
+        const file = join(outDir, 'fuzz.json');
         await writeFileAtomic(file, `${JSON.stringify(results, null, 2)}\n`);
         if (flags.json) process.stdout.write(`${JSON.stringify(results)}\n`);
         else {

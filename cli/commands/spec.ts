@@ -1,4 +1,4 @@
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { clauses } from '../../spec/clauses/index.js';
@@ -10,13 +10,14 @@ import { buildSnapshot, serializeSnapshot } from '../../spec/kernel-doc/snapshot
 import type { Diagnostic } from '../../spec/kernel-doc/schema.js';
 import { loadPinnedSnapshot, pinnedSnapshotPath } from '../../spec/snapshots/pinned.js';
 import { allCases } from '../../suites/index.js';
+import { outputFile } from '../output-paths.js';
 
 const printDiagnostic = (d: Diagnostic) => process.stderr.write(`${d.file}:${d.line}: ${d.severity}: ${d.message} [${d.code}]\n`);
 
 async function importSnapshot(flags: { kernelSrc: string; out?: string }): Promise<void> {
+  const out = await outputFile('--out', flags.out ?? pinnedSnapshotPath());
   const source = await openKernelSource(flags.kernelSrc);
   const snapshot = await buildSnapshot(source, { onDiagnostic: printDiagnostic });
-  const out = resolve(flags.out ?? pinnedSnapshotPath());
   await writeFileAtomic(out, serializeSnapshot(snapshot));
   const counts = snapshot.files.map((f) => `${f.path}: ${f.functions.length} functions`).join(', ');
   process.stdout.write(`imported linux ${snapshot.kernel.version} (${snapshot.kernel.source}): ${counts}\nwritten: ${relative(process.cwd(), out) || out}\n`);
