@@ -112,24 +112,24 @@ describe('output paths are checked before any work', () => {
   const unwritable = async () => {
     const file = join(await outDir(), 'a-file');
     await writeFile(file, 'x');
-    return [join(file, 'out'), file, '/proc/rvt-conform-x'];
+    return { underFile: join(file, 'out'), file, proc: '/proc/rvt-conform-x' };
   };
 
   it('refuses an --out that cannot be written before running a case (exit 2)', async () => {
-    const [underFile, file, proc] = await unwritable();
+    const { underFile, file, proc } = await unwritable();
     for (const out of [underFile, proc]) {
-      const r = await cli(['run', '--out', out as string]);
+      const r = await cli(['run', '--out', out]);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^rvt-conform: --out ${out}: cannot write there \\((ENOTDIR|ENOENT)\\)`));
       expect(r.stderr).not.toContain('[1/');
     }
-    const onFile = await cli(['run', '--out', file as string]);
+    const onFile = await cli(['run', '--out', file]);
     expect(onFile.exitCode).toBe(2);
     expect(onFile.stderr).toContain(`--out ${file}: cannot write there (ENOTDIR)`);
   });
 
   it('refuses compare --html, repro -o, fuzz --out and spec import --out into a bad path (exit 2, no stack trace)', async () => {
-    const [underFile, , proc] = await unwritable();
+    const { underFile, proc } = await unwritable();
     const out = await outDir();
     expect((await cli(['run', '--case', 'post_srq_recv/single-wr', '--out', out, '--format', 'json'])).exitCode).toBe(0);
     const results = join(out, 'results.json');
