@@ -6,18 +6,26 @@ import { coverage } from '../../spec/coverage.js';
 import { clausesTouchedBy } from '../../spec/drift-clauses.js';
 import { diffSnapshots, renderDrift } from '../../spec/kernel-doc/drift.js';
 import { openKernelSource } from '../../spec/kernel-doc/kernel-source.js';
+import { lostFiles } from '../../spec/kernel-doc/lost-files.js';
 import { buildSnapshot, serializeSnapshot } from '../../spec/kernel-doc/snapshot.js';
 import type { Diagnostic } from '../../spec/kernel-doc/schema.js';
 import { loadPinnedSnapshot, pinnedSnapshotPath } from '../../spec/snapshots/pinned.js';
 import { allCases } from '../../suites/index.js';
+import { UserError } from '../errors.js';
 import { outputFile } from '../output-paths.js';
 
 const printDiagnostic = (d: Diagnostic) => process.stderr.write(`${d.file}:${d.line}: ${d.severity}: ${d.message} [${d.code}]\n`);
 
-async function importSnapshot(flags: { kernelSrc: string; out?: string }): Promise<void> {
+async function importSnapshot(flags: { kernelSrc: string; out?: string; force: boolean }): Promise<void> {
   const out = await outputFile('--out', flags.out ?? pinnedSnapshotPath());
   const source = await openKernelSource(flags.kernelSrc);
   const snapshot = await buildSnapshot(source, { onDiagnostic: printDiagnostic });
+  const lost = lostFiles(loadPinnedSnapshot(), snapshot);
+  if (lost.length > 0 && !flags.force) {
+    throw new UserError(`${flags.kernelSrc} has no kernel-doc in ${lost.join(', ')}, which the pinned snapshot documents: not written`, {
+      hint: 'point --kernel-src at an unmodified kernel tree or linux-source tarball, or add --force to write it anyway',
+    });
+  }
   await writeFileAtomic(out, serializeSnapshot(snapshot));
   const counts = snapshot.files.map((f) => `${f.path}: ${f.functions.length} functions`).join(', ');
   process.stdout.write(`imported linux ${snapshot.kernel.version} (${snapshot.kernel.source}): ${counts}\nwritten: ${relative(process.cwd(), out) || out}\n`);
@@ -59,6 +67,7 @@ export function registerSpecCommands(program: Command): void {
     .description('read the kernel-doc of rdmavt qp.c and srq.c from a kernel tree or a linux-source tarball and write the pinned snapshot')
     .requiredOption('--kernel-src <path>', 'a kernel tree, or /usr/src/linux-source-6.1.tar.xz')
     .option('--out <file>', 'where to write it (default: the pinned spec/snapshots/rdmavt.json)')
+    .option('--force', 'write it even when files the pinned snapshot documents have no kernel-doc in this source', false)
     .action(importSnapshot);
   spec
     .command('check')
