@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { UserError } from './errors.js';
 
 /**
@@ -37,6 +37,19 @@ export async function outputDir(flag: string, path: string): Promise<string> {
     await takesEntries(dirname(dir));
   } catch (error) {
     throw new UserError(`${flag} ${path}: cannot write there (${errnoOf(error)})`, { hint: HINT });
+  }
+  return dir;
+}
+
+/**
+ * The directory of a report set, which a new set replaces whole (reports/atomic.ts): it must not
+ * hold the working directory, which would move with it.
+ */
+export async function reportSetDir(flag: string, path: string): Promise<string> {
+  const dir = await outputDir(flag, path);
+  const fromDir = relative(dir, process.cwd());
+  if (!fromDir.startsWith('..')) {
+    throw new UserError(`${flag} ${path} holds the current directory: a new report set replaces that directory whole`, { hint: 'give the reports a directory of their own, e.g. --out conformance-report' });
   }
   return dir;
 }

@@ -18,7 +18,7 @@ import { runCases } from '../../suites/runner.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { addGrpcOptions, canonicalAdapter, createAdapter, ensureVmAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
-import { outputDir } from '../output-paths.js';
+import { reportSetDir } from '../output-paths.js';
 import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
 import { MAX_CASE_TIMEOUT_SECONDS, parseFormats, parseProfile, parseSeed, parseTimeoutSeconds } from '../options.js';
 import { progressMode, progressPrinter } from '../progress.js';
@@ -80,7 +80,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   }
   if (flags.vm) {
     ensureVmAdapter(flags.adapter);
-    const outDir = await outputDir('--out', flags.out);
+    const outDir = await reportSetDir('--out', flags.out);
     // The guest runs this very command line, minus what only the host acts on; the flags were already checked here.
     // The VM runner (and what it builds with) loads only on the host, only for --vm.
     const { runRunInVm } = await import('../../adapters/rxe/run-in-vm.js');
@@ -94,7 +94,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   }
   const cases = selectCases(allCases, flags.case);
   const expectations = await expectationsOf(flags.expectations);
-  const outDir = await outputDir('--out', flags.out);
+  const outDir = await reportSetDir('--out', flags.out);
   const adapter = await createAdapter(flags.adapter, flags);
   // Ctrl-C and SIGTERM (a CI job cancelled, a container stopped) both end the run with what it has.
   const controller = new AbortController();

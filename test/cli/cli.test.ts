@@ -123,6 +123,10 @@ describe('output paths are checked before any work', () => {
       expect(r.stderr).toMatch(new RegExp(`^rvt-conform: --out ${out}: cannot write there \\((ENOTDIR|ENOENT)\\)`));
       expect(r.stderr).not.toContain('[1/');
     }
+    // a new report set replaces its directory whole: never the one the user is in
+    const here = await cli(['run', '--out', '.']);
+    expect(here.exitCode).toBe(2);
+    expect(here.stderr).toContain('--out . holds the current directory');
     const onFile = await cli(['run', '--out', file]);
     expect(onFile.exitCode).toBe(2);
     expect(onFile.stderr).toContain(`--out ${file}: cannot write there (ENOTDIR)`);
