@@ -69,15 +69,15 @@ export class ImplementationCrash extends Error {
 
 /** `promise`, unless `ms` pass first (a Timeout) or `signal` aborts (Interrupted): a hung adapter never holds the run. */
 function bounded<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort = () => undefined as void;
-  const stop = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Timeout(`no result after ${ms} ms`)), ms);
-    onAbort = () => reject(new Interrupted('the run was interrupted'));
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
+  let stop!: (error: Error) => void;
+  const stopped = new Promise<never>((_, reject) => {
+    stop = reject;
   });
-  return Promise.race([promise, stop]).finally(() => {
+  const timer = setTimeout(() => stop(new Timeout(`no result after ${ms} ms`)), ms);
+  const onAbort = () => stop(new Interrupted('the run was interrupted'));
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return Promise.race([promise, stopped]).finally(() => {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   });
