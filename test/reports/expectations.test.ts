@@ -197,6 +197,15 @@ describe('rvt-conform run --expectations', () => {
     expect(r.stdout).toContain(`UNEXPECTED PASS  ${ORDER}: remove the entry at ${join(dir, 'e.yaml')}:2`);
   });
 
+  it('names the first few of many unknown keys, not all of them', () => {
+    const stray = Array.from({ length: 8 }, (_, i) => `k${i}: v\n`).join('');
+    expect(problems(`expectations: []\n${stray}`)).toBe("e.yaml:2: unknown keys 'k0', 'k1', 'k2', 'k3', 'k4' and 3 more");
+  });
+
+  it('names a key given twice in an entry', () => {
+    expect(problems(file(entry(ORDER, 'fail', '    status: skip\n')))).toBe("e.yaml:6: duplicate key 'status'");
+  });
+
   it('refuses an alias bomb with a clear message instead of expanding it', () => {
     const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
     for (const name of 'bcdefgh') levels.push(`${name}: &${name} [${Array(9).fill(`*${String.fromCharCode(name.charCodeAt(0) - 1)}`).join(', ')}]`);
