@@ -22,6 +22,21 @@ export function parseSeed(value: string): number {
   return n;
 }
 
+/** The longest a Node timer can wait (2^31 - 1 ms): a longer delay fires after 1 ms instead. */
+export const MAX_TIMER_SECONDS = Math.floor(0x7fffffff / 1000);
+
+/** A case that needs more than an hour is hung; the tiers file has the same bound. */
+export const MAX_CASE_TIMEOUT_SECONDS = 3600;
+
+/** Whole seconds from 1 to `max`: a parser for a timeout flag. */
+export function parseTimeoutSeconds(max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n <= 0 || n > max) throw new InvalidArgumentError(`expected whole seconds from 1 to ${max}`);
+    return n;
+  };
+}
+
 export function parseNonNegativeInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer >= 0');

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { TOOL_VERSION } from '../reports/version.js';
+import { InfrastructureError } from '../spec/errors.js';
 import { isUserError } from './errors.js';
 
 type Register = (program: Command) => void;
@@ -38,7 +39,7 @@ async function program(argv: readonly string[]): Promise<Command> {
 
 /**
  * Runs one command line (argv as process.argv has it). Exit codes, in process.exitCode: 0 ok, 1 a
- * failed gate, 2 bad usage or input (message, no stack trace).
+ * failed gate, 2 bad usage or input, or infrastructure (an agent) gone or unusable (message, no stack trace).
  */
 export async function main(argv: string[]): Promise<void> {
   try {
@@ -49,9 +50,9 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? 0 : 2;
       return;
     }
-    if (isUserError(error)) {
+    if (isUserError(error) || error instanceof InfrastructureError) {
       process.stderr.write(`rvt-conform: ${error.message}\n${error.hint ? `  ${error.hint}\n` : ''}`);
-      process.exitCode = error.exitCode;
+      process.exitCode = isUserError(error) ? error.exitCode : 2;
       return;
     }
     throw error;

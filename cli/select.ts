@@ -5,6 +5,7 @@ import { UserError } from './errors.js';
 /** Cases whose id matches the --case glob (all when none is given). No match is a usage error. */
 export function selectCases(cases: readonly Case[], glob: string | undefined): Case[] {
   if (glob === undefined) return [...cases];
+  if (glob.trim() === '') throw new UserError('--case is empty', { hint: "give a case id or a glob, e.g. --case 'post_srq_recv/*', or drop --case to run every case" });
   const matches = picomatch(glob);
   const selected = cases.filter((c) => matches(c.id) || matches(c.verb));
   if (selected.length === 0) {

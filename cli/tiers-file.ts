@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Profile } from '../adapters/adapter.js';
 import { VM_DEVICES } from '../adapters/rxe/vm/devices.js';
 import { UserError } from './errors.js';
+import { MAX_CASE_TIMEOUT_SECONDS } from './options.js';
 
 /** One tier: the shared suite by one adapter on one device, with its own reports. Paths are relative to the current directory. */
 export const TierEntry = z
@@ -14,7 +15,7 @@ export const TierEntry = z
     profile: Profile.optional(),
     expectations: z.string().min(1).optional(),
     /** Per-case timeout in seconds, as run's --timeout. */
-    timeout: z.number().int().positive().max(3600).optional(),
+    timeout: z.number().int().positive().max(MAX_CASE_TIMEOUT_SECONDS).optional(),
     out: z.string().min(1),
   })
   .strict();

@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -13,6 +13,42 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** What a set write leaves beside the directory while it runs: its hidden siblings, removed by the next write when a kill left them. */
+const setPrefix = (dir: string) => `.${basename(dir)}.set-`;
+
+/**
+ * Replaces a set of files in `dir` as one: the new set is written into a fresh sibling directory
+ * that then takes `dir`'s place by rename, so a reader, or a kill at any point, finds the old set
+ * or the new one, never a mix. Files named in `owned` belong to sets (one the new set lacks is
+ * dropped with the old set); any other entry of `dir` (another command's output) is carried over.
+ */
+export async function writeSetAtomic(dir: string, files: ReadonlyMap<string, string>, owned: readonly string[]): Promise<void> {
+  const parent = dirname(dir);
+  await mkdir(parent, { recursive: true });
+  const prefix = setPrefix(dir);
+  for (const stale of (await readdir(parent)).filter((name) => name.startsWith(prefix))) await rm(join(parent, stale), { recursive: true, force: true });
+  const fresh = await mkdtemp(join(parent, prefix));
+  try {
+    for (const [name, content] of files) await writeFile(join(fresh, name), content);
+    const old = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+    if (old === undefined) {
+      await rename(fresh, dir);
+      return;
+    }
+    // a file is linked, not moved, so a kill here leaves it where it was
+    for (const entry of old.filter((e) => !owned.includes(e.name) && !files.has(e.name))) {
+      await (entry.isFile() ? link : rename)(join(dir, entry.name), join(fresh, entry.name));
+    }
+    const retired = `${fresh}-old`;
+    await rename(dir, retired);
+    await rename(fresh, dir);
+    await rm(retired, { recursive: true, force: true });
+  } catch (error) {
+    await rm(fresh, { recursive: true, force: true });
     throw error;
   }
 }

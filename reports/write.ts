@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic.js';
+import { readFile } from 'node:fs/promises';
+import { writeSetAtomic } from './atomic.js';
 import type { RunResults } from './results-schema.js';
 
 type Render = (results: RunResults) => string;
@@ -26,24 +27,32 @@ export function reportFileNames(formats: readonly ReportFormat[] = ALL_FORMATS):
 }
 
 /**
- * Writes the reports atomically; results.json goes last so its presence means the set is complete.
- * Formats other than json that are not listed are not written (results.json always is).
+ * Writes the reports as one set (all new, or the old set untouched if the write is killed), with
+ * results.json always; a report of a format not asked for is not kept from an earlier run.
  */
 export async function writeReports(outDir: string, results: RunResults, formats: readonly ReportFormat[] = ALL_FORMATS): Promise<string[]> {
-  return writeFormats(outDir, results, [...renderedFormats(formats), 'json']);
+  return writeFormats(outDir, results, ['json', ...renderedFormats(formats)]);
 }
 
-/** The formats beside results.json, rendered from it: what the host writes after a run in the VM. */
+/** The formats beside results.json, rendered from it (which stays as it is): what the host writes after a run in the VM. */
 export async function renderReports(outDir: string, results: RunResults, formats: readonly ReportFormat[] = ALL_FORMATS): Promise<string[]> {
-  return writeFormats(outDir, results, renderedFormats(formats));
+  const json = await readFile(join(outDir, REPORT_FORMATS.json.file), 'utf8');
+  await writeSet(outDir, results, renderedFormats(formats), [[REPORT_FORMATS.json.file, json]]);
+  return renderedFormats(formats).map((f) => join(outDir, REPORT_FORMATS[f].file));
 }
 
 const renderedFormats = (formats: readonly ReportFormat[]) => ALL_FORMATS.filter((f) => f !== 'json' && formats.includes(f));
 
-async function writeFormats(outDir: string, results: RunResults, formats: readonly ReportFormat[]): Promise<string[]> {
+async function writeSet(outDir: string, results: RunResults, formats: readonly ReportFormat[], kept: readonly [string, string][]): Promise<void> {
+  const files = new Map(kept);
   for (const format of formats) {
     const { file, render } = REPORT_FORMATS[format];
-    await writeFileAtomic(join(outDir, file), (await render())(results));
+    files.set(file, (await render())(results));
   }
+  await writeSetAtomic(outDir, files, reportFileNames());
+}
+
+async function writeFormats(outDir: string, results: RunResults, formats: readonly ReportFormat[]): Promise<string[]> {
+  await writeSet(outDir, results, formats, []);
   return formats.map((f) => join(outDir, REPORT_FORMATS[f].file));
 }

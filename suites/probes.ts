@@ -5,6 +5,7 @@ import { UD_STEPS } from './qp/ud.js';
 import { inSession } from './runner.js';
 import { recvWr, sendMessages } from './traffic.js';
 import type { TraceEntry } from './verbs.js';
+import { InfrastructureError } from '../spec/errors.js';
 
 /** Throws unless the call returned 0: the probe stops at the first refusal. */
 function ok(result: { rawReturn: number; errno: string | null }, what: string): void {
@@ -83,18 +84,18 @@ export async function probeCapabilities(
   info: AdapterInfo,
   profile: Profile,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<{ capabilities: Capability[]; probes: CapabilityProbe[] }> {
   const tryOne = async (capability: Capability, probe: Probe): Promise<CapabilityProbe> => {
-    const trace: TraceEntry[] = [];
     let detail = '';
-    try {
-      await inSession({ adapter, info, profile, timeoutMs }, trace, async (ctx) => {
-        detail = await probe(ctx);
-      });
-      return { capability, ok: true, detail };
-    } catch (error) {
-      return { capability, ok: false, detail: error instanceof Error ? error.message : String(error), ...refusal(trace) };
-    }
+    const end = await inSession({ adapter, info, profile, timeoutMs, signal }, async (ctx) => {
+      detail = await probe(ctx);
+    });
+    // the agent gone is no verdict on a capability: the run cannot go on
+    const lost = [end.error, end.closeFailure].find((e) => e instanceof InfrastructureError);
+    if (lost !== undefined) throw lost;
+    if (end.error === undefined) return { capability, ok: true, detail };
+    return { capability, ok: false, detail: end.error instanceof Error ? end.error.message : String(end.error), ...refusal(end.trace) };
   };
   const claimed = info.capabilities.flatMap((capability) => {
     const probe = PROBES[capability];

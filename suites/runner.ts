@@ -1,8 +1,10 @@
 import { setImmediate } from 'node:timers/promises';
-import type { Adapter, AdapterInfo, CapabilityProbe, Profile } from '../adapters/adapter.js';
+import type { Adapter, AdapterInfo, CapabilityProbe, Profile, Session } from '../adapters/adapter.js';
+import { InfrastructureError } from '../spec/errors.js';
 import type { Case } from './case.js';
 import type { Check } from './checks.js';
 import { CaseContext } from './context.js';
+import { fenced } from './fence.js';
 import { SetupError } from './fixtures.js';
 import { type TraceEntry, tracedVerbs } from './verbs.js';
 
@@ -26,6 +28,8 @@ export interface CaseRun {
   trace: TraceEntry[];
   /** Set when the implementation cannot be trusted after this case (a kernel oops): why. */
   stopsRun?: string;
+  /** Set when the harness lost the implementation during this case (the agent went away): the run stops. */
+  infrastructure?: InfrastructureError;
 }
 
 export type RunEvent =
@@ -39,7 +43,7 @@ export interface RunOptions {
   profile: Profile;
   timeoutMs: number;
   onEvent?: (event: RunEvent) => void;
-  /** Checked between cases: a run that is stopped keeps what it has. */
+  /** Stops the run (Ctrl-C, SIGTERM): a case in progress ends at once, unfinished, and the run keeps what it has. */
   signal?: AbortSignal;
   /**
    * Cases not to run, with why (an expectations file's `skip` for a case id, e.g. a case known to
@@ -52,6 +56,9 @@ export interface RunOptions {
 
 class Timeout extends Error {}
 
+/** The run was stopped (Ctrl-C, SIGTERM) while a case ran: the case ends there, unfinished. */
+class Interrupted extends Error {}
+
 /** How long opening a session may take (a worker start under TCG takes seconds): never the case's budget. */
 const OPEN_TIMEOUT_MS = 120_000;
 
@@ -60,12 +67,20 @@ export class ImplementationCrash extends Error {
   override name = 'ImplementationCrash';
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Timeout(`no result after ${ms} ms`)), ms);
+/** `promise`, unless `ms` pass first (a Timeout) or `signal` aborts (Interrupted): a hung adapter never holds the run. */
+function bounded<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
+  let stop!: (error: Error) => void;
+  const stopped = new Promise<never>((_, reject) => {
+    stop = reject;
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  const timer = setTimeout(() => stop(new Timeout(`no result after ${ms} ms`)), ms);
+  const onAbort = () => stop(new Interrupted('the run was interrupted'));
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return Promise.race([promise, stopped]).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  });
 }
 
 /** The verdict of a case that ran to its end, from its checks. */
@@ -88,7 +103,7 @@ function describeError(error: unknown): NonNullable<CaseRun['error']> {
 const CLEAN_LOG = 'no splat (BUG, WARNING, oops, lockdep report, RCU stall) while the case ran';
 
 /** Runs one case, with the adapter's watch (e.g. the kernel log) around it. */
-export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent' | 'signal'>, kase: Case): Promise<CaseRun> {
+export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case): Promise<CaseRun> {
   const watch = options.adapter.watch;
   watch?.begin();
   const run = await runCaseOnly(options, kase);
@@ -107,89 +122,129 @@ export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent' | 's
   };
 }
 
-/**
- * Opens a session on the adapter, hands `body` a case context on its traced verbs, under the
- * timeout, and closes the session whatever happened; what `body` throws (or a timeout) is thrown.
- */
-export async function inSession(
-  options: Pick<RunOptions, 'adapter' | 'info' | 'profile' | 'timeoutMs'>,
-  trace: TraceEntry[],
-  body: (ctx: CaseContext) => Promise<void>,
-  onOpened?: () => void,
-): Promise<void> {
-  const { adapter, info, profile, timeoutMs } = options;
-  // Opening may start a fresh worker after a crash: the harness's time, not the case's.
-  const session = await withTimeout(adapter.open(), Math.max(timeoutMs, OPEN_TIMEOUT_MS));
-  onOpened?.();
-  try {
-    const verbs = tracedVerbs(session, info.layer, trace);
-    await withTimeout(
-      (async () => {
-        const device = await verbs.queryDevice({});
-        await body(new CaseContext(verbs, info, device, profile, info.completionWaitMs));
-      })(),
-      timeoutMs,
-    );
-  } finally {
-    await withTimeout(session.close(), timeoutMs).catch(() => undefined);
-  }
+/** How a session ended: what went wrong, if anything, and what the body left behind. */
+export interface SessionEnd {
+  /** What ended the body early: what it threw, a timeout, or an interruption. */
+  error?: unknown;
+  /** Closing the session failed or did not finish in time: the adapter's problem, not the body's. */
+  closeFailure?: unknown;
+  /**
+   * The checks and the trace as they stood when the body ended (or timed out): a timed-out body
+   * may run on, and nothing it does afterwards changes the record.
+   */
+  checks: Check[];
+  trace: TraceEntry[];
+  /** When the session was open (performance.now()): the case's time starts there, a worker (re)start is the harness's. */
+  openedAt: number;
 }
 
-async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent' | 'signal'>, kase: Case): Promise<CaseRun> {
-  const { info, timeoutMs } = options;
-  // The case's time starts once its session is open: a worker (re)start is the harness's time.
-  let started = performance.now();
+/**
+ * Opens a session on the adapter, hands `body` a case context on its traced verbs, under the
+ * timeout (and the abort signal), fences the session once the body has ended so a late verb cannot
+ * act, and closes it, bounded too. Never throws: the end is data.
+ */
+export async function inSession(
+  options: Pick<RunOptions, 'adapter' | 'info' | 'profile' | 'timeoutMs' | 'signal'>,
+  body: (ctx: CaseContext) => Promise<void>,
+): Promise<SessionEnd> {
+  const { adapter, info, profile, timeoutMs, signal } = options;
   const trace: TraceEntry[] = [];
-  const finish = (rest: Omit<CaseRun, 'case' | 'durationMs' | 'trace' | 'checks'>, checks: Check[] = []): CaseRun => ({
-    case: kase,
-    durationMs: performance.now() - started,
-    trace,
-    checks,
-    ...rest,
-  });
+  const opening = adapter.open();
+  let opened: Session;
+  try {
+    opened = await bounded(opening, Math.max(timeoutMs, OPEN_TIMEOUT_MS), signal);
+  } catch (error) {
+    // a session that opens after all is closed at once, never left to the next case
+    opening.then((late) => late.close()).catch(() => undefined);
+    return { error, checks: [], trace, openedAt: performance.now() };
+  }
+  const openedAt = performance.now();
+  const { session, revoke } = fenced(opened);
+  let ctx: CaseContext | undefined;
+  let error: unknown;
+  try {
+    await bounded(
+      (async () => {
+        const verbs = tracedVerbs(session, info.layer, trace);
+        ctx = new CaseContext(verbs, info, await verbs.queryDevice({}), profile, info.completionWaitMs);
+        await body(ctx);
+      })(),
+      timeoutMs,
+      signal,
+    );
+  } catch (thrown) {
+    error = thrown;
+  }
+  revoke();
+  const record = { checks: [...(ctx?.check.checks ?? [])], trace: trace.map((entry) => ({ ...entry })), openedAt };
+  const closeFailure = await bounded(session.close(), timeoutMs).then(
+    () => undefined,
+    (failure: unknown) => failure ?? new Error('close() rejected without a reason'),
+  );
+  return { ...record, ...(error === undefined ? {} : { error }), ...(closeFailure === undefined ? {} : { closeFailure }) };
+}
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** What went wrong closing a case's session, in a phrase. */
+function closeProblem(failure: unknown, timeoutMs: number): string {
+  return failure instanceof Timeout ? `closing its session did not finish within ${timeoutMs} ms` : `closing its session failed: ${messageOf(failure)}`;
+}
+
+/** How a case ended, from its session's end: the verdict of its checks, or what kept it from one. */
+function verdict(kase: Case, end: SessionEnd, timeoutMs: number): Omit<CaseRun, 'case' | 'durationMs' | 'trace' | 'checks'> {
+  const { error, checks } = end;
+  // A check that already failed is a verdict; what broke after it is reported alongside.
+  const failed = checks.some((c) => c.status === 'fail');
+  if (error === undefined) return { ran: 'ok', ...statusFromChecks(kase, checks) };
+  if (error instanceof InfrastructureError) {
+    return { ran: 'not-run', status: failed ? 'fail' : 'skip', reason: `not run to its end: ${error.message}`, error: describeError(error), infrastructure: error };
+  }
+  if (error instanceof Interrupted) return { ran: 'not-run', status: failed ? 'fail' : 'skip', reason: 'not run to its end: the run was interrupted' };
+  if (error instanceof Timeout) return { ran: 'timeout', status: 'error', reason: `timed out after ${timeoutMs} ms` };
+  if (error instanceof SetupError && !failed) {
+    // A verb the case does not test refused what the case needs: nothing was decided, and no
+    // clause of the case may read as failed (or passed) for it. The gate counts it as unverified.
+    return { ran: 'precondition-failed', status: 'skip', reason: `precondition failed: ${error.message}`, error: describeError(error) };
+  }
+  const ran: Ran = error instanceof ImplementationCrash ? 'crash' : 'error';
+  const where = error instanceof SetupError ? 'setup' : ran === 'crash' ? 'the implementation crashed' : 'exception';
+  return { ran, status: failed ? 'fail' : 'error', reason: `${where}: ${describeError(error).message}`, error: describeError(error) };
+}
+
+/**
+ * A close that failed or hung is the adapter's problem, reported on the case it followed: a case
+ * that otherwise passed is a harness error (the next case may inherit what was not released).
+ */
+function withCloseFailure(run: Omit<CaseRun, 'case' | 'durationMs' | 'trace' | 'checks'>, failure: unknown, timeoutMs: number) {
+  if (failure === undefined) return run;
+  if (failure instanceof InfrastructureError && run.infrastructure === undefined) return { ...run, infrastructure: failure };
+  const problem = `harness: ${closeProblem(failure, timeoutMs)}`;
+  if (run.ran === 'ok' && run.status !== 'fail') return { ...run, ran: 'error' as const, status: 'error' as const, reason: problem, error: describeError(failure) };
+  return { ...run, reason: [run.reason, problem].filter(Boolean).join('; ') };
+}
+
+async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case): Promise<CaseRun> {
+  const { info, timeoutMs } = options;
   const missing = kase.requires.filter((cap) => !info.capabilities.includes(cap));
   if (missing.length > 0) {
     const named = missing.map((cap) => {
       const probe = options.probes?.find((p) => p.capability === cap && !p.ok);
       return probe === undefined ? cap : `${cap} (claimed, but its probe failed: ${probe.detail})`;
     });
-    return finish({ ran: 'capability-missing', status: 'skip', reason: `the adapter does not provide: ${named.join(', ')}` });
+    return { case: kase, durationMs: 0, trace: [], checks: [], ran: 'capability-missing', status: 'skip', reason: `the adapter does not provide: ${named.join(', ')}` };
   }
-
-  let ctx: CaseContext | undefined;
-  try {
-    await inSession(
-      options,
-      trace,
-      async (made) => {
-        ctx = made;
-        await kase.run(made);
-      },
-      () => {
-        started = performance.now();
-      },
-    );
-  } catch (error) {
-    const checks = ctx?.check.checks ?? [];
-    if (error instanceof Timeout) return finish({ ran: 'timeout', status: 'error', reason: `timed out after ${timeoutMs} ms` }, checks);
-    // A check that already failed is a verdict; what broke after it is reported alongside.
-    const failed = checks.some((c) => c.status === 'fail');
-    if (error instanceof SetupError && !failed) {
-      // A verb the case does not test refused what the case needs: nothing was decided, and no
-      // clause of the case may read as failed (or passed) for it. The gate counts it as unverified.
-      return finish({ ran: 'precondition-failed', status: 'skip', reason: `precondition failed: ${error.message}`, error: describeError(error) }, checks);
-    }
-    const ran: Ran = error instanceof ImplementationCrash ? 'crash' : 'error';
-    const where = error instanceof SetupError ? 'setup' : ran === 'crash' ? 'the implementation crashed' : 'exception';
-    return finish({ ran, status: failed ? 'fail' : 'error', reason: `${where}: ${describeError(error).message}`, error: describeError(error) }, checks);
-  }
-  const checks = (ctx as CaseContext | undefined)?.check.checks ?? [];
-  return finish({ ran: 'ok', ...statusFromChecks(kase, checks) }, checks);
+  const end = await inSession(options, (ctx) => kase.run(ctx));
+  const durationMs = performance.now() - end.openedAt;
+  return { case: kase, durationMs, trace: end.trace, checks: end.checks, ...withCloseFailure(verdict(kase, end, timeoutMs), end.closeFailure, timeoutMs) };
 }
 
-/** Runs the cases one by one, each on a fresh session that is closed even when the case fails. */
-export async function runCases(options: RunOptions): Promise<{ runs: CaseRun[]; interrupted: boolean }> {
+/**
+ * Runs the cases one by one, each on a fresh session that is closed even when the case fails.
+ * An interruption (the signal) ends the run with what it has; so does an infrastructure error,
+ * which is returned as `stoppedBy` for the caller to report.
+ */
+export async function runCases(options: RunOptions): Promise<{ runs: CaseRun[]; interrupted: boolean; stoppedBy?: InfrastructureError }> {
   const runs: CaseRun[] = [];
   const total = options.cases.length;
   for (const [index, kase] of options.cases.entries()) {
@@ -209,10 +264,20 @@ export async function runCases(options: RunOptions): Promise<{ runs: CaseRun[]; 
         : { case: kase, ran: 'not-run', status: 'skip', reason: `not run, as expected: ${skipped}`, durationMs: 0, checks: [], trace: [] };
     runs.push(run);
     options.onEvent?.({ type: 'case-end', index, total, run });
+    const rest = options.cases.slice(index + 1);
+    if (run.infrastructure !== undefined) {
+      // Nothing more can be observed: the cases not reached are skipped, saying why, and the caller reports the cause.
+      for (const other of rest) runs.push(notRun(other, 'skip', `the run stopped: ${run.infrastructure.message}`));
+      return { runs, interrupted: true, stoppedBy: run.infrastructure };
+    }
     if (run.stopsRun !== undefined) {
       // Nothing later cases observe on a broken kernel means anything: they are reported, not run.
-      for (const rest of options.cases.slice(index + 1)) runs.push(notRun(rest, 'error', run.stopsRun));
+      for (const other of rest) runs.push(notRun(other, 'error', run.stopsRun));
       return { runs, interrupted: false };
+    }
+    if (options.signal?.aborted) {
+      for (const other of rest) runs.push(notRun(other, 'skip', 'the run was interrupted'));
+      return { runs, interrupted: true };
     }
   }
   return { runs, interrupted: false };

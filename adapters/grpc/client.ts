@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
-import { UserError } from '../../cli/errors.js';
+import { z } from 'zod';
+import { InfrastructureError } from '../../spec/errors.js';
 import { type Adapter, AdapterInfo, type Session } from '../adapter.js';
 import { type CallName, calls } from '../calls.js';
 import { remoteSession } from '../remote/remote-session.js';
@@ -31,30 +32,50 @@ function channelCredentials(tls: GrpcClientOptions['tls']): grpc.ChannelCredenti
 }
 
 /**
- * What a failed call means for the user: an agent that cannot be reached, refuses the
- * credentials or does not answer stops the run (a UserError: what, where, what to do); any other
- * status fails the call, and the case with it.
+ * What a failed call means: an agent that cannot be reached, shuts down, is full, refuses the
+ * credentials or does not answer is the infrastructure gone (an InfrastructureError: the run stops, saying what
+ * and what to do); any other status fails the call, and the case with it.
  */
 function failure(error: unknown, target: string, call: string): Error {
   if (!isServiceError(error)) return error instanceof Error ? error : new Error(String(error));
   // grpc-js ends connection errors with a resolver note, empty for a plain HOST:PORT
   const details = error.details.replace(/\s*Resolution note:\s*$/, '');
   if (error.code === grpc.status.UNAVAILABLE) {
-    return new UserError(`cannot reach the rvt-conform agent at ${target}: ${details}`, {
+    return new InfrastructureError(`cannot reach the rvt-conform agent at ${target}: ${details}`, {
       hint: `start one there (rvt-conform agent --adapter NAME --listen ${target}), check --target, and that the TLS flags match the agent's`,
     });
   }
+  // this client never cancels a call it waits for: the agent did, shutting down
+  if (error.code === grpc.status.CANCELLED) {
+    return new InfrastructureError(`${call}: the agent at ${target} cancelled the call (shutting down?): ${details}`, {
+      hint: 'check why the agent stopped (its log), restart it and run again',
+    });
+  }
+  if (error.code === grpc.status.RESOURCE_EXHAUSTED) {
+    return new InfrastructureError(`${call}: the agent at ${target} is full: ${details}`, {
+      hint: 'wait for its other clients to finish, or start the agent with higher --max-* limits',
+    });
+  }
   if (error.code === grpc.status.UNAUTHENTICATED) {
-    return new UserError(`the agent at ${target} refused this client: ${details}`, {
+    return new InfrastructureError(`the agent at ${target} refused this client: ${details}`, {
       hint: 'pass --token-file with the token the agent was started with',
     });
   }
   if (error.code === grpc.status.DEADLINE_EXCEEDED) {
-    return new UserError(`${call}: no answer from the agent at ${target} in time: ${details}`, {
+    return new InfrastructureError(`${call}: no answer from the agent at ${target} in time: ${details}`, {
       hint: 'check that the agent is not stuck: its log has a line for each call it finished',
     });
   }
   return new StatusError(error.code, `${call} on the agent at ${target}: ${statusName(error.code)}: ${details}`);
+}
+
+/** The agent's Info reply, checked here: an agent of another version (or not an agent) is named, not a stack trace. */
+function adapterInfo(wire: object, target: string): AdapterInfo {
+  const parsed = AdapterInfo.safeParse({ ...(infoMethod.response.decode(wire) as object), via: `grpc://${target}` });
+  if (parsed.success) return parsed.data;
+  throw new InfrastructureError(`the agent at ${target} sent a malformed Info reply: ${z.prettifyError(parsed.error).replaceAll('\n', '; ')}`, {
+    hint: 'run the same rvt-conform version on both sides (rvt-conform --version)',
+  });
 }
 
 /**
@@ -111,14 +132,13 @@ export function grpcAdapter(options: GrpcClientOptions): Adapter {
       call.once('data', (message: { session?: string }) => {
         clearTimeout(timer);
         if (typeof message.session === 'string') resolve({ session: message.session, end: () => call.cancel() });
-        else reject(new Error(`openSession on the agent at ${target}: the agent named no session`));
+        else reject(new InfrastructureError(`openSession on the agent at ${target}: the agent named no session`, { hint: 'run the same rvt-conform version on both sides (rvt-conform --version)' }));
       });
     });
 
   return {
     async info() {
-      const wire = await unary(infoMethod.definition, {});
-      return AdapterInfo.parse({ ...(infoMethod.response.decode(wire) as object), via: `grpc://${target}` });
+      return adapterInfo(await unary(infoMethod.definition, {}), target);
     },
 
     async open(): Promise<Session> {

@@ -15,6 +15,14 @@ export function readCredential(flag: string, path: string): Buffer {
 export function readToken(flag: string, path: string): string {
   const token = readCredential(flag, path).toString('utf8').trim();
   if (token === '') throw new UserError(`${flag} ${path} is empty`, { hint: 'put the token in it, e.g. openssl rand -hex 32 > FILE' });
+  // A gRPC header carries printable ASCII only; grpc-js would refuse anything else with the whole
+  // header, token included, in its message: say where the bad character is, never what the token is.
+  const bad = [...token].findIndex((c) => c < ' ' || c > '~');
+  if (bad >= 0) {
+    throw new UserError(`${flag} ${path}: the token has a character a gRPC header cannot carry (character ${bad + 1}: a line break, a control or a non-ASCII character)`, {
+      hint: 'a token is one line of printable ASCII, e.g. openssl rand -hex 32 > FILE',
+    });
+  }
   return token;
 }
 

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { assertComparable, type LoadedRun } from '../../reports/compare/comparable.js';
@@ -9,6 +8,7 @@ import { renderHtml } from '../../reports/html/render.js';
 import { matrixRows } from '../../reports/matrix.js';
 import { readResults } from '../../reports/read-results.js';
 import { UserError } from '../errors.js';
+import { outputFile } from '../output-paths.js';
 
 interface CompareFlags {
   html?: string;
@@ -29,10 +29,11 @@ export async function compareCommand(files: readonly string[], flags: CompareFla
   if (files.length < 2) {
     throw new UserError('compare needs two or more results.json files', { hint: 'e.g. rvt-conform compare before/results.json after/results.json' });
   }
+  const html = flags.html === undefined ? undefined : await outputFile('--html', flags.html);
   const runs = await Promise.all(files.map(async (path) => ({ path, results: await readResults(path) })));
   assertComparable(runs);
   const diffs = successiveDiffs(runs);
-  if (flags.html !== undefined) await writeFileAtomic(resolve(flags.html), renderHtml(runs.map((r) => r.results)));
+  if (html !== undefined) await writeFileAtomic(html, renderHtml(runs.map((r) => r.results)));
   process.stdout.write(flags.json ? `${JSON.stringify(asJson(runs, diffs), null, 2)}\n` : renderComparison(runs, diffs));
   return diffs.some((d) => d.regressions.length > 0) ? 1 : 0;
 }

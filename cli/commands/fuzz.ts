@@ -1,14 +1,15 @@
-import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { join } from 'node:path';
+import { type Command, InvalidArgumentError } from 'commander';
 import type { Profile } from '../../adapters/adapter.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 import { quote } from '../../adapters/rxe/vm/job-script.js';
 import { writeFileAtomic } from '../../reports/atomic.js';
-import { FuzzResults } from '../../suites/fuzz/report-schema.js';
+import { FuzzPath, FuzzResults } from '../../suites/fuzz/report-schema.js';
 import { DEFAULT_MAX_COMMANDS, fuzz } from '../../suites/fuzz/run.js';
 import { addGrpcOptions, canonicalAdapter, createAdapter, ensureVmAdapter } from '../adapters.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
+import { outputDir } from '../output-paths.js';
 
 interface FuzzFlags extends GrpcFlags {
   adapter: string;
@@ -53,6 +54,12 @@ export function replayCommand(flags: Pick<FuzzFlags, 'adapter' | 'device' | keyo
   return words.map(shellWord).join(' ');
 }
 
+/** --path: checked here, since fast-check takes any string and fails deep inside with a stack trace. */
+function parseFuzzPath(value: string): string {
+  if (!FuzzPath.safeParse(value).success) throw new InvalidArgumentError("expected the replay path of a divergence from fuzz.json (divergence.path, e.g. 3:1@AB:C)");
+  return value;
+}
+
 export function registerFuzzCommand(program: Command): void {
   const command = program
     .command('fuzz')
@@ -61,7 +68,7 @@ export function registerFuzzCommand(program: Command): void {
   addGrpcOptions(command)
     .option('--runs <n>', 'number of random sequences', parsePositiveInt, 100)
     .option('--seed <n>', 'seed, negative or not (replay a divergence with its seed and --path; --seed=-5 or --seed -5)', parseSeed)
-    .option('--path <path>', 'replay path of a divergence, from fuzz.json')
+    .option('--path <path>', 'replay path of a divergence, from fuzz.json', parseFuzzPath)
     .option('--max-commands <n>', 'the longest command sequence a run draws', parsePositiveInt, DEFAULT_MAX_COMMANDS)
     .option('--no-shrink', 'report the first divergence as found, unshrunk (each shrink step replays a sequence: slow on a VM)')
     .option('-p, --profile <profile>', "documented (only what the documented contract binds: success, bad_wr of a failure, completions of messages that fit) or rdmavt (errno names and error paths too); default: the adapter's", parseProfile)
@@ -77,6 +84,7 @@ export function registerFuzzCommand(program: Command): void {
         process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, args, flags.out, { device: flags.device, env: { [IN_VM_ENV]: '1' } });
         return;
       }
+      const outDir = await outputDir('--out', flags.out);
       const adapter = await createAdapter(flags.adapter, flags);
       try {
         const info = await adapter.info();
@@ -100,7 +108,7 @@ export function registerFuzzCommand(program: Command): void {
           ...report,
           divergence: report.divergence === null ? null : { ...report.divergence, replay },
         });
-        const file = join(resolve(flags.out), 'fuzz.json');
+        const file = join(outDir, 'fuzz.json');
         await writeFileAtomic(file, `${JSON.stringify(results, null, 2)}\n`);
         if (flags.json) process.stdout.write(`${JSON.stringify(results)}\n`);
         else {

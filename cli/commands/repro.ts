@@ -1,8 +1,8 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { readResults } from '../../reports/read-results.js';
 import { renderRepro } from '../../reports/repro/program.js';
+import { outputFile } from '../output-paths.js';
 
 interface ReproFlags {
   from: string;
@@ -10,9 +10,10 @@ interface ReproFlags {
 }
 
 export async function reproCommand(caseId: string, flags: ReproFlags): Promise<void> {
+  const out = flags.out === undefined ? undefined : await outputFile('--out', flags.out);
   const program = renderRepro(await readResults(flags.from), caseId, flags.from);
-  if (flags.out === undefined) process.stdout.write(program);
-  else await writeFileAtomic(resolve(flags.out), program);
+  if (out === undefined) process.stdout.write(program);
+  else await writeFileAtomic(out, program);
 }
 
 export function registerReproCommand(program: Command): void {

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Profile } from '../../adapters/adapter.js';
 import { ALL_FORMATS, type ReportFormat, writeReports } from '../../reports/write.js';
@@ -19,8 +18,9 @@ import { runCases } from '../../suites/runner.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { addGrpcOptions, canonicalAdapter, createAdapter, ensureVmAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
+import { reportSetDir } from '../output-paths.js';
 import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
-import { parseFormats, parsePositiveInt, parseProfile, parseSeed } from '../options.js';
+import { MAX_CASE_TIMEOUT_SECONDS, parseFormats, parseProfile, parseSeed, parseTimeoutSeconds } from '../options.js';
 import { progressMode, progressPrinter } from '../progress.js';
 import { selectCases } from '../select.js';
 
@@ -73,13 +73,14 @@ function printAnnotations(annotations: readonly string[], json: boolean): void {
   if (annotations.length > 0) (json ? process.stderr : process.stdout).write(`${annotations.join('\n')}\n`);
 }
 
-/** Exit code of a run: 0 gate passed, 1 gate failed, 130 interrupted (results kept). */
+/** Exit code of a run: 0 gate passed, 1 gate failed, 130 interrupted by Ctrl-C, 143 by SIGTERM (results kept); the infrastructure lost mid-run is a UserError (2) after the results are written. */
 export async function runCommand(flags: RunFlags): Promise<number> {
   if (flags.rdmavtSrc !== undefined && !(flags.vm && flags.device === 'rvt_sim0')) {
     throw new UserError('--rdmavt-src builds the rdmavt.ko that rvt_sim0 runs on in the VM', { hint: 'add --vm --device rvt_sim0' });
   }
   if (flags.vm) {
     ensureVmAdapter(flags.adapter);
+    const outDir = await reportSetDir('--out', flags.out);
     // The guest runs this very command line, minus what only the host acts on; the flags were already checked here.
     // The VM runner (and what it builds with) loads only on the host, only for --vm.
     const { runRunInVm } = await import('../../adapters/rxe/run-in-vm.js');
@@ -88,25 +89,31 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       rdmavtSrc: flags.rdmavtSrc,
       env: { [RENDER_ON_HOST_ENV]: '1' },
     });
-    printAnnotations((await finishGuestResults(resolve(flags.out), flags.format)).annotations, flags.json);
+    printAnnotations((await finishGuestResults(outDir, flags.format)).annotations, flags.json);
     return status;
   }
   const cases = selectCases(allCases, flags.case);
   const expectations = await expectationsOf(flags.expectations);
+  const outDir = await reportSetDir('--out', flags.out);
   const adapter = await createAdapter(flags.adapter, flags);
-  const outDir = resolve(flags.out);
+  // Ctrl-C and SIGTERM (a CI job cancelled, a container stopped) both end the run with what it has.
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signalled ??= signal;
+    controller.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const claimed = await adapter.info();
     const profile = flags.profile ?? claimed.defaultProfile;
     const startedAt = new Date();
     // Capabilities from evidence: the cases run with what the device was seen to do.
-    const { capabilities, probes } = await probeCapabilities(adapter, claimed, profile, flags.timeout * 1000);
+    const { capabilities, probes } = await probeCapabilities(adapter, claimed, profile, flags.timeout * 1000, controller.signal);
     const info = { ...claimed, capabilities };
     const progress = progressPrinter(process.stderr, progressMode(flags.quiet || flags.json));
-    const { runs, interrupted } = await runCases({
+    const { runs, interrupted, stoppedBy } = await runCases({
       skip: casesExpectedToSkip(expectations?.entries, runInfoOf(info, profile)),
       adapter,
       info,
@@ -137,10 +144,17 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     if (flags.json) process.stdout.write(`${JSON.stringify(summaryJson(results, outDir, flags.format))}\n`);
     else if (!flags.quiet) process.stdout.write(`${renderSummary(results, outDir, flags.format)}\n`);
     printAnnotations(annotations, flags.json);
-    if (interrupted) return 130;
+    if (stoppedBy !== undefined) {
+      const ran = runs.filter((r) => r.ran !== 'not-run').length;
+      throw new UserError(`the run stopped after ${ran} of ${cases.length} cases: ${stoppedBy.message}; the results so far are in ${outDir}, marked interrupted`, {
+        ...(stoppedBy.hint === undefined ? {} : { hint: stoppedBy.hint }),
+      });
+    }
+    if (interrupted) return signalled === 'SIGTERM' ? 143 : 130;
     return results.gate.passed ? 0 : 1;
   } finally {
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await adapter.dispose();
   }
 }
@@ -158,7 +172,7 @@ export function registerRunCommand(program: Command): void {
     .option('-f, --format <list>', `the reports to write, comma-separated (${ALL_FORMATS.join(', ')}); results.json is always written`, parseFormats, ALL_FORMATS)
     .option('-c, --case <glob>', "only the cases whose id (or verb) matches, e.g. 'post_srq_recv/*'")
     .option('-p, --profile <profile>', 'documented (documented clauses bind) or rdmavt (reference clauses too); default: the adapter\'s', parseProfile)
-    .option('--timeout <seconds>', 'per-case timeout', parsePositiveInt, 30)
+    .option('--timeout <seconds>', `per-case timeout (1 to ${MAX_CASE_TIMEOUT_SECONDS})`, parseTimeoutSeconds(MAX_CASE_TIMEOUT_SECONDS), 30)
     .option('--seed <n>', 'seed recorded in the results (for randomised cases and replay)', parseSeed)
     .option('-q, --quiet', 'print nothing but errors', false)
     .option('--json', 'print the gate and totals as JSON on stdout', false)

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -8,10 +9,12 @@ import { coverage } from '../../spec/coverage.js';
 import { clausesTouchedBy } from '../../spec/drift-clauses.js';
 import { diffSnapshots, DriftReport, renderDrift } from '../../spec/kernel-doc/drift.js';
 import { openKernelSource } from '../../spec/kernel-doc/kernel-source.js';
+import { lostFiles } from '../../spec/kernel-doc/lost-files.js';
 import { buildSnapshot, loadSnapshot, serializeSnapshot, setName, type Snapshot } from '../../spec/kernel-doc/snapshot.js';
 import type { Diagnostic } from '../../spec/kernel-doc/schema.js';
 import { loadPinnedSnapshot, pinnedSnapshotPath, setSnapshotPath } from '../../spec/snapshots/pinned.js';
 import { allCases } from '../../suites/index.js';
+import { outputFile } from '../output-paths.js';
 
 const printDiagnostic = (d: Diagnostic) => process.stderr.write(`${d.file}:${d.line}: ${d.severity}: ${d.message} [${d.code}]\n`);
 
@@ -26,10 +29,18 @@ function snapshotPathOf(flags: SetFlags & { snapshot?: string }): string {
   return flags.files ? setSnapshotPath(setName(flags.files)) : pinnedSnapshotPath();
 }
 
-async function importSnapshot(flags: SetFlags & { out?: string }): Promise<void> {
+async function importSnapshot(flags: SetFlags & { out?: string; force: boolean }): Promise<void> {
+  const out = await outputFile('--out', flags.out ?? snapshotPathOf(flags));
   const source = await openKernelSource(flags.kernelSrc);
   const snapshot = await buildSnapshot(source, { onDiagnostic: printDiagnostic, ...(flags.files ? { patterns: flags.files } : {}) });
-  const out = resolve(flags.out ?? snapshotPathOf(flags));
+  // The snapshot this one replaces, if any: rdmavt's pinned one, or the set's own.
+  const previous = flags.files === undefined ? loadPinnedSnapshot() : existsSync(out) ? await readPinned(out) : undefined;
+  const lost = previous === undefined ? [] : lostFiles(previous, snapshot);
+  if (lost.length > 0 && !flags.force) {
+    throw new UserError(`${flags.kernelSrc} has no kernel-doc in ${lost.join(', ')}, which the pinned snapshot documents: not written`, {
+      hint: 'point --kernel-src at an unmodified kernel tree or linux-source tarball, or add --force to write it anyway',
+    });
+  }
   await writeFileAtomic(out, serializeSnapshot(snapshot));
   const counts = snapshot.files.map((f) => `${f.path}: ${f.functions.length} functions`).join(', ');
   process.stdout.write(`imported linux ${snapshot.kernel.version} (${snapshot.kernel.source}): ${counts}\nwritten: ${relative(process.cwd(), out) || out}\n`);
@@ -89,6 +100,7 @@ export function registerSpecCommands(program: Command): void {
     .requiredOption('--kernel-src <path>', 'a kernel tree, or /usr/src/linux-source-6.1.tar.xz')
     .option('--files <glob...>', files)
     .option('--out <file>', 'where to write it (default: spec/snapshots/rdmavt.json, or spec/snapshots/<set>.json for --files)')
+    .option('--force', 'write it even when files the pinned snapshot documents have no kernel-doc in this source', false)
     .action(importSnapshot);
   spec
     .command('check')

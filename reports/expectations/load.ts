@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { type Document, isMap, isPair, isScalar, LineCounter, parseDocument } from 'yaml';
+import { readFile, stat } from 'node:fs/promises';
+import { type Document, isMap, isPair, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import type { z } from 'zod';
 import { UserError } from '../../cli/errors.js';
 import { type ExpectationEntry, ExpectationsFile, expectationKey } from './schema.js';
@@ -40,7 +40,8 @@ function schemaProblems(doc: Document, lines: LineCounter, issues: readonly z.co
   return issues.map((issue) => {
     const where = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
-      const keys = issue.keys.map((k) => `'${k}'`).join(', ');
+      // a mapping of thousands of stray keys names the first few, not all
+      const keys = `${issue.keys.slice(0, 5).map((k) => `'${k}'`).join(', ')}${issue.keys.length > 5 ? ` and ${issue.keys.length - 5} more` : ''}`;
       return { line: lineOf(doc, lines, issue.path, issue.keys[0]), message: `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}${where ? ` in ${where}` : ''}` };
     }
     const missing = doc.getIn(issue.path as unknown[], true) === undefined;
@@ -82,15 +83,53 @@ function fail(file: string, problems: readonly Problem[]): never {
   });
 }
 
+/**
+ * The largest expectations file read. Real ones are a few kB; yaml's Document costs about a second
+ * and hundreds of MB per MB of text (a 29 MB file took 95 s and 1.9 GB), for no use.
+ */
+export const MAX_EXPECTATIONS_BYTES = 1024 * 1024;
+
+/** Aliases may share a `when`; more than this many is an alias bomb, not an expectations file. */
+const MAX_ALIAS_COUNT = 100;
+
+/** The document as plain data, or the line of the alias that expands too far. */
+function plainData(doc: Document, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // yaml throws a ReferenceError for an alias that expands beyond maxAliasCount (a resource exhaustion attack)
+    if (!(error instanceof ReferenceError)) throw error;
+    return fail(file, [{ line: 1, message: `aliases expand beyond ${MAX_ALIAS_COUNT} nodes (${error.message}): write the entries out instead` }]);
+  }
+}
+
+/**
+ * Keys given twice in one mapping, found with a set per mapping: yaml's own check (uniqueKeys)
+ * compares every key with every earlier one, quadratic in the keys of a mapping.
+ */
+function duplicateKeys(doc: Document, lines: LineCounter): Problem[] {
+  const problems: Problem[] = [];
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        const name = isScalar(key) ? key.value : String(key);
+        if (seen.has(name)) problems.push({ line: isScalar(key) && key.range ? lines.linePos(key.range[0]).line : 1, message: `duplicate key '${String(name)}'` });
+        seen.add(name);
+      }
+    },
+  });
+  return problems;
+}
+
 /** Parses an expectations file; every problem is reported at once, each with its file:line (a UserError, exit 2). */
 export function parseExpectations(text: string, file: string, options: LoadOptions): Expectation[] {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    fail(file, doc.errors.map((e) => ({ line: lines.linePos(e.pos[0]).line, message: `not valid YAML: ${e.message}` })));
-  }
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
+  const invalid = [...doc.errors.map((e) => ({ line: lines.linePos(e.pos[0]).line, message: `not valid YAML: ${e.message}` })), ...duplicateKeys(doc, lines)];
+  if (invalid.length > 0) fail(file, invalid);
   if (doc.contents === null) fail(file, [{ line: 1, message: 'the file is empty' }]);
-  const parsed = ExpectationsFile.safeParse(doc.toJS());
+  const parsed = ExpectationsFile.safeParse(plainData(doc, file));
   if (!parsed.success) fail(file, schemaProblems(doc, lines, parsed.error.issues));
   const entries = parsed.data.expectations;
   const problems = entryProblems(doc, lines, entries, options);
@@ -101,8 +140,17 @@ export function parseExpectations(text: string, file: string, options: LoadOptio
 export async function loadExpectations(file: string, options: LoadOptions): Promise<Expectation[]> {
   let text: string;
   try {
+    // a FIFO would block the read forever, a huge file would cost minutes: refuse both unread
+    const info = await stat(file);
+    if (!info.isFile()) throw new UserError(`the expectations file ${file} is not a regular file`, { hint: 'give the path of a YAML file such as expectations/rxe.yaml' });
+    if (info.size > MAX_EXPECTATIONS_BYTES) {
+      throw new UserError(`the expectations file ${file} is ${info.size} bytes, more than ${MAX_EXPECTATIONS_BYTES} (1 MiB)`, {
+        hint: 'an expectations file lists deviations, a few kB: check that this is the file you meant',
+      });
+    }
     text = await readFile(file, 'utf8');
   } catch (error) {
+    if (error instanceof UserError) throw error;
     throw new UserError(`cannot read the expectations file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
       hint: 'give the path of a YAML file such as expectations/rxe.yaml',
     });

@@ -39,6 +39,8 @@ export async function openKernelSource(path: string): Promise<KernelSource> {
   const info = await stat(path).catch(() => null);
   if (!info) throw new UserError(`Kernel source not found: ${path} does not exist.`, { hint: HINT });
   if (info.isDirectory()) return openTree(path);
+  // a FIFO or a device would block the read below forever
+  if (!info.isFile()) throw new UserError(`${path} is neither a directory nor a regular file (a FIFO, a device or a socket).`, { hint: HINT });
   const format = await tarballFormat(path);
   if (!format) {
     throw new UserError(`${path} is neither a kernel tree directory nor a .tar/.tar.xz tarball.`, { hint: HINT });
@@ -56,6 +58,12 @@ export function kernelVersionFromMakefile(makefile: string, where: string): stri
   return `${version}${patchlevel ? `.${patchlevel}${sublevel ? `.${sublevel}` : ''}` : ''}${extra}`;
 }
 
+/** A file of the tree, refused unread unless regular: a FIFO in its place would block the import forever. */
+async function readRegularFile(path: string): Promise<Buffer> {
+  if (!(await stat(path)).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'not a regular file' });
+  return readFile(path);
+}
+
 async function openTree(root: string): Promise<KernelSource> {
   const rdmavt = await stat(join(root, RDMAVT_DIR)).catch(() => null);
   if (!rdmavt?.isDirectory()) {
@@ -66,7 +74,7 @@ async function openTree(root: string): Promise<KernelSource> {
   const readFiles = async (relPaths: readonly string[]) => {
     const entries = await Promise.all(
       relPaths.map(async (relPath) => {
-        const bytes = await readFile(join(root, checkedRelPath(relPath))).catch((error: NodeJS.ErrnoException) => {
+        const bytes = await readRegularFile(join(root, checkedRelPath(relPath))).catch((error: NodeJS.ErrnoException) => {
           throw new UserError(`Cannot read ${relPath} from the kernel tree ${root} (${error.code ?? error.message}).`, {
             hint: HINT,
             cause: error,

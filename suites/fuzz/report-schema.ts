@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/**
+ * A replay path: fast-check's counterexample path (indices joined by ':'), then '@' and the
+ * command sequence's replay path (two base64 runs joined by ':') when there is one.
+ */
+export const FuzzPath = z.string().regex(/^\d+(:\d+)*(@[A-Za-z0-9+/]*:[A-Za-z0-9+/]*)?$/, "a replay path from fuzz.json, e.g. 3:1@AB:C");
+
 /** fuzz.json: one differential run, enough to replay its divergence exactly. */
 export const FuzzResults = z.object({
   schemaVersion: z.literal(2),
@@ -17,7 +23,7 @@ export const FuzzResults = z.object({
   liveShare: z.number().min(0).max(1),
   divergence: z
     .object({
-      path: z.string(),
+      path: FuzzPath,
       commands: z.string(),
       message: z.string(),
       replay: z.string(),

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -54,7 +54,10 @@ describe('rvt-conform run', () => {
     [['run', '--adapter', 'nosuch'], /unknown adapter 'nosuch'/],
     [['run', '--profile', 'strict'], /expected one of: documented, rdmavt/],
     [['run', '--case', 'nothing/*'], /--case 'nothing\/\*' matches no case/],
-    [['run', '--timeout', '-3'], /expected a positive integer/],
+    [['run', '--case', ''], /--case is empty/],
+    [['run', '--timeout', '-3'], /expected whole seconds from 1 to 3600/],
+    // 2^31 ms or more overflows Node's timer, which then fires at once: every case would time out
+    [['run', '--timeout', '2147484'], /expected whole seconds from 1 to 3600/],
     [['frobnicate'], /unknown command 'frobnicate'/],
     [['run', '--device', 'rxe0'], /--device is for --adapter ibverbs or kernel, not model/],
     [['run', '--format', 'md,pdf'], /unknown format pdf: expected a comma-separated list of json, md, html, junit, ctrf/],
@@ -101,5 +104,50 @@ describe('rvt-conform list', () => {
     const listed = JSON.parse(r.stdout) as { cases: { id: string; clauses: string[] }[]; clauses: { id: string }[] };
     expect(listed.cases.find((c) => c.id === 'post_srq_recv/single-wr')?.clauses).toContain('post_srq_recv.return.zero-on-success');
     expect(listed.clauses.length).toBeGreaterThanOrEqual(16);
+  });
+});
+
+describe('output paths are checked before any work', () => {
+  /** A path nobody can write, root included: under a regular file, or under /proc (where Node's mkdir -p used to spin forever). */
+  const unwritable = async () => {
+    const file = join(await outDir(), 'a-file');
+    await writeFile(file, 'x');
+    return { underFile: join(file, 'out'), file, proc: '/proc/rvt-conform-x' };
+  };
+
+  it('refuses an --out that cannot be written before running a case (exit 2)', async () => {
+    const { underFile, file, proc } = await unwritable();
+    for (const out of [underFile, proc]) {
+      const r = await cli(['run', '--out', out]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^rvt-conform: --out ${out}: cannot write there \\((ENOTDIR|ENOENT)\\)`));
+      expect(r.stderr).not.toContain('[1/');
+    }
+    // a new report set replaces its directory whole: never the one the user is in
+    const here = await cli(['run', '--out', '.']);
+    expect(here.exitCode).toBe(2);
+    expect(here.stderr).toContain('--out . holds the current directory');
+    const onFile = await cli(['run', '--out', file]);
+    expect(onFile.exitCode).toBe(2);
+    expect(onFile.stderr).toContain(`--out ${file}: cannot write there (ENOTDIR)`);
+  });
+
+  it('refuses compare --html, repro -o, fuzz --out and spec import --out into a bad path (exit 2, no stack trace)', async () => {
+    const { underFile, proc } = await unwritable();
+    const out = await outDir();
+    expect((await cli(['run', '--case', 'post_srq_recv/single-wr', '--out', out, '--format', 'json'])).exitCode).toBe(0);
+    const results = join(out, 'results.json');
+    for (const [args, flag] of [
+      [['compare', results, results, '--html', `${underFile}.html`], '--html'],
+      [['repro', 'post_srq_recv/single-wr', '--from', results, '-o', proc], '--out'],
+      [['fuzz', '--runs', '1', '--out', underFile], '--out'],
+      [['spec', 'import', '--kernel-src', '/nonexistent', '--out', `${proc}/rdmavt.json`], '--out'],
+      [['repro', 'post_srq_recv/single-wr', '--from', results, '-o', out], '--out'],
+    ] as const) {
+      const r = await cli([...args]);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^rvt-conform: ${flag} \\S+: (cannot write there|exists and is not a regular file)`));
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
   });
 });

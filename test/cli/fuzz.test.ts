@@ -84,9 +84,11 @@ describe('rvt-conform fuzz', () => {
     [['--adapter', 'grpc'], /--adapter grpc needs --target HOST:PORT/],
     [['--vm'], /--vm is for --adapter ibverbs or kernel, not model/],
     [['--device', 'rxe0'], /--device is for --adapter ibverbs or kernel, not model/],
+    [['--path', 'garbage'], /expected the replay path of a divergence from fuzz.json/],
   ])('checks %j as run does (exit 2)', async (flags, message) => {
     const r = await cli(['fuzz', ...flags]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -104,7 +104,7 @@ describe('rvt-conform run output', () => {
     expect(summary.clauses).toMatchObject({ fail: 0, 'not-run': expect.any(Number) });
   });
 
-  it('on Ctrl-C writes the results it has, marked interrupted, and exits 130', async () => {
+  it.each([['SIGINT', 130], ['SIGTERM', 143]] as const)('on %s (Ctrl-C, a cancelled CI job) writes the results it has, marked interrupted, and exits %i', async (signal, exitCode) => {
     const out = await outDir();
     // Holds the run after its first progress line until the test has sent SIGINT (a byte on stdin
     // says it was sent), so the signal arrives mid-run however fast the cases are: no timing.
@@ -128,11 +128,11 @@ process.stderr.write = (chunk, ...rest) => {
     );
     const child = execa(process.execPath, ['--import', hold, CLI, 'run', '--out', out], { reject: false, env: { CI: '1' } });
     child.stderr?.once('data', () => {
-      child.kill('SIGINT');
+      child.kill(signal);
       child.stdin?.write('x');
     });
     const r = await child;
-    expect(r.exitCode).toBe(130);
+    expect(r.exitCode).toBe(exitCode);
     expect(r.stderr).toMatch(/interrupted after \d+ of \d+ cases: the results are written, marked interrupted, the cases not reached listed as skipped/);
     const results = RunResults.parse(JSON.parse(await readFile(join(out, 'results.json'), 'utf8')));
     expect(results.run.interrupted).toBe(true);

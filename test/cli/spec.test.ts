@@ -1,5 +1,9 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { RDMAVT_DIR } from '../../spec/kernel-doc/kernel-source.js';
+import { SNAPSHOT_FILES } from '../../spec/kernel-doc/snapshot.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli-in-process.js';
@@ -26,6 +30,30 @@ describe('rvt-conform spec: bad input', () => {
     const r = await cli(['spec', 'import', '--kernel-src', tree, '--out', join(tree, 'out.json')]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/rdmavt/);
+  });
+
+  it('refuses a FIFO as --kernel-src instead of blocking on it (exit 2)', async () => {
+    const fifo = join(await mkdtemp(join(tmpdir(), 'rvt-fifo-')), 'linux.tar');
+    execFileSync('mkfifo', [fifo]);
+    const r = await cli(['spec', 'import', '--kernel-src', fifo, '--out', `${fifo}.json`]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${fifo} is neither a directory nor a regular file`);
+  });
+
+  it('refuses to replace the pinned snapshot with one that lost its kernel-doc, unless --force (exit 2)', async () => {
+    const tree = await mkdtemp(join(tmpdir(), 'rvt-tree-'));
+    await writeFile(join(tree, 'Makefile'), 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\nEXTRAVERSION =\n');
+    await mkdir(join(tree, RDMAVT_DIR), { recursive: true });
+    for (const file of SNAPSHOT_FILES) await writeFile(join(tree, file), 'int rvt_nothing(void) { return 0; }\n');
+    const out = join(tree, 'out.json');
+    const r = await cli(['spec', 'import', '--kernel-src', tree, '--out', out]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${tree} has no kernel-doc in ${RDMAVT_DIR}/qp.c, ${RDMAVT_DIR}/srq.c`);
+    expect(r.stderr).toContain('add --force');
+    expect(existsSync(out)).toBe(false);
+    const forced = await cli(['spec', 'import', '--kernel-src', tree, '--out', out, '--force']);
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    expect(existsSync(out)).toBe(true);
   });
 
   it('prints the coverage of all 81 documented functions', async () => {

@@ -197,6 +197,32 @@ describe('rvt-conform run --expectations', () => {
     expect(r.stdout).toContain(`UNEXPECTED PASS  ${ORDER}: remove the entry at ${join(dir, 'e.yaml')}:2`);
   });
 
+  it('names the first few of many unknown keys, not all of them', () => {
+    const stray = Array.from({ length: 8 }, (_, i) => `k${i}: v\n`).join('');
+    expect(problems(`expectations: []\n${stray}`)).toBe("e.yaml:2: unknown keys 'k0', 'k1', 'k2', 'k3', 'k4' and 3 more");
+  });
+
+  it('names a key given twice in an entry', () => {
+    expect(problems(file(entry(ORDER, 'fail', '    status: skip\n')))).toBe("e.yaml:6: duplicate key 'status'");
+  });
+
+  it('refuses an alias bomb with a clear message instead of expanding it', () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (const name of 'bcdefgh') levels.push(`${name}: &${name} [${Array(9).fill(`*${String.fromCharCode(name.charCodeAt(0) - 1)}`).join(', ')}]`);
+    expect(problems(`${levels.join('\n')}\nexpectations: *h\n`)).toMatch(/^e\.yaml:1: aliases expand beyond 100 nodes .*: write the entries out instead$/);
+  });
+
+  it('refuses a file over 1 MiB unread (exit 2), and one that is not a regular file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rvt-expect-'));
+    await writeFile(join(dir, 'e.yaml'), `${file(entry(ORDER, 'fail'))}${'# padding\n'.repeat(110_000)}`);
+    const big = await cli(['--out', join(dir, 'out'), '--expectations', join(dir, 'e.yaml')]);
+    expect(big.exitCode).toBe(2);
+    expect(big.stderr).toMatch(/is \d+ bytes, more than 1048576 \(1 MiB\)/);
+    const notFile = await cli(['--out', join(dir, 'out'), '--expectations', dir]);
+    expect(notFile.exitCode).toBe(2);
+    expect(notFile.stderr).toContain(`the expectations file ${dir} is not a regular file`);
+  });
+
   it('exits 2 before running anything on a bad file, naming file:line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rvt-expect-'));
     await writeFile(join(dir, 'e.yaml'), file(entry('post_srq_recv.nope', 'fail')));

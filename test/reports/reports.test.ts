@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { execa } from 'execa';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import { parse as parseJunit, type TestCase, type TestSuites } from 'junit2json'
 import { implementations } from '../../adapters/model/implementations.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 import { runCases } from '../../suites/runner.js';
-import { referenceModel } from '../helpers.js';
+import { CLI, referenceModel } from '../helpers.js';
 import { capacityMinusOne, casesNamed, resultsFor } from './fixture.js';
 import { claimsSrqsItLacks, declaresNothing } from './lying-adapters.js';
 
@@ -223,6 +224,42 @@ describe('junit.xml', () => {
 });
 
 describe('writeReports', () => {
+  it('replaces a report set whole: killed mid-write it leaves the old set, every file of it, and nothing beside', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'rvt-reports-'));
+    const out = join(parent, 'conformance-report');
+    const cli = (args: string[], env = {}) => execa(process.execPath, [...args, CLI, 'run', '--out', out, '--quiet'], { reject: false, env: { CI: '1', ...env } });
+    // the model alone fails its gate (its waivers are in expectations/model.yaml): 1 is a complete run
+    expect((await cli([])).exitCode).toBe(1);
+    await writeFile(join(out, 'fuzz.json'), '{"another command": true}\n');
+    const before = await snapshotOf(out);
+    // SIGKILL once the new results.json and report.md are written, before junit.xml: the moment that left a mix
+    const hook = join(parent, 'kill-mid-write.mjs');
+    await writeFile(
+      hook,
+      `import fsp from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
+const writeFile = fsp.writeFile;
+fsp.writeFile = async (path, ...rest) => {
+  if (String(path).includes('junit.xml')) process.kill(process.pid, 'SIGKILL');
+  return writeFile(path, ...rest);
+};
+syncBuiltinESMExports();
+`,
+    );
+    const killed = await cli(['--import', hook], {});
+    expect(killed.signal).toBe('SIGKILL');
+    expect(await snapshotOf(out)).toEqual(before);
+    expect((await readdir(parent)).filter((name) => name !== 'kill-mid-write.mjs').length).toBeGreaterThan(1);
+
+    // the next write clears what the killed one left, keeps the other command's file, and writes a new set
+    expect((await execa(process.execPath, [CLI, 'run', '--out', out, '--quiet', '--case', 'post_srq_recv/single-wr'], { reject: false, env: { CI: '1' } })).exitCode).toBe(0);
+    expect((await readdir(parent)).sort()).toEqual(['conformance-report', 'kill-mid-write.mjs']);
+    const after = await snapshotOf(out);
+    expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
+    expect(after['fuzz.json']).toBe(before['fuzz.json']);
+    expect(JSON.parse(after['results.json'] ?? '{}').run.filter).toBe('post_srq_recv/single-wr');
+  }, 60_000);
+
   it('writes every format and leaves no temporary file behind', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rvt-reports-'));
     await writeReports(dir, await resultsFor());
@@ -230,3 +267,9 @@ describe('writeReports', () => {
     expect(RunResults.safeParse(JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'))).success).toBe(true);
   });
 });
+
+/** Every file of a directory with its content. */
+async function snapshotOf(dir: string): Promise<Record<string, string>> {
+  const names = (await readdir(dir)).sort();
+  return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(join(dir, name), 'utf8')] as const)));
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Adapter } from '../../adapters/adapter.js';
 import { probeCapabilities } from '../../suites/probes.js';
+import { InfrastructureError } from '../../spec/errors.js';
 import { mutant } from '../reports/fixture.js';
 import { referenceModel } from '../helpers.js';
 
@@ -17,6 +18,12 @@ function withCall(name: 'modifySrq' | 'postSend', result: (args: Record<string, 
 }
 
 describe('capability probes', () => {
+  it('stops on an infrastructure error instead of dropping the capability it hit', async () => {
+    const gone = new InfrastructureError('cannot reach the rvt-conform agent at lab:7471');
+    const adapter = withCall('modifySrq', () => { throw gone; });
+    await expect(probeCapabilities(adapter, await adapter.info(), 'rdmavt', 5000)).rejects.toBe(gone);
+  });
+
   it('keeps every capability the model claims, each with what its probe saw', async () => {
     const adapter = referenceModel();
     const info = await adapter.info();

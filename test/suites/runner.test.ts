@@ -3,6 +3,7 @@ import type { Adapter, AdapterInfo, Session, WatchFinding } from '../../adapters
 import { modelAdapter } from '../../adapters/model/index.js';
 import { defineCase } from '../../suites/case.js';
 import { ImplementationCrash, runCase, runCases } from '../../suites/runner.js';
+import { InfrastructureError } from '../../spec/errors.js';
 
 const CLAUSE = 'post_srq_recv.return.zero-on-success';
 const OTHER = 'post_srq_recv.empty-list.zero';
@@ -129,9 +130,10 @@ describe('runner', () => {
   it('stops between cases when aborted and says it was interrupted', async () => {
     const adapter = modelAdapter();
     const controller = new AbortController();
-    const kase = (id: string) => defineCase({ id, verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { ctx.check.equal(CLAUSE, 'x', 1, 1); controller.abort(); } });
+    const kase = (id: string) => defineCase({ id, verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { ctx.check.equal(CLAUSE, 'x', 1, 1); } });
     const { runs, interrupted } = await runCases({
       adapter, info: await adapter.info(), cases: [kase('test/a'), kase('test/b')], profile: 'rdmavt', timeoutMs: 1000, signal: controller.signal,
+      onEvent: (event) => event.type === 'case-end' && controller.abort(),
     });
     expect(interrupted).toBe(true);
     expect(runs.map((r) => [r.case.id, r.ran, r.status])).toEqual([['test/a', 'ok', 'pass'], ['test/b', 'not-run', 'skip']]);
@@ -221,5 +223,88 @@ describe('runner timeouts measure the case', () => {
     const { adapter } = instrumented({ queryDevice: () => new Promise(() => undefined) });
     const result = await runCase({ adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 100 }, quick);
     expect(result).toMatchObject({ status: 'error', ran: 'timeout' });
+  });
+});
+
+describe('runner fences a case that ended', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('freezes the record of a timed-out case at its timeout, and its late verbs never reach the adapter', async () => {
+    const base = modelAdapter();
+    let allocPdCalls = 0;
+    const adapter: Adapter = {
+      ...base,
+      open: async () => {
+        const session = await base.open();
+        return { ...session, allocPd: async (args) => { allocPdCalls++; await sleep(150); return session.allocPd(args); } };
+      },
+    };
+    const kase = defineCase({
+      id: 'test/runs-on', verb: 'test', title: 't', clauses: [CLAUSE],
+      async run(ctx) {
+        await ctx.pd();
+        ctx.check.equal(CLAUSE, 'late', 1, 1);
+        await ctx.pd();
+      },
+    });
+    const result = await runCase({ adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 50 }, kase);
+    await sleep(400);
+    expect(result).toMatchObject({ status: 'error', ran: 'timeout', checks: [] });
+    expect(result.trace.map((t) => [t.call, t.result === undefined, t.error])).toEqual([['queryDevice', false, undefined], ['allocPd', true, undefined]]);
+    expect(allocPdCalls).toBe(1);
+  });
+
+  it('ends a hung case at once when the run is stopped (Ctrl-C), long before its timeout', async () => {
+    const { adapter } = instrumented({ queryDevice: () => new Promise(() => undefined) });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = performance.now();
+    const quick = defineCase({ id: 'test/quick', verb: 'test', title: 't', clauses: [CLAUSE], async run() {} });
+    const { runs, interrupted } = await runCases({
+      adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 60_000, signal: controller.signal,
+      cases: [quick, defineCase({ id: 'test/next', verb: 'test', title: 't', clauses: [CLAUSE], async run() {} })],
+    });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(interrupted).toBe(true);
+    expect(runs.map((r) => [r.case.id, r.ran, r.status, r.reason])).toEqual([
+      ['test/quick', 'not-run', 'skip', 'not run to its end: the run was interrupted'],
+      ['test/next', 'not-run', 'skip', 'not run: the run was interrupted'],
+    ]);
+  });
+
+  const passes = defineCase({ id: 'test/passes', verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { ctx.check.equal(CLAUSE, 'x', 1, 1); } });
+
+  it('reports a close that throws or hangs as a harness error of the case, bounded by the timeout', async () => {
+    const base = modelAdapter();
+    const closing = (close: () => Promise<void>): Adapter => ({ ...base, open: async () => ({ ...(await base.open()), close }) });
+    const info = await base.info();
+    const threw = await runCase({ adapter: closing(async () => { throw new Error('rvtc: destroy_qp -EBUSY'); }), info, profile: 'rdmavt', timeoutMs: 100 }, passes);
+    expect(threw).toMatchObject({ status: 'error', ran: 'error', reason: 'harness: closing its session failed: rvtc: destroy_qp -EBUSY' });
+    const hung = await runCase({ adapter: closing(() => new Promise(() => undefined)), info, profile: 'rdmavt', timeoutMs: 100 }, passes);
+    expect(hung).toMatchObject({ status: 'error', ran: 'error', reason: 'harness: closing its session did not finish within 100 ms' });
+  });
+
+  it('stops the run on an infrastructure error (the agent gone): the rest are skipped, saying why, and the cause is returned', async () => {
+    const gone = new InfrastructureError('cannot reach the rvt-conform agent at lab:7471: Connection refused');
+    let opened = 0;
+    const base = modelAdapter();
+    const adapter: Adapter = {
+      ...base,
+      open: async () => {
+        opened++;
+        if (opened > 1) throw gone;
+        return base.open();
+      },
+    };
+    const cases = ['a', 'b', 'c'].map((id) => defineCase({ ...passes, id: `test/${id}` }));
+    const { runs, interrupted, stoppedBy } = await runCases({ adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 1000, cases });
+    expect(stoppedBy).toBe(gone);
+    expect(interrupted).toBe(true);
+    expect(opened).toBe(2);
+    expect(runs.map((r) => [r.case.id, r.ran, r.status, r.reason])).toEqual([
+      ['test/a', 'ok', 'pass', undefined],
+      ['test/b', 'not-run', 'skip', `not run to its end: ${gone.message}`],
+      ['test/c', 'not-run', 'skip', `not run: the run stopped: ${gone.message}`],
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { VM_DEVICES, type VmDevice, isVmDevice } from './devices.js';
 import { runInVm, startEstimate } from './run.js';
+import { MAX_TIMER_SECONDS } from '../../../cli/options.js';
 
 /**
  * `rvt-conform vm [options] -- <command...>`: runs a command next to a real rxe device.
@@ -35,6 +36,7 @@ function parseDevice(value: string): VmDevice {
 
 function parseSeconds(value: string): number {
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
+  // A timer cannot wait longer: the VM would be killed after 1 ms.
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMER_SECONDS) throw new InvalidArgumentError(`expected a positive number of seconds, at most ${MAX_TIMER_SECONDS}`);
   return seconds;
 }

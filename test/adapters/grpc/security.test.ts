@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { agentService } from '../../../adapters/grpc/protocol.js';
-import { UserError } from '../../../cli/errors.js';
+import { InfrastructureError } from '../../../spec/errors.js';
 import { allCases } from '../../../suites/index.js';
 import { referenceModel, runAgainst } from '../../helpers.js';
 import { type Certificates, makeCertificates } from './certificates.js';
@@ -20,7 +20,7 @@ describe('the agent with a bearer token', () => {
 
   it('refuses a missing or wrong token with UNAUTHENTICATED, before anything is opened or created', async () => {
     const served = await serveModel({ token: TOKEN });
-    await expect(served.client().info()).rejects.toThrow(UserError);
+    await expect(served.client().info()).rejects.toThrow(InfrastructureError);
     await expect(served.client({ token: 'wrong' }).open()).rejects.toThrow(/refused this client.*token/);
 
     const session = await new RawClient(served.agent.address, TOKEN).openSession();
@@ -56,10 +56,10 @@ describe('the agent over TLS', () => {
     const ca = certs.read(certs.files.ca);
     const withCertificate = served.client({ tls: { ca, cert: certs.read(certs.files.clientCert), key: certs.read(certs.files.clientKey) } });
     expect((await runAgainst(withCertificate, someCases)).map((r) => r.status)).toEqual(await localStatuses());
-    await expect(served.client({ tls: { ca } }).open()).rejects.toThrow(UserError);
+    await expect(served.client({ tls: { ca } }).open()).rejects.toThrow(InfrastructureError);
     // the agent's own certificate is from the CA too, but not for client authentication
     const wrongUse = served.client({ tls: { ca, cert: certs.read(certs.files.agentCert), key: certs.read(certs.files.agentKey) } });
-    await expect(wrongUse.open()).rejects.toThrow(UserError);
+    await expect(wrongUse.open()).rejects.toThrow(InfrastructureError);
     expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
   });
 });
