@@ -25,7 +25,8 @@ const STREAMED: Partial<Record<CallName, string>> = { getAsyncEvents: 'events' }
 /** The rpcs that are not verbs: what the agent serves, and the session lease. */
 const AGENT_RPCS = ['info', 'openSession', 'closeSession'] as const;
 
-const lookup = messageLookup(packageDefinition);
+/** Every message of the protocol by name. */
+export const lookup = messageLookup(packageDefinition);
 const definitions = Object.values(agentService) as MethodDefinition<object, object>[];
 const descriptorOf = (type: { type: object }) => type.type as MessageDescriptor;
 

@@ -5,6 +5,9 @@ import type { SessionHost } from '../remote/session-host.js';
 import { sessionOf, tokenMatches } from './metadata.js';
 import { type Lease, Leases } from './leases.js';
 import { type CallMethod, callMethods, infoMethod } from './methods.js';
+import { OverBudget } from '../remote/refusals.js';
+import { clientOf } from './connections.js';
+import { Oversized } from './request-bound.js';
 import { StatusError, serviceError, statusName, statusOf } from './status.js';
 
 export interface ServiceOptions {
@@ -13,12 +16,16 @@ export interface ServiceOptions {
   token: string | undefined;
   /** Receives one line per call: session, call, status, milliseconds. */
   log: (line: string) => void;
+  /** Receives one line per refusal over a budget, always (the operator's evidence of a hostile or greedy client). */
+  notice: (line: string) => void;
+  /** Told of every call's connection (grpc-js' peer), so the connection is known to be in use. */
+  used: (peer: string) => void;
 }
 
 /** One call in progress, for its log line. */
 interface Record {
   session: number | undefined;
-  end(code: grpc.status): void;
+  end(status: { code: grpc.status; details?: string }): void;
 }
 
 type Unary = grpc.handleUnaryCall<object, object>;
@@ -30,14 +37,17 @@ type Streaming = grpc.handleServerStreamingCall<object, object>;
  * schemas (the host validates; the codecs convert), and a bad request fails only that call.
  */
 export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
-  const { host, token, log } = options;
+  const { host, token, log, notice, used } = options;
   const leases = new Leases(host);
 
-  const record = (call: string): Record => {
+  const record = (call: string, peer: string): Record => {
     const started = performance.now();
     const rec: Record = {
       session: undefined,
-      end: (code) => log(`session=${rec.session ?? '-'} call=${call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`),
+      end: ({ code, details }) => {
+        log(`session=${rec.session ?? '-'} call=${call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`);
+        if (code === grpc.status.RESOURCE_EXHAUSTED) notice(`refused client=${clientOf(peer)} session=${rec.session ?? '-'} call=${call}: ${details ?? ''}`);
+      },
     };
     return rec;
   };
@@ -62,21 +72,27 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
    */
   const serve = <T>(
     call: string,
-    metadata: grpc.Metadata,
+    serverCall: grpc.ServerUnaryCall<object, object> | grpc.ServerWritableStream<object, object>,
     work: (rec: Record) => Promise<T>,
     end: { ok(value: T): grpc.status; fail(status: { code: grpc.status; details: string }): void },
   ) => {
-    const rec = record(call);
+    const peer = serverCall.getPeer();
+    used(peer);
+    const rec = record(call, peer);
     Promise.resolve()
       .then(() => {
-        authorise(metadata);
+        authorise(serverCall.metadata);
+        const request: unknown = serverCall.request;
+        if (request instanceof Oversized) {
+          throw new OverBudget('request size', `${call}: a request of more than ${request.limit} fields (WRs, SGEs and their fields) is not even decoded`);
+        }
         return work(rec);
       })
       .then(
-        (value) => rec.end(end.ok(value)),
+        (value) => rec.end({ code: end.ok(value) }),
         (error: unknown) => {
           const status = statusOf(error);
-          rec.end(status.code);
+          rec.end(status);
           end.fail(status);
         },
       );
@@ -85,7 +101,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
   const unary =
     (call: string, work: (request: object, metadata: grpc.Metadata, rec: Record) => Promise<object>): Unary =>
     (serverCall, callback) =>
-      serve(call, serverCall.metadata, (rec) => work(serverCall.request, serverCall.metadata, rec), {
+      serve(call, serverCall, (rec) => work(serverCall.request, serverCall.metadata, rec), {
         ok: (response) => {
           callback(null, response);
           return grpc.status.OK;
@@ -104,7 +120,10 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
 
   const verb = (call: CallName, method: CallMethod): Unary =>
     unary(call, async (request, metadata, rec) => {
-      const result = await host.call(leaseOf(metadata, rec).id, call, method.request.decode(request));
+      const lease = leaseOf(metadata, rec);
+      // before decoding, whose cost grows with the list
+      host.checkPostSize(call, request);
+      const result = await host.call(lease.id, call, method.request.decode(request));
       return method.response.encode(result);
     });
 
@@ -114,7 +133,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     (serverCall) =>
       serve(
         call,
-        serverCall.metadata,
+        serverCall,
         async (rec) => {
           const result = await host.call(leaseOf(serverCall.metadata, rec).id, call, method.request.decode(serverCall.request));
           for (const item of (result as { [key: string]: unknown[] })[key] ?? []) serverCall.write(method.response.encode(item));
@@ -130,9 +149,9 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
   const openSession: Streaming = (serverCall) =>
     serve(
       'openSession',
-      serverCall.metadata,
+      serverCall,
       async (rec) => {
-        const lease = await leases.grant();
+        const lease = await leases.grant(clientOf(serverCall.getPeer()));
         rec.session = lease.id;
         serverCall.on('cancelled', () => void leases.release(lease.name));
         // the client may have left while the session was being opened

@@ -5,12 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { AdapterInfo } from '../../../adapters/adapter.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
 import { StatusError } from '../../../adapters/grpc/status.js';
+import { DEFAULT_LIMITS } from '../../../adapters/remote/budget.js';
 import { allCases } from '../../../suites/index.js';
 import { referenceModel, runAgainst } from '../../helpers.js';
 import { evidence, RawClient, serveModel, statusOfCall } from './fixture.js';
 
 /** Small enough to break on purpose, large enough for the shared cases. */
-const LIMITS = { maxSessions: 4, maxResourcesPerSession: 64, maxQueueDepth: 4096, maxMrBytes: 1 << 20 };
+const LIMITS = { ...DEFAULT_LIMITS, maxSessions: 4, maxResourcesPerSession: 64, maxQueueDepth: 4096, maxMrBytes: 1 << 20 };
 
 describe('the gRPC agent serving the model', () => {
   it('runs the shared suite with the same statuses, checks and evidence as the local model, and leaves nothing behind', async () => {
