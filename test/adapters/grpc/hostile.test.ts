@@ -13,7 +13,8 @@ import { UserError } from '../../../cli/errors.js';
 import { allCases } from '../../../suites/index.js';
 import { referenceModel, runAgainst } from '../../helpers.js';
 import { type Certificates, makeCertificates } from './certificates.js';
-import { RawClient, serveModel, statusOfCall } from './fixture.js';
+import { CRASH_WR_ID, modelWorkerAdapter } from '../remote/model-worker.js';
+import { evidence, RawClient, serveModel, statusOfCall } from './fixture.js';
 
 const MiB = 1 << 20;
 const someCases = allCases.slice(0, 4);
@@ -154,6 +155,32 @@ describe('a client that names what it does not hold', () => {
     });
     expect((await session.allocPd({})).rawReturn).toBe(0);
     await session.close();
+  });
+});
+
+describe('a client whose call crashes the implementation', () => {
+  it('loses that session only: a client running the whole suite meanwhile gets the local results', { timeout: 120_000 }, async () => {
+    // the model in worker processes, as ibverbs and kernel run: the production worker adapter
+    const served = await serveModel({ adapter: modelWorkerAdapter() });
+    const local = evidence(await runAgainst(referenceModel(), allCases));
+    const suite = runAgainst(served.client(), allCases);
+
+    const b = await served.client().open();
+    const { pd } = await b.allocPd({});
+    const { cq } = await b.createCq({ cqe: 4 });
+    const cap = { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 };
+    const { qp } = await b.createQp({ pd: pd as number, init: { qp_type: 'RC', sq_sig_all: false, send_cq: cq as number, recv_cq: cq as number, cap } });
+    await expect(b.postRecv({ qp: qp as number, wrs: [{ wr_id: CRASH_WR_ID, sg_list: [], num_sge: 0 }] })).rejects.toMatchObject({
+      code: grpc.status.INTERNAL,
+      message: expect.stringMatching(/the model worker \(pid \d+\) was killed by SIGSEGV during postRecv/),
+    });
+    await b.close();
+
+    expect(evidence(await suite)).toEqual(local);
+    const again = await served.client().open();
+    expect((await again.allocPd({})).rawReturn).toBe(0);
+    await again.close();
+    expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
   });
 });
 
