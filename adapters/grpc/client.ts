@@ -8,6 +8,7 @@ import { parseEndpoint } from './endpoint.js';
 import { callMethods, closeSessionMethod, infoMethod, openSessionMethod } from './methods.js';
 import { withSession, withToken } from './metadata.js';
 import { StatusError, isServiceError, serviceError, statusName } from './status.js';
+import { openStreamSession } from './stream-session.js';
 
 export interface GrpcClientOptions {
   /** The agent's HOST:PORT. */
@@ -17,6 +18,11 @@ export interface GrpcClientOptions {
   token?: string | undefined;
   /** Each call's deadline. */
   callTimeoutMs?: number;
+  /**
+   * How a session's calls travel: on one stream (rpc Session, the default), or one unary rpc each
+   * under a lease (the protocol's first form, kept for comparison and for agents before the stream).
+   */
+  transport?: 'stream' | 'unary';
 }
 
 type Definition = MethodDefinition<object, object>;
@@ -122,6 +128,9 @@ export function grpcAdapter(options: GrpcClientOptions): Adapter {
     },
 
     async open(): Promise<Session> {
+      if (options.transport !== 'unary') {
+        return openStreamSession({ client, metadata: metadata(), timeoutMs, failure: (error, call) => failure(error, target, call) });
+      }
       const { session, end } = await lease();
       const invoke = async (name: CallName, args: unknown) => {
         const method = callMethods[name];

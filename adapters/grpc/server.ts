@@ -11,6 +11,7 @@ import { lookup } from './methods.js';
 import { AGENT_SERVICE_NAME, agentService } from './protocol.js';
 import { boundedService, FIELDS_PER_WR } from './request-bound.js';
 import { agentImplementation } from './service.js';
+import type { AgentUsage } from './usage.js';
 
 export interface TlsFiles {
   cert: Buffer;
@@ -68,7 +69,8 @@ function serverCredentials(tls: TlsFiles | undefined): grpc.ServerCredentials {
 function listen(endpoint: Endpoint, guard: ConnectionGuard, inject: (socket: import('node:net').Socket) => void): Promise<NetServer> {
   const port = Number(endpoint.address.slice(endpoint.address.lastIndexOf(':') + 1));
   const host = endpoint.host.replace(/^\[|\]$/g, '');
-  const server = createServer((socket) => {
+  // no Nagle: a call is one small message each way, and waiting to batch it costs the round trip
+  const server = createServer({ noDelay: true }, (socket) => {
     if (guard.admit(socket)) inject(socket);
   });
   return new Promise((resolve, reject) => {
@@ -107,7 +109,30 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const host = new SessionHost(options.adapter, limits);
   const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, notice);
   const server = new grpc.Server({ ...KEEPALIVE, 'grpc.max_receive_message_length': maxRequestBytes(limits) });
-  const implementation = agentImplementation({ host, token: options.token, log: options.log ?? (() => undefined), notice, used: (peer) => guard.used(peer) });
+  const started = performance.now();
+  const usage = (): AgentUsage => {
+    const connections = guard.count();
+    const clients = host.usage().map((u) => ({ ...u, connections: connections.get(u.client) ?? 0 }));
+    for (const [client, n] of connections) {
+      if (!clients.some((c) => c.client === client)) clients.push({ client, sessions: 0, resources: 0, memory: 0, callsInFlight: 0, connections: n });
+    }
+    return {
+      uptimeMs: Math.round(performance.now() - started),
+      sessions: clients.reduce((sum, c) => sum + c.sessions, 0),
+      memory: clients.reduce((sum, c) => sum + c.memory, 0),
+      connections: [...connections.values()].reduce((sum, n) => sum + n, 0),
+      limits,
+      clients,
+    };
+  };
+  const implementation = agentImplementation({
+    host,
+    token: options.token,
+    log: options.log ?? (() => undefined),
+    notice,
+    used: (peer) => guard.used(peer),
+    usage,
+  });
   server.addService(boundedService(agentService, lookup, limits.maxWrsPerPost * FIELDS_PER_WR), implementation);
   new HealthImplementation({ '': 'SERVING', [AGENT_SERVICE_NAME]: 'SERVING' }).addToServer(server);
   const injector = server.createConnectionInjector(credentialsOf(options.tls));

@@ -5,7 +5,9 @@ import type { SessionHost } from '../remote/session-host.js';
 import { sessionOf, tokenMatches } from './metadata.js';
 import { type Lease, Leases } from './leases.js';
 import { type CallMethod, callMethods, infoMethod } from './methods.js';
-import { OverBudget } from '../remote/refusals.js';
+import { InvalidRequest, OverBudget } from '../remote/refusals.js';
+import { decodeRequest, encodeError, encodeResult, OPENED } from './stream-codec.js';
+import { type AgentUsage, usageMethod } from './usage.js';
 import { clientOf } from './connections.js';
 import { Oversized } from './request-bound.js';
 import { StatusError, serviceError, statusName, statusOf } from './status.js';
@@ -20,11 +22,14 @@ export interface ServiceOptions {
   notice: (line: string) => void;
   /** Told of every call's connection (grpc-js' peer), so the connection is known to be in use. */
   used: (peer: string) => void;
+  /** The operator's view, for the Usage rpc. */
+  usage: () => AgentUsage;
 }
 
 /** One call in progress, for its log line. */
 interface Record {
   session: number | undefined;
+  call: string;
   end(status: { code: grpc.status; details?: string }): void;
 }
 
@@ -37,16 +42,17 @@ type Streaming = grpc.handleServerStreamingCall<object, object>;
  * schemas (the host validates; the codecs convert), and a bad request fails only that call.
  */
 export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
-  const { host, token, log, notice, used } = options;
+  const { host, token, log, notice, used, usage } = options;
   const leases = new Leases(host);
 
   const record = (call: string, peer: string): Record => {
     const started = performance.now();
     const rec: Record = {
       session: undefined,
+      call,
       end: ({ code, details }) => {
-        log(`session=${rec.session ?? '-'} call=${call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`);
-        if (code === grpc.status.RESOURCE_EXHAUSTED) notice(`refused client=${clientOf(peer)} session=${rec.session ?? '-'} call=${call}: ${details ?? ''}`);
+        log(`session=${rec.session ?? '-'} call=${rec.call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`);
+        if (code === grpc.status.RESOURCE_EXHAUSTED) notice(`refused client=${clientOf(peer)} session=${rec.session ?? '-'} call=${rec.call}: ${details ?? ''}`);
       },
     };
     return rec;
@@ -66,13 +72,19 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     return lease;
   };
 
+  const refuseOversized = (call: string, request: unknown) => {
+    if (request instanceof Oversized) {
+      throw new OverBudget('request size', `${call}: a request of more than ${request.limit} fields (WRs, SGEs and their fields) is not even decoded`);
+    }
+  };
+
   /**
    * Runs a call: credentials first, nothing else before them; then the work. Its end goes to the
    * log and to the client: `ok` answers and says with which status, `fail` sends the error status.
    */
   const serve = <T>(
     call: string,
-    serverCall: grpc.ServerUnaryCall<object, object> | grpc.ServerWritableStream<object, object>,
+    serverCall: grpc.ServerUnaryCall<object, object> | grpc.ServerWritableStream<object, object> | grpc.ServerDuplexStream<object, object>,
     work: (rec: Record) => Promise<T>,
     end: { ok(value: T): grpc.status; fail(status: { code: grpc.status; details: string }): void },
   ) => {
@@ -82,10 +94,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     Promise.resolve()
       .then(() => {
         authorise(serverCall.metadata);
-        const request: unknown = serverCall.request;
-        if (request instanceof Oversized) {
-          throw new OverBudget('request size', `${call}: a request of more than ${request.limit} fields (WRs, SGEs and their fields) is not even decoded`);
-        }
+        if ('request' in serverCall) refuseOversized(call, serverCall.request);
         return work(rec);
       })
       .then(
@@ -110,7 +119,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       });
 
   /** A server stream ends normally (OK), is cancelled by its client, or ends with an error status. */
-  const streamEnd = (serverCall: grpc.ServerWritableStream<object, object>) => ({
+  const streamEnd = (serverCall: grpc.ServerWritableStream<object, object> | grpc.ServerDuplexStream<object, object>) => ({
     ok: (code: grpc.status) => {
       if (code === grpc.status.OK) serverCall.end();
       return code;
@@ -163,10 +172,67 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       streamEnd(serverCall),
     );
 
+  /** One call of a session stream: answered with its id, logged as a unary call is. */
+  const answerCall = async (session: number, peer: string, message: { [key: string]: unknown }, answer: (message: object) => void) => {
+    const id = typeof message.id === 'number' ? message.id : 0;
+    const rec = record('session', peer);
+    rec.session = session;
+    try {
+      const request = decodeRequest(message);
+      if (request.call === undefined) throw new InvalidRequest('a SessionRequest that names no call this agent knows');
+      rec.call = request.call;
+      answer(encodeResult(id, request.call, await host.call(session, request.call, request.args)));
+      rec.end({ code: grpc.status.OK });
+    } catch (error) {
+      const status = statusOf(error);
+      answer(encodeError(id, status));
+      rec.end(status);
+    }
+  };
+
+  /**
+   * A session on one stream (the client's transport): the stream's opening opens it, each message
+   * is one call, answered with its id as soon as it is done, and the client's end of the stream
+   * (or a cancel, or a vanished client) closes it. A message too large to decode ends it with
+   * RESOURCE_EXHAUSTED, since its id cannot be read without decoding it.
+   */
+  const session: grpc.handleBidiStreamingCall<object, object> = (stream) =>
+    serve(
+      'session',
+      stream,
+      async (rec) => {
+        const peer = stream.getPeer();
+        const lease = await leases.grant(clientOf(peer));
+        rec.session = lease.id;
+        let refusal: Oversized | undefined;
+        const release = () => void leases.release(lease.name);
+        const answer = (message: object) => {
+          if (!stream.cancelled && !stream.writableEnded) stream.write(message);
+        };
+        stream.on('cancelled', release);
+        stream.on('end', release);
+        stream.on('data', (message: object) => {
+          if (message instanceof Oversized) {
+            refusal = message;
+            release();
+          } else void answerCall(lease.id, peer, message as { [key: string]: unknown }, answer);
+        });
+        // the client may have left while the session was being opened
+        if (stream.cancelled) release();
+        else answer(OPENED);
+        await lease.released;
+        refuseOversized('session', refusal);
+        return stream.cancelled ? grpc.status.CANCELLED : grpc.status.OK;
+      },
+      streamEnd(stream),
+    );
+
   // keyed by the rpcs' lower-camel names, which grpc-js accepts as well as the proto names
   const implementation: grpc.UntypedServiceImplementation = {
     info: unary('info', async () => infoMethod.response.encode(AdapterInfo.parse(await host.info()))),
     openSession,
+    session,
+    usage: unary('usage', async () => usageMethod.response.encode(usage())),
     closeSession: unary('closeSession', async (_request, metadata, rec) => {
       await leases.release(leaseOf(metadata, rec).name);
       return {};

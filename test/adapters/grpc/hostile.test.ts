@@ -77,6 +77,19 @@ describe('a client that posts enormous lists', () => {
     await stillServes(served.client());
   });
 
+  it('on the session stream: a post over the bound fails that call, one too large to decode ends the session', async () => {
+    const served = await serveModel();
+    const session = await served.client().open();
+    const wrs = (n: number) => Array.from({ length: n }, (_, i) => ({ wr_id: BigInt(i), sg_list: [], num_sge: 0 }));
+    await expect(session.postRecv({ qp: 1, wrs: wrs(5000) })).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED, message: expect.stringMatching(/5000 WRs in one post/) });
+    expect((await session.allocPd({})).rawReturn).toBe(0);
+    await expect(session.postRecv({ qp: 1, wrs: wrs(40_000) })).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED, message: expect.stringMatching(/not even decoded/) });
+    await expect(session.allocPd({})).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
+    await session.close();
+    await vi.waitFor(() => expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 }), { timeout: 2000, interval: 20 });
+    await stillServes(served.client());
+  });
+
   it('is refused over --max-wrs-per-post WRs, or too many SGEs in one post, before the implementation sees them', async () => {
     const served = await serveModel({ limits: limits({ maxWrsPerPost: 8 }) });
     const raw = new RawClient(served.agent.address);
