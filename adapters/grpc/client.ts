@@ -31,7 +31,7 @@ const nameOf = (definition: Definition) => definition.originalName ?? definition
 
 const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
-function channelCredentials(tls: GrpcClientOptions['tls']): grpc.ChannelCredentials {
+export function channelCredentials(tls: GrpcClientOptions['tls']): grpc.ChannelCredentials {
   if (tls === undefined) return grpc.credentials.createInsecure();
   return grpc.credentials.createSsl(tls.ca ?? null, tls.key ?? null, tls.cert ?? null);
 }
@@ -41,7 +41,7 @@ function channelCredentials(tls: GrpcClientOptions['tls']): grpc.ChannelCredenti
  * credentials or does not answer stops the run (a UserError: what, where, what to do); any other
  * status fails the call, and the case with it.
  */
-function failure(error: unknown, target: string, call: string): Error {
+export function failure(error: unknown, target: string, call: string): Error {
   if (!isServiceError(error)) return error instanceof Error ? error : new Error(String(error));
   // grpc-js ends connection errors with a resolver note, empty for a plain HOST:PORT
   const details = error.details.replace(/\s*Resolution note:\s*$/, '');

@@ -3,6 +3,7 @@ import { readCredential, readKeyPair, readToken } from '../../adapters/grpc/cred
 import { type Agent, startAgent, type TlsFiles } from '../../adapters/grpc/server.js';
 import { DEFAULT_LIMITS, type HostLimits } from '../../adapters/remote/budget.js';
 import { canonicalAdapter, createAdapter } from '../adapters.js';
+import { registerAgentStatusCommand } from './agent-status.js';
 import { UserError } from '../errors.js';
 import { parsePositiveInt } from '../options.js';
 
@@ -85,7 +86,7 @@ export async function agentCommand(flags: AgentFlags): Promise<void> {
 }
 
 export function registerAgentCommand(program: Command): void {
-  program
+  const agent = program
     .command('agent')
     .description('serve a local adapter over gRPC, for `run --adapter grpc --target HOST:PORT` on another machine')
     .option('-a, --adapter <name>', 'the implementation to serve (model, ibverbs, kernel, grpc, ...)', canonicalAdapter, 'model')
@@ -109,4 +110,5 @@ export function registerAgentCommand(program: Command): void {
     .action(async (flags: AgentFlags) => {
       await agentCommand(flags);
     });
+  registerAgentStatusCommand(agent);
 }
