@@ -108,7 +108,12 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const notice = options.notice ?? (() => undefined);
   const host = new SessionHost(options.adapter, limits);
   const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, notice);
-  const server = new grpc.Server({ ...KEEPALIVE, 'grpc.max_receive_message_length': maxRequestBytes(limits) });
+  // every call (health checks too) tells the guard that its connection is in use
+  const inUse: grpc.ServerInterceptor = (_method, call) => {
+    guard.used(call.getPeer());
+    return new grpc.ServerInterceptingCall(call);
+  };
+  const server = new grpc.Server({ ...KEEPALIVE, 'grpc.max_receive_message_length': maxRequestBytes(limits), interceptors: [inUse] });
   const started = performance.now();
   const usage = (): AgentUsage => {
     const connections = guard.count();
@@ -130,7 +135,6 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     token: options.token,
     log: options.log ?? (() => undefined),
     notice,
-    used: (peer) => guard.used(peer),
     usage,
   });
   server.addService(boundedService(agentService, lookup, limits.maxWrsPerPost * FIELDS_PER_WR), implementation);

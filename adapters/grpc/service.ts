@@ -20,8 +20,6 @@ export interface ServiceOptions {
   log: (line: string) => void;
   /** Receives one line per refusal over a budget, always (the operator's evidence of a hostile or greedy client). */
   notice: (line: string) => void;
-  /** Told of every call's connection (grpc-js' peer), so the connection is known to be in use. */
-  used: (peer: string) => void;
   /** The operator's view, for the Usage rpc. */
   usage: () => AgentUsage;
 }
@@ -42,7 +40,7 @@ type Streaming = grpc.handleServerStreamingCall<object, object>;
  * schemas (the host validates; the codecs convert), and a bad request fails only that call.
  */
 export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
-  const { host, token, log, notice, used, usage } = options;
+  const { host, token, log, notice, usage } = options;
   const leases = new Leases(host);
 
   const record = (call: string, peer: string): Record => {
@@ -88,9 +86,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     work: (rec: Record) => Promise<T>,
     end: { ok(value: T): grpc.status; fail(status: { code: grpc.status; details: string }): void },
   ) => {
-    const peer = serverCall.getPeer();
-    used(peer);
-    const rec = record(call, peer);
+    const rec = record(call, serverCall.getPeer());
     Promise.resolve()
       .then(() => {
         authorise(serverCall.metadata);

@@ -3,6 +3,8 @@
 // that a well-behaved client is still served.
 import { connect, type Socket } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
+import type { MethodDefinition } from '@grpc/proto-loader';
+import { service as healthService } from 'grpc-health-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { Adapter } from '../../../adapters/adapter.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
@@ -216,6 +218,16 @@ describe('a client that opens connections and says nothing', () => {
     await stillServes(served.client());
     await vi.waitFor(() => expect(sockets.filter(closed)).toHaveLength(40), { timeout: 5000, interval: 50 });
     expect(served.notices.filter((line) => /closed connection client=127\.0\.0\.1: no call within 300 ms/.test(line))).toHaveLength(40);
+  });
+
+  it('keeps a connection that has made a call, a health check included', async () => {
+    const served = await serveModel({ connections: { maxConnections: 256, maxConnectionsPerClient: 64, firstCallWithinMs: 200 } });
+    const raw = new RawClient(served.agent.address);
+    const check = healthService.Check as MethodDefinition<{ service: string }, unknown, unknown, { status: string }>;
+    expect(await raw.unary(check, { service: '' })).toEqual({ status: 'SERVING' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(served.notices).toEqual([]);
+    expect(served.agent.connections.count().get('127.0.0.1')).toBe(1);
   });
 
   it('cannot hold more than its share of connections: the one past it is closed at once', async () => {
