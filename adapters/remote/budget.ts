@@ -43,6 +43,22 @@ export const DEFAULT_LIMITS: HostLimits = {
 };
 
 /**
+ * No bounds: for a worker's host, which answers only to the process that started it (the runner,
+ * or an agent that applies its own budgets before it forwards a call).
+ */
+export const NO_LIMITS: HostLimits = {
+  maxSessions: Infinity,
+  maxSessionsPerClient: Infinity,
+  maxResourcesPerSession: Infinity,
+  maxQueueDepth: Infinity,
+  maxMrBytes: Infinity,
+  maxWrsPerPost: Infinity,
+  maxCallsInFlight: Infinity,
+  maxSessionMemory: Infinity,
+  maxAgentMemory: Infinity,
+};
+
+/**
  * The cost model: what a created resource may come to cost the serving process once its queues
  * are full. A queue slot costs WQE_BYTES plus SGE_BYTES per scatter/gather entry it may hold (a
  * posted WR in the model is a few JavaScript objects; rdmavt's own rvt_rwqe is 16 + 16 per SGE),
