@@ -1,8 +1,20 @@
 import type * as grpc from '@grpc/grpc-js';
-import { type MessageDescriptor, type MessageLookup, isMessage } from './descriptors.js';
+import { type FieldDescriptor, type MessageDescriptor, type MessageLookup, isMessage } from './descriptors.js';
 
 /** Fields a request may carry per WR a post may carry: a send WR with a few SGEs, its flags and RDMA target. */
 export const FIELDS_PER_WR = 32;
+
+const BY_NUMBER = new WeakMap<MessageDescriptor, Map<number, FieldDescriptor>>();
+
+/** A message's fields by number, built once per message: the walk looks one up per field it meets. */
+function fieldsByNumber(message: MessageDescriptor): Map<number, FieldDescriptor> {
+  let byNumber = BY_NUMBER.get(message);
+  if (byNumber === undefined) {
+    byNumber = new Map(message.field.map((f) => [f.number, f]));
+    BY_NUMBER.set(message, byNumber);
+  }
+  return byNumber;
+}
 
 /**
  * Counts the fields of an encoded protobuf message, nested messages included, without decoding
@@ -29,7 +41,7 @@ export function countFields(buffer: Uint8Array, message: MessageDescriptor, look
     };
     while (at < end) {
       const tag = varint();
-      const field = descriptor.field.find((f) => f.number === Math.floor(tag / 8));
+      const field = fieldsByNumber(descriptor).get(Math.floor(tag / 8));
       switch (tag & 7) {
         case 0:
           varint();
