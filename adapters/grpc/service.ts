@@ -1,16 +1,16 @@
 import * as grpc from '@grpc/grpc-js';
 import { AdapterInfo } from '../adapter.js';
 import type { CallName } from '../calls.js';
-import type { SessionHost } from '../remote/session-host.js';
-import { sessionOf, tokenMatches } from './metadata.js';
-import { type Lease, Leases } from './leases.js';
-import { type CallMethod, callMethods, infoMethod } from './methods.js';
 import { InvalidRequest, OverBudget } from '../remote/refusals.js';
-import { decodeRequest, encodeError, encodeResult, OPENED } from './stream-codec.js';
-import { type AgentUsage, usageMethod } from './usage.js';
+import type { SessionHost } from '../remote/session-host.js';
 import { clientOf } from './connections.js';
+import { type Lease, Leases } from './leases.js';
+import { sessionOf, tokenMatches } from './metadata.js';
+import { type CallMethod, callMethods, infoMethod } from './methods.js';
 import { Oversized } from './request-bound.js';
 import { StatusError, serviceError, statusName, statusOf } from './status.js';
+import { decodeRequest, encodeError, encodeResult, OPENED } from './stream-codec.js';
+import { type AgentUsage, usageMethod } from './usage.js';
 
 export interface ServiceOptions {
   host: SessionHost;
@@ -35,9 +35,10 @@ type Unary = grpc.handleUnaryCall<object, object>;
 type Streaming = grpc.handleServerStreamingCall<object, object>;
 
 /**
- * The Agent service over a SessionHost: each client's sessions are its own (held by a lease
- * stream, named by a secret), every request and response goes through the call table's
- * schemas (the host validates; the codecs convert), and a bad request fails only that call.
+ * The Agent service over a SessionHost: each client's sessions are its own (a session stream, or
+ * a lease stream named by a secret for the unary rpcs), every request and response goes through
+ * the call table's schemas (the host validates and applies its budgets; the codecs convert), and a
+ * bad request fails only that call.
  */
 export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
   const { host, token, log, notice, usage } = options;
