@@ -26,6 +26,7 @@ export const AgentUsage = z.object({
     maxWrsPerPost: count,
     maxCallsInFlight: count,
     maxSessionMemory: wide,
+    maxClientMemory: wide,
     maxAgentMemory: wide,
   }),
   /** By client address, busiest first. */

@@ -22,6 +22,8 @@ export interface HostLimits {
   maxCallsInFlight: number;
   /** Memory (by the cost model below) one session's resources may hold. */
   maxSessionMemory: number;
+  /** Memory (by the cost model below) all of one client's sessions may hold together. */
+  maxClientMemory: number;
   /** Memory (by the cost model below) all sessions' resources together may hold. */
   maxAgentMemory: number;
 }
@@ -39,6 +41,7 @@ export const DEFAULT_LIMITS: HostLimits = {
   maxWrsPerPost: 1024,
   maxCallsInFlight: 16,
   maxSessionMemory: 256 * MiB,
+  maxClientMemory: 256 * MiB,
   maxAgentMemory: 1024 * MiB,
 };
 
@@ -55,6 +58,7 @@ export const NO_LIMITS: HostLimits = {
   maxWrsPerPost: Infinity,
   maxCallsInFlight: Infinity,
   maxSessionMemory: Infinity,
+  maxClientMemory: Infinity,
   maxAgentMemory: Infinity,
 };
 

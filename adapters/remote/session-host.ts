@@ -184,9 +184,14 @@ export class SessionHost {
   private reserve(hosted: Hosted, call: CallName, args: Record<string, unknown>): number {
     const cost = memoryCost(call, args);
     if (cost === 0) return 0;
-    const { maxSessionMemory, maxAgentMemory } = this.limits;
+    const { maxSessionMemory, maxClientMemory, maxAgentMemory } = this.limits;
     if (hosted.memory + cost > maxSessionMemory) {
       throw new OverBudget('session memory', `${call}: it would cost ${mib(cost)} and the session holds ${mib(hosted.memory)} of its ${mib(maxSessionMemory)}`);
+    }
+    let clientMemory = 0;
+    for (const other of this.sessions.values()) if (other.client === hosted.client) clientMemory += other.memory;
+    if (clientMemory + cost > maxClientMemory) {
+      throw new OverBudget('client memory', `${call}: it would cost ${mib(cost)} and ${hosted.client}'s sessions hold ${mib(clientMemory)} of its ${mib(maxClientMemory)}`);
     }
     if (this.memory + cost > maxAgentMemory) {
       throw new OverBudget('agent memory', `${call}: it would cost ${mib(cost)} and all sessions hold ${mib(this.memory)} of the agent's ${mib(maxAgentMemory)}`);

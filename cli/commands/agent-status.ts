@@ -29,7 +29,7 @@ export function renderStatus(target: string, health: string, usage: AgentUsage):
   const table = rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
   return [
     `agent at ${target}: ${health}, up ${duration(usage.uptimeMs)}`,
-    `sessions ${usage.sessions}/${limits.maxSessions}, memory ${mib(usage.memory)} of ${mib(limits.maxAgentMemory)} (${mib(limits.maxSessionMemory)} per session), connections ${usage.connections}`,
+    `sessions ${usage.sessions}/${limits.maxSessions}, memory ${mib(usage.memory)} of ${mib(limits.maxAgentMemory)} (${mib(limits.maxClientMemory)} per client, ${mib(limits.maxSessionMemory)} per session), connections ${usage.connections}`,
     `per post at most ${limits.maxWrsPerPost} WRs; per session at most ${limits.maxResourcesPerSession} resources and ${limits.maxCallsInFlight} calls in flight`,
     ...(usage.clients.length === 0 ? ['no clients'] : table),
   ].join('\n');

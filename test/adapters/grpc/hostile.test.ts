@@ -52,6 +52,21 @@ describe('a client that creates until the agent runs out of memory', () => {
     expect(served.agent.host.usage()).toEqual([{ client: '127.0.0.1', sessions: 3, resources: 3 + 5, memory: 5 * 28 * MiB, callsInFlight: 0 }]);
   });
 
+  it('cannot take the agent\'s memory with many sessions: its sessions share one budget, and another client still gets memory', async () => {
+    const served = await serveModel({ listen: '[::]:0', token: 't', limits: limits({ maxSessionMemory: 64 * MiB, maxClientMemory: 64 * MiB }) });
+    const port = served.agent.address.split(':').at(-1);
+    const srq = { max_wr: 0x1ffff, max_sge: 1, srq_limit: 0 };
+    const createIn = async (raw: RawClient) => {
+      const session = await raw.openSession();
+      const { pd } = await raw.unary(agentService.AllocPd, {}, session);
+      return statusOfCall(raw.unary(agentService.CreateSrq, { pd, attr: srq }, session));
+    };
+    const greedy = new RawClient(`127.0.0.1:${port}`, 't');
+    expect([await createIn(greedy), await createIn(greedy), await createIn(greedy)]).toEqual([grpc.status.OK, grpc.status.OK, grpc.status.RESOURCE_EXHAUSTED]);
+    expect(served.notices.at(-1)).toMatch(/budget of client memory: createSrq: it would cost 28\.0 MiB and 127\.0\.0\.1's sessions hold 56\.0 MiB of its 64\.0 MiB/);
+    expect(await createIn(new RawClient(`[::1]:${port}`, 't'))).toBe(grpc.status.OK);
+  });
+
   it('gets its memory back for the agent when it destroys or disconnects', async () => {
     const served = await serveModel({ limits: limits({ maxSessionMemory: 64 * MiB, maxAgentMemory: 64 * MiB }) });
     const session = await served.client().open();

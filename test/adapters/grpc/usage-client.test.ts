@@ -17,7 +17,7 @@ describe('agent status (the operator view)', () => {
     expect(usage).toMatchObject({ sessions: 1, memory: 16 * 128 + 4096, limits: { maxSessions: 64, maxWrsPerPost: 1024 } });
     expect(usage.clients).toEqual([{ client: '127.0.0.1', sessions: 1, resources: 3, memory: 16 * 128 + 4096, callsInFlight: 0, connections: 2 }]);
     expect(renderStatus(served.agent.address, health, usage).split('\n').slice(1)).toEqual([
-      'sessions 1/64, memory 0.0 MiB of 1024.0 MiB (256.0 MiB per session), connections 2',
+      'sessions 1/64, memory 0.0 MiB of 1024.0 MiB (256.0 MiB per client, 256.0 MiB per session), connections 2',
       'per post at most 1024 WRs; per session at most 4096 resources and 16 calls in flight',
       'client     sessions  resources  memory   in flight  connections',
       '127.0.0.1  1/16      3          0.0 MiB  0          2',

@@ -36,6 +36,7 @@ export interface _rvtconform_v1_AgentUsage_Limits {
   'max_calls_in_flight'?: (number);
   'max_session_memory'?: (number | string | Long);
   'max_agent_memory'?: (number | string | Long);
+  'max_client_memory'?: (number | string | Long);
   '_max_sessions'?: "max_sessions";
   '_max_sessions_per_client'?: "max_sessions_per_client";
   '_max_resources_per_session'?: "max_resources_per_session";
@@ -45,6 +46,7 @@ export interface _rvtconform_v1_AgentUsage_Limits {
   '_max_calls_in_flight'?: "max_calls_in_flight";
   '_max_session_memory'?: "max_session_memory";
   '_max_agent_memory'?: "max_agent_memory";
+  '_max_client_memory'?: "max_client_memory";
 }
 
 export interface _rvtconform_v1_AgentUsage_Limits__Output {
@@ -57,6 +59,7 @@ export interface _rvtconform_v1_AgentUsage_Limits__Output {
   'max_calls_in_flight'?: (number);
   'max_session_memory'?: (string);
   'max_agent_memory'?: (string);
+  'max_client_memory'?: (string);
 }
 
 export interface AgentUsage {
