@@ -85,10 +85,7 @@ export function countFields(buffer: Uint8Array, message: MessageDescriptor, look
 
 /** What a request too large to decode is delivered as, instead of its decoding. */
 export class Oversized {
-  constructor(
-    readonly fields: number,
-    readonly limit: number,
-  ) {}
+  constructor(readonly limit: number) {}
 }
 
 /**
@@ -103,7 +100,7 @@ export function boundedService(service: grpc.ServiceDefinition, lookup: MessageL
       ...method,
       requestDeserialize: (buffer: Buffer) => {
         const fields = descriptor === undefined ? 0 : countFields(buffer, descriptor, lookup, limit);
-        return fields > limit ? new Oversized(fields, limit) : method.requestDeserialize(buffer);
+        return fields > limit ? new Oversized(limit) : method.requestDeserialize(buffer);
       },
     };
   };
