@@ -108,10 +108,12 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const notice = options.notice ?? (() => undefined);
   const host = new SessionHost(options.adapter, limits);
   const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, notice);
-  // every call (health checks too) tells the guard that its connection is in use
+  // Every call (health checks too) tells the guard that its connection is in use. The call itself
+  // is handed on, not wrapped: a wrapping layer would sit in the path of every message of every
+  // call, and grpc-js uses only what the call's interface offers.
   const inUse: grpc.ServerInterceptor = (_method, call) => {
     guard.used(call.getPeer());
-    return new grpc.ServerInterceptingCall(call);
+    return call as grpc.ServerInterceptingCall;
   };
   const server = new grpc.Server({ ...KEEPALIVE, 'grpc.max_receive_message_length': maxRequestBytes(limits), interceptors: [inUse] });
   const started = performance.now();
