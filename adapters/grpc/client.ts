@@ -9,6 +9,7 @@ import { parseEndpoint } from './endpoint.js';
 import { callMethods, closeSessionMethod, infoMethod, openSessionMethod } from './methods.js';
 import { withSession, withToken } from './metadata.js';
 import { StatusError, isServiceError, serviceError, statusName } from './status.js';
+import { openStreamSession } from './stream-session.js';
 
 export interface GrpcClientOptions {
   /** The agent's HOST:PORT. */
@@ -18,6 +19,11 @@ export interface GrpcClientOptions {
   token?: string | undefined;
   /** Each call's deadline. */
   callTimeoutMs?: number;
+  /**
+   * How a session's calls travel: on one stream (rpc Session, the default), or one unary rpc each
+   * under a lease (the protocol's first form, kept for comparison and for agents before the stream).
+   */
+  transport?: 'stream' | 'unary';
 }
 
 type Definition = MethodDefinition<object, object>;
@@ -26,7 +32,7 @@ const nameOf = (definition: Definition) => definition.originalName ?? definition
 
 const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
-function channelCredentials(tls: GrpcClientOptions['tls']): grpc.ChannelCredentials {
+export function channelCredentials(tls: GrpcClientOptions['tls']): grpc.ChannelCredentials {
   if (tls === undefined) return grpc.credentials.createInsecure();
   return grpc.credentials.createSsl(tls.ca ?? null, tls.key ?? null, tls.cert ?? null);
 }
@@ -36,7 +42,7 @@ function channelCredentials(tls: GrpcClientOptions['tls']): grpc.ChannelCredenti
  * credentials or does not answer is the infrastructure gone (an InfrastructureError: the run stops, saying what
  * and what to do); any other status fails the call, and the case with it.
  */
-function failure(error: unknown, target: string, call: string): Error {
+export function failure(error: unknown, target: string, call: string): Error {
   if (!isServiceError(error)) return error instanceof Error ? error : new Error(String(error));
   // grpc-js ends connection errors with a resolver note, empty for a plain HOST:PORT
   const details = error.details.replace(/\s*Resolution note:\s*$/, '');
@@ -142,6 +148,9 @@ export function grpcAdapter(options: GrpcClientOptions): Adapter {
     },
 
     async open(): Promise<Session> {
+      if (options.transport !== 'unary') {
+        return openStreamSession({ client, metadata: metadata(), timeoutMs, failure: (error, call) => failure(error, target, call) });
+      }
       const { session, end } = await lease();
       const invoke = async (name: CallName, args: unknown) => {
         const method = callMethods[name];

@@ -3,6 +3,7 @@ import type { PackageDefinition } from '@grpc/proto-loader';
 /** The parts of a protobuf descriptor (as proto-loader exposes it) that the codec reads. */
 export interface FieldDescriptor {
   name: string;
+  number: number;
   label: string;
   type: string;
   typeName: string;

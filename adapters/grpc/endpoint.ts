@@ -22,12 +22,17 @@ function isLoopback(host: string): boolean {
 }
 
 /**
- * An agent drives a device for whoever connects: reachable from the network, it must let in only
- * those with a certificate or the token, unless the user says the network is trusted.
+ * An agent drives a device for whoever connects: reachable from the network, it must know who
+ * connects (a token, or a client certificate signed by --client-ca), unless the user says the
+ * network is trusted. TLS alone proves who the agent is, not who the client is: anyone who has the
+ * (public) CA certificate could drive the device.
  */
-export function checkExposure(listen: Endpoint, guards: { tls: boolean; token: boolean; insecure: boolean }): void {
-  if (isLoopback(listen.host) || guards.tls || guards.token || guards.insecure) return;
-  throw new UserError(`refusing to listen on ${listen.address} without TLS or a token: anyone who can reach it could drive the device`, {
-    hint: 'add --tls-cert/--tls-key (and --client-ca for client certificates) or --token-file FILE; or --insecure if the network is trusted',
+export function checkExposure(listen: Endpoint, guards: { tls: boolean; clientCa: boolean; token: boolean; insecure: boolean }): void {
+  if (isLoopback(listen.host) || guards.clientCa || guards.token || guards.insecure) return;
+  const why = guards.tls
+    ? 'TLS alone authenticates the agent to its clients, not the clients to the agent: anyone who trusts its CA could drive the device'
+    : 'anyone who can reach it could drive the device';
+  throw new UserError(`refusing to listen on ${listen.address} without a token or client certificates: ${why}`, {
+    hint: 'add --token-file FILE, or --client-ca CA.pem (mutual TLS, with --tls-cert/--tls-key); or --insecure if the network is trusted',
   });
 }

@@ -23,8 +23,8 @@ export class Leases {
 
   constructor(private readonly host: SessionHost) {}
 
-  async grant(): Promise<Lease> {
-    const id = await this.host.open();
+  async grant(client: string): Promise<Lease> {
+    const id = await this.host.open(client);
     let settle = () => {};
     const released = new Promise<void>((resolve) => {
       settle = resolve;

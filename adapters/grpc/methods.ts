@@ -23,9 +23,10 @@ export interface CallMethod extends Method {
 const STREAMED: Partial<Record<CallName, string>> = { getAsyncEvents: 'events' };
 
 /** The rpcs that are not verbs: what the agent serves, and the session lease. */
-const AGENT_RPCS = ['info', 'openSession', 'closeSession'] as const;
+const AGENT_RPCS = ['info', 'openSession', 'closeSession', 'session', 'usage'] as const;
 
-const lookup = messageLookup(packageDefinition);
+/** Every message of the protocol by name. */
+export const lookup = messageLookup(packageDefinition);
 const definitions = Object.values(agentService) as MethodDefinition<object, object>[];
 const descriptorOf = (type: { type: object }) => type.type as MessageDescriptor;
 

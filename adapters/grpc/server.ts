@@ -1,11 +1,17 @@
+import { createServer, type Server as NetServer } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { UserError } from '../../cli/errors.js';
 import type { Adapter } from '../adapter.js';
-import { DEFAULT_LIMITS, type HostLimits, SessionHost } from '../remote/session-host.js';
-import { checkExposure, parseEndpoint } from './endpoint.js';
+import { DEFAULT_LIMITS, type HostLimits } from '../remote/budget.js';
+import { SessionHost } from '../remote/session-host.js';
+import { ConnectionGuard, type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connections.js';
+import { checkExposure, type Endpoint, parseEndpoint } from './endpoint.js';
+import { lookup } from './methods.js';
 import { AGENT_SERVICE_NAME, agentService } from './protocol.js';
+import { boundedService, FIELDS_PER_WR } from './request-bound.js';
 import { agentImplementation } from './service.js';
+import type { AgentUsage } from './usage.js';
 
 export interface TlsFiles {
   cert: Buffer;
@@ -19,12 +25,15 @@ export interface AgentOptions {
   /** HOST:PORT; port 0 picks a free one (see Agent.address). */
   listen: string;
   limits?: HostLimits;
+  connections?: ConnectionLimits;
   tls?: TlsFiles | undefined;
   token?: string | undefined;
   /** Serve a non-loopback address without TLS or token. */
   insecure?: boolean;
   /** One line per call; nothing by default. */
   log?: (line: string) => void;
+  /** One line per refusal over a budget and per connection refused or closed; nothing by default. */
+  notice?: (line: string) => void;
 }
 
 export interface Agent {
@@ -32,6 +41,8 @@ export interface Agent {
   address: string;
   /** The sessions it serves: its accounting says what clients still hold. */
   host: SessionHost;
+  /** The connections it holds. */
+  connections: ConnectionGuard;
   /** Cancels every call, destroys every session, releases the adapter. */
   close(): Promise<void>;
 }
@@ -39,8 +50,9 @@ export interface Agent {
 /**
  * A peer that vanished without closing its connection (a cut network, a powered-off machine) is
  * noticed by keepalive pings: its lease ends within about half a minute, and its session with it.
+ * A connection with no call for five minutes is closed (a client reconnects when it next calls).
  */
-const KEEPALIVE = { 'grpc.keepalive_time_ms': 20_000, 'grpc.keepalive_timeout_ms': 10_000 };
+const KEEPALIVE = { 'grpc.keepalive_time_ms': 20_000, 'grpc.keepalive_timeout_ms': 10_000, 'grpc.max_connection_idle_ms': 300_000 };
 
 /** The largest request: an MR write at the size limit, as hex, with room for the rest of the message. */
 const maxRequestBytes = (limits: HostLimits) => 2 * limits.maxMrBytes + (64 << 10);
@@ -50,35 +62,96 @@ function serverCredentials(tls: TlsFiles | undefined): grpc.ServerCredentials {
   return grpc.ServerCredentials.createSsl(tls.clientCa ?? null, [{ private_key: tls.key, cert_chain: tls.cert }], tls.clientCa !== undefined);
 }
 
-function bind(server: grpc.Server, address: string, credentials: grpc.ServerCredentials): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.bindAsync(address, credentials, (error, port) => {
-      if (error === null) resolve(port);
-      else {
-        reject(
-          new UserError(`cannot listen on ${address}: ${error.message}`, {
-            hint: 'check that the --listen address is free (or choose another), and that --tls-cert, --tls-key and --client-ca are PEM files',
-          }),
-        );
-      }
-    });
+/**
+ * Listens with our own TCP server and hands each admitted connection to grpc-js, so that every
+ * connection passes the guard first (grpc-js' own listener takes any number, for ever).
+ */
+function listen(endpoint: Endpoint, guard: ConnectionGuard, inject: (socket: import('node:net').Socket) => void): Promise<NetServer> {
+  const port = Number(endpoint.address.slice(endpoint.address.lastIndexOf(':') + 1));
+  const host = endpoint.host.replace(/^\[|\]$/g, '');
+  // no Nagle: a call is one small message each way, and waiting to batch it costs the round trip
+  const server = createServer({ noDelay: true }, (socket) => {
+    if (guard.admit(socket)) inject(socket);
   });
+  return new Promise((resolve, reject) => {
+    server.once('error', (error) => {
+      reject(
+        new UserError(`cannot listen on ${endpoint.address}: ${error.message}`, {
+          hint: 'check that the --listen address is free (or choose another)',
+        }),
+      );
+    });
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+function credentialsOf(tls: TlsFiles | undefined): grpc.ServerCredentials {
+  try {
+    return serverCredentials(tls);
+  } catch (error) {
+    throw new UserError(`cannot use the TLS files: ${error instanceof Error ? error.message : String(error)}`, {
+      hint: 'check that --tls-cert, --tls-key and --client-ca are PEM files',
+    });
+  }
 }
 
 /** Serves a local adapter over gRPC: the Agent service, and grpc.health.v1 (no credentials needed for it). */
 export async function startAgent(options: AgentOptions): Promise<Agent> {
-  const listen = parseEndpoint('--listen', options.listen);
-  checkExposure(listen, { tls: options.tls !== undefined, token: options.token !== undefined, insecure: options.insecure ?? false });
+  const endpoint = parseEndpoint('--listen', options.listen);
+  checkExposure(endpoint, {
+    tls: options.tls !== undefined,
+    clientCa: options.tls?.clientCa !== undefined,
+    token: options.token !== undefined,
+    insecure: options.insecure ?? false,
+  });
   const limits = options.limits ?? DEFAULT_LIMITS;
+  const notice = options.notice ?? (() => undefined);
   const host = new SessionHost(options.adapter, limits);
-  const server = new grpc.Server({ ...KEEPALIVE, 'grpc.max_receive_message_length': maxRequestBytes(limits) });
-  server.addService(agentService, agentImplementation({ host, token: options.token, log: options.log ?? (() => undefined) }));
-  new HealthImplementation({ '': 'SERVING', [AGENT_SERVICE_NAME]: 'SERVING' }).addToServer(server);
-  const port = await bind(server, listen.address, serverCredentials(options.tls));
-  return {
-    address: `${listen.host}:${port}`,
+  const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, notice);
+  // Every call (health checks too) tells the guard that its connection is in use. The call itself
+  // is handed on, not wrapped: a wrapping layer would sit in the path of every message of every
+  // call, and grpc-js uses only what the call's interface offers.
+  const inUse: grpc.ServerInterceptor = (_method, call) => {
+    guard.used(call.getPeer());
+    return call as grpc.ServerInterceptingCall;
+  };
+  const server = new grpc.Server({ ...KEEPALIVE, 'grpc.max_receive_message_length': maxRequestBytes(limits), interceptors: [inUse] });
+  const started = performance.now();
+  const usage = (): AgentUsage => {
+    const connections = guard.count();
+    const clients = host.usage().map((u) => ({ ...u, connections: connections.get(u.client) ?? 0 }));
+    for (const [client, n] of connections) {
+      if (!clients.some((c) => c.client === client)) clients.push({ client, sessions: 0, resources: 0, memory: 0, callsInFlight: 0, connections: n });
+    }
+    return {
+      uptimeMs: Math.round(performance.now() - started),
+      sessions: clients.reduce((sum, c) => sum + c.sessions, 0),
+      memory: clients.reduce((sum, c) => sum + c.memory, 0),
+      connections: [...connections.values()].reduce((sum, n) => sum + n, 0),
+      limits,
+      clients,
+    };
+  };
+  const implementation = agentImplementation({
     host,
+    token: options.token,
+    log: options.log ?? (() => undefined),
+    notice,
+    usage,
+  });
+  server.addService(boundedService(agentService, lookup, limits.maxWrsPerPost * FIELDS_PER_WR), implementation);
+  new HealthImplementation({ '': 'SERVING', [AGENT_SERVICE_NAME]: 'SERVING' }).addToServer(server);
+  const injector = server.createConnectionInjector(credentialsOf(options.tls));
+  const listener = await listen(endpoint, guard, (socket) => injector.injectConnection(socket));
+  const { port } = listener.address() as import('node:net').AddressInfo;
+  return {
+    address: `${endpoint.host}:${port}`,
+    host,
+    connections: guard,
     async close() {
+      listener.close();
+      guard.closeAll();
+      injector.destroy();
       server.forceShutdown();
       await host.closeAll();
       await options.adapter.dispose();

@@ -1,11 +1,16 @@
 import * as grpc from '@grpc/grpc-js';
 import { AdapterInfo } from '../adapter.js';
 import type { CallName } from '../calls.js';
+import { InvalidRequest, OverBudget } from '../remote/refusals.js';
 import type { SessionHost } from '../remote/session-host.js';
-import { sessionOf, tokenMatches } from './metadata.js';
+import { clientOf } from './connections.js';
 import { type Lease, Leases } from './leases.js';
+import { sessionOf, tokenMatches } from './metadata.js';
 import { type CallMethod, callMethods, infoMethod } from './methods.js';
+import { Oversized } from './request-bound.js';
 import { StatusError, serviceError, statusName, statusOf } from './status.js';
+import { decodeRequest, encodeError, encodeResult, OPENED } from './stream-codec.js';
+import { type AgentUsage, usageMethod } from './usage.js';
 
 export interface ServiceOptions {
   host: SessionHost;
@@ -13,31 +18,41 @@ export interface ServiceOptions {
   token: string | undefined;
   /** Receives one line per call: session, call, status, milliseconds. */
   log: (line: string) => void;
+  /** Receives one line per refusal over a budget, always (the operator's evidence of a hostile or greedy client). */
+  notice: (line: string) => void;
+  /** The operator's view, for the Usage rpc. */
+  usage: () => AgentUsage;
 }
 
 /** One call in progress, for its log line. */
 interface Record {
   session: number | undefined;
-  end(code: grpc.status): void;
+  call: string;
+  end(status: { code: grpc.status; details?: string }): void;
 }
 
 type Unary = grpc.handleUnaryCall<object, object>;
 type Streaming = grpc.handleServerStreamingCall<object, object>;
 
 /**
- * The Agent service over a SessionHost: each client's sessions are its own (held by a lease
- * stream, named by a secret), every request and response goes through the call table's
- * schemas (the host validates; the codecs convert), and a bad request fails only that call.
+ * The Agent service over a SessionHost: each client's sessions are its own (a session stream, or
+ * a lease stream named by a secret for the unary rpcs), every request and response goes through
+ * the call table's schemas (the host validates and applies its budgets; the codecs convert), and a
+ * bad request fails only that call.
  */
 export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
-  const { host, token, log } = options;
+  const { host, token, log, notice, usage } = options;
   const leases = new Leases(host);
 
-  const record = (call: string): Record => {
+  const record = (call: string, peer: string): Record => {
     const started = performance.now();
     const rec: Record = {
       session: undefined,
-      end: (code) => log(`session=${rec.session ?? '-'} call=${call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`),
+      call,
+      end: ({ code, details }) => {
+        log(`session=${rec.session ?? '-'} call=${rec.call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`);
+        if (code === grpc.status.RESOURCE_EXHAUSTED) notice(`refused client=${clientOf(peer)} session=${rec.session ?? '-'} call=${rec.call}: ${details ?? ''}`);
+      },
     };
     return rec;
   };
@@ -56,27 +71,34 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     return lease;
   };
 
+  const refuseOversized = (call: string, request: unknown) => {
+    if (request instanceof Oversized) {
+      throw new OverBudget('request size', `${call}: a request of more than ${request.limit} fields (WRs, SGEs and their fields) is not even decoded`);
+    }
+  };
+
   /**
    * Runs a call: credentials first, nothing else before them; then the work. Its end goes to the
    * log and to the client: `ok` answers and says with which status, `fail` sends the error status.
    */
   const serve = <T>(
     call: string,
-    metadata: grpc.Metadata,
+    serverCall: grpc.ServerUnaryCall<object, object> | grpc.ServerWritableStream<object, object> | grpc.ServerDuplexStream<object, object>,
     work: (rec: Record) => Promise<T>,
     end: { ok(value: T): grpc.status; fail(status: { code: grpc.status; details: string }): void },
   ) => {
-    const rec = record(call);
+    const rec = record(call, serverCall.getPeer());
     Promise.resolve()
       .then(() => {
-        authorise(metadata);
+        authorise(serverCall.metadata);
+        if ('request' in serverCall) refuseOversized(call, serverCall.request);
         return work(rec);
       })
       .then(
-        (value) => rec.end(end.ok(value)),
+        (value) => rec.end({ code: end.ok(value) }),
         (error: unknown) => {
           const status = statusOf(error);
-          rec.end(status.code);
+          rec.end(status);
           end.fail(status);
         },
       );
@@ -85,7 +107,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
   const unary =
     (call: string, work: (request: object, metadata: grpc.Metadata, rec: Record) => Promise<object>): Unary =>
     (serverCall, callback) =>
-      serve(call, serverCall.metadata, (rec) => work(serverCall.request, serverCall.metadata, rec), {
+      serve(call, serverCall, (rec) => work(serverCall.request, serverCall.metadata, rec), {
         ok: (response) => {
           callback(null, response);
           return grpc.status.OK;
@@ -94,7 +116,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       });
 
   /** A server stream ends normally (OK), is cancelled by its client, or ends with an error status. */
-  const streamEnd = (serverCall: grpc.ServerWritableStream<object, object>) => ({
+  const streamEnd = (serverCall: grpc.ServerWritableStream<object, object> | grpc.ServerDuplexStream<object, object>) => ({
     ok: (code: grpc.status) => {
       if (code === grpc.status.OK) serverCall.end();
       return code;
@@ -104,7 +126,10 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
 
   const verb = (call: CallName, method: CallMethod): Unary =>
     unary(call, async (request, metadata, rec) => {
-      const result = await host.call(leaseOf(metadata, rec).id, call, method.request.decode(request));
+      const lease = leaseOf(metadata, rec);
+      // before decoding, whose cost grows with the list
+      host.checkPostSize(call, request);
+      const result = await host.call(lease.id, call, method.request.decode(request));
       return method.response.encode(result);
     });
 
@@ -114,7 +139,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     (serverCall) =>
       serve(
         call,
-        serverCall.metadata,
+        serverCall,
         async (rec) => {
           const result = await host.call(leaseOf(serverCall.metadata, rec).id, call, method.request.decode(serverCall.request));
           for (const item of (result as { [key: string]: unknown[] })[key] ?? []) serverCall.write(method.response.encode(item));
@@ -130,9 +155,9 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
   const openSession: Streaming = (serverCall) =>
     serve(
       'openSession',
-      serverCall.metadata,
+      serverCall,
       async (rec) => {
-        const lease = await leases.grant();
+        const lease = await leases.grant(clientOf(serverCall.getPeer()));
         rec.session = lease.id;
         serverCall.on('cancelled', () => void leases.release(lease.name));
         // the client may have left while the session was being opened
@@ -144,10 +169,67 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       streamEnd(serverCall),
     );
 
+  /** One call of a session stream: answered with its id, logged as a unary call is. */
+  const answerCall = async (session: number, peer: string, message: { [key: string]: unknown }, answer: (message: object) => void) => {
+    const id = typeof message.id === 'number' ? message.id : 0;
+    const rec = record('session', peer);
+    rec.session = session;
+    try {
+      const request = decodeRequest(message);
+      if (request.call === undefined) throw new InvalidRequest('a SessionRequest that names no call this agent knows');
+      rec.call = request.call;
+      answer(encodeResult(id, request.call, await host.call(session, request.call, request.args)));
+      rec.end({ code: grpc.status.OK });
+    } catch (error) {
+      const status = statusOf(error);
+      answer(encodeError(id, status));
+      rec.end(status);
+    }
+  };
+
+  /**
+   * A session on one stream (the client's transport): the stream's opening opens it, each message
+   * is one call, answered with its id as soon as it is done, and the client's end of the stream
+   * (or a cancel, or a vanished client) closes it. A message too large to decode ends it with
+   * RESOURCE_EXHAUSTED, since its id cannot be read without decoding it.
+   */
+  const session: grpc.handleBidiStreamingCall<object, object> = (stream) =>
+    serve(
+      'session',
+      stream,
+      async (rec) => {
+        const peer = stream.getPeer();
+        const lease = await leases.grant(clientOf(peer));
+        rec.session = lease.id;
+        let refusal: Oversized | undefined;
+        const release = () => void leases.release(lease.name);
+        const answer = (message: object) => {
+          if (!stream.cancelled && !stream.writableEnded) stream.write(message);
+        };
+        stream.on('cancelled', release);
+        stream.on('end', release);
+        stream.on('data', (message: object) => {
+          if (message instanceof Oversized) {
+            refusal = message;
+            release();
+          } else void answerCall(lease.id, peer, message as { [key: string]: unknown }, answer);
+        });
+        // the client may have left while the session was being opened
+        if (stream.cancelled) release();
+        else answer(OPENED);
+        await lease.released;
+        refuseOversized('session', refusal);
+        return stream.cancelled ? grpc.status.CANCELLED : grpc.status.OK;
+      },
+      streamEnd(stream),
+    );
+
   // keyed by the rpcs' lower-camel names, which grpc-js accepts as well as the proto names
   const implementation: grpc.UntypedServiceImplementation = {
     info: unary('info', async () => infoMethod.response.encode(AdapterInfo.parse(await host.info()))),
     openSession,
+    session,
+    usage: unary('usage', async () => usageMethod.response.encode(usage())),
     closeSession: unary('closeSession', async (_request, metadata, rec) => {
       await leases.release(leaseOf(metadata, rec).name);
       return {};

@@ -10,6 +10,7 @@
  * call, for a WARN or a sleep in atomic context (the module must be loaded with test_faults=1), to
  * prove that a splat during a case fails it.
  */
+import { NO_LIMITS } from '../remote/budget.js';
 import { SessionHost } from '../remote/session-host.js';
 import { serveWorker } from '../remote/serve-worker.js';
 import type { Request } from '../rxe/protocol.js';
@@ -22,7 +23,7 @@ if (device === undefined) {
   process.stderr.write('kernel worker: usage: worker.js DEVICE\n');
   process.exit(2);
 }
-const host = new SessionHost(kernelDeviceAdapter(device));
+const host = new SessionHost(kernelDeviceAdapter(device), NO_LIMITS);
 const fault = faultBefore(process.env.RVT_KERNEL_FAULT_BEFORE);
 
 function faultBefore(spec: string | undefined): { call: string; kind: number } | undefined {

@@ -1,40 +1,48 @@
 import type { Adapter, AdapterInfo, Session } from '../adapter.js';
 import { type CallName, callNames, calls } from '../calls.js';
-
-/** What a host refuses before it reaches the implementation: bad input from the far side. */
-export class InvalidRequest extends Error {
-  override name = 'InvalidRequest';
-}
-
-/** Bounds on what one remote session may ask for, so a client cannot exhaust the device. */
-export interface HostLimits {
-  maxSessions: number;
-  maxResourcesPerSession: number;
-  maxQueueDepth: number;
-  maxMrBytes: number;
-}
-
-// Generous enough for any device's own limits plus one (the cases probe max + 1), small enough to bound memory.
-export const DEFAULT_LIMITS: HostLimits = { maxSessions: 64, maxResourcesPerSession: 4096, maxQueueDepth: 1 << 22, maxMrBytes: 16 << 20 };
+import { DEFAULT_LIMITS, type HostLimits, SGES_PER_WR, memoryCost, mib, postSize } from './budget.js';
+import { InvalidRequest, OverBudget, UnknownHandle } from './refusals.js';
 
 /** The handle a create call returns, by call name; and the call that destroys it. */
 const CREATES: Partial<Record<CallName, string>> = { allocPd: 'pd', regMr: 'mr', createCq: 'cq', createSrq: 'srq', createQp: 'qp' };
 const DESTROYS: Partial<Record<CallName, string>> = { deallocPd: 'pd', deregMr: 'mr', destroyCq: 'cq', destroySrq: 'srq', destroyQp: 'qp' };
 
+/** Where a request names a handle, and of which kind: at the top level, or in a QP's init. */
+const HANDLE_KINDS: Record<string, string> = { pd: 'pd', mr: 'mr', cq: 'cq', srq: 'srq', qp: 'qp' };
+const INIT_HANDLE_KINDS: Record<string, string> = { send_cq: 'cq', recv_cq: 'cq', srq: 'srq' };
+
 interface Hosted {
-  session: Session;
-  /** Live resources, `kind:handle`: the host's own accounting of what the session holds. */
-  resources: Set<string>;
+  /** Undefined while the adapter opens it. */
+  session: Session | undefined;
+  client: string;
+  closed: boolean;
+  /** Live resources, `kind:handle`, with their cost: the host's own accounting of what the session holds. */
+  resources: Map<string, number>;
+  /** The sum of `resources`' costs, plus what creates in progress reserved. */
+  memory: number;
+  inFlight: number;
+}
+
+/** One client's share of the host, for the operator. */
+export interface ClientUsage {
+  client: string;
+  sessions: number;
+  resources: number;
+  /** Bytes, by the cost model (adapters/remote/budget.ts). */
+  memory: number;
+  callsInFlight: number;
 }
 
 /**
  * Serves a local adapter to remote callers (the rxe worker's parent, a gRPC client): sessions by
  * id, every call validated against the call table on the way in and out, resources accounted so
- * a session that goes away leaves nothing behind.
+ * a session that goes away leaves nothing behind, and every budget of HostLimits applied before
+ * the implementation sees a request.
  */
 export class SessionHost {
   private readonly sessions = new Map<number, Hosted>();
   private nextId = 1;
+  private memory = 0;
 
   constructor(
     private readonly adapter: Adapter,
@@ -45,34 +53,78 @@ export class SessionHost {
     return this.adapter.info();
   }
 
-  async open(): Promise<number> {
-    if (this.sessions.size >= this.limits.maxSessions) throw new InvalidRequest(`at most ${this.limits.maxSessions} sessions at once`);
-    const session = await this.adapter.open();
+  /** Opens a session for `client` (who asks: its sessions are counted together). */
+  async open(client = 'local'): Promise<number> {
+    const { maxSessions, maxSessionsPerClient } = this.limits;
+    if (this.sessions.size >= maxSessions) throw new OverBudget('sessions', `the agent serves at most ${maxSessions} sessions at once, and all are open`);
+    const own = [...this.sessions.values()].filter((hosted) => hosted.client === client).length;
+    if (own >= maxSessionsPerClient) throw new OverBudget('client sessions', `at most ${maxSessionsPerClient} sessions at once per client, and ${client} holds them all`);
     const id = this.nextId++;
-    this.sessions.set(id, { session, resources: new Set() });
+    // reserved before the (asynchronous) open, so concurrent opens cannot overshoot the bounds
+    const hosted: Hosted = { session: undefined, client, closed: false, resources: new Map(), memory: 0, inFlight: 0 };
+    this.sessions.set(id, hosted);
+    try {
+      hosted.session = await this.adapter.open();
+    } catch (error) {
+      this.sessions.delete(id);
+      throw error;
+    }
+    // closeAll ran while it opened: nobody will close it later
+    if (hosted.closed) {
+      await hosted.session.close();
+      throw new UnknownHandle('the host closed every session while this one opened');
+    }
     return id;
   }
 
-  /** Validates, applies the limits, calls, validates the result, and accounts the resources. */
+  /** Validates, applies the budgets, calls, validates the result, and accounts the resources. */
   async call(id: number, name: string, rawArgs: unknown): Promise<unknown> {
     const hosted = this.sessions.get(id);
-    if (hosted === undefined) throw new InvalidRequest(`no session ${id}`);
+    const session = hosted?.session;
+    if (hosted === undefined || session === undefined) throw new UnknownHandle(`no session ${id}`);
     if (!(callNames as string[]).includes(name)) throw new InvalidRequest(`no call named ${name}`);
     const call = name as CallName;
+    this.checkPostSize(call, rawArgs);
+    if (hosted.inFlight >= this.limits.maxCallsInFlight) {
+      throw new OverBudget('calls in flight', `${call}: at most ${this.limits.maxCallsInFlight} calls of one session in progress at once`);
+    }
     const parsed = calls[call].args.safeParse(rawArgs);
     if (!parsed.success) throw new InvalidRequest(`${call}: ${parsed.error.message}`);
-    this.checkLimits(hosted, call, parsed.data as Record<string, unknown>);
-    const result = (await (hosted.session[call] as (a: unknown) => Promise<unknown>)(parsed.data)) as Record<string, unknown>;
-    const checked = calls[call].result.parse(result) as Record<string, unknown>;
-    this.account(hosted, call, parsed.data as Record<string, unknown>, checked);
-    return checked;
+    const args = parsed.data as Record<string, unknown>;
+    this.checkLimits(hosted, call, args);
+    this.checkHandles(hosted, call, args);
+    const cost = this.reserve(hosted, call, args);
+    hosted.inFlight++;
+    let created = false;
+    try {
+      const result = (await (session[call] as (a: unknown) => Promise<unknown>)(args)) as Record<string, unknown>;
+      const checked = calls[call].result.parse(result) as Record<string, unknown>;
+      created = this.account(hosted, call, args, checked, cost);
+      return checked;
+    } finally {
+      hosted.inFlight--;
+      if (!created) this.unreserve(hosted, cost);
+    }
+  }
+
+  /** Refuses a post too large to validate in reasonable time; callable on the raw request before any decoding. */
+  checkPostSize(call: string, rawArgs: unknown): void {
+    const size = postSize(call, rawArgs);
+    if (size === undefined) return;
+    const { maxWrsPerPost } = this.limits;
+    if (size.wrs > maxWrsPerPost) throw new OverBudget('WRs per post', `${call}: ${size.wrs} WRs in one post; this agent takes at most ${maxWrsPerPost}`);
+    if (size.sges > maxWrsPerPost * SGES_PER_WR) {
+      throw new OverBudget('WRs per post', `${call}: ${size.sges} SGEs in one post; this agent takes at most ${maxWrsPerPost * SGES_PER_WR}`);
+    }
   }
 
   async close(id: number): Promise<void> {
     const hosted = this.sessions.get(id);
     if (hosted === undefined) return;
     this.sessions.delete(id);
-    await hosted.session.close();
+    hosted.closed = true;
+    this.memory -= hosted.memory;
+    await hosted.session?.close();
   }
 
   async closeAll(): Promise<void> {
@@ -86,10 +138,36 @@ export class SessionHost {
     return { sessions: this.sessions.size, resources };
   }
 
+  /** Who holds what, client by client, busiest first. */
+  usage(): ClientUsage[] {
+    const byClient = new Map<string, ClientUsage>();
+    for (const hosted of this.sessions.values()) {
+      const usage = byClient.get(hosted.client) ?? { client: hosted.client, sessions: 0, resources: 0, memory: 0, callsInFlight: 0 };
+      usage.sessions++;
+      usage.resources += hosted.resources.size;
+      usage.memory += hosted.memory;
+      usage.callsInFlight += hosted.inFlight;
+      byClient.set(hosted.client, usage);
+    }
+    return [...byClient.values()].sort((a, b) => b.memory - a.memory || b.sessions - a.sessions);
+  }
+
+  /** A handle the session does not hold is refused here, never passed to the implementation (which might crash on it). */
+  private checkHandles(hosted: Hosted, call: CallName, args: Record<string, unknown>): void {
+    const named: [string, unknown][] = Object.entries(HANDLE_KINDS).map(([key, kind]) => [kind, args[key]]);
+    const init = args.init as Record<string, unknown> | undefined;
+    if (init !== undefined) for (const [key, kind] of Object.entries(INIT_HANDLE_KINDS)) named.push([kind, init[key]]);
+    for (const [kind, handle] of named) {
+      if (typeof handle === 'number' && !hosted.resources.has(`${kind}:${handle}`)) {
+        throw new UnknownHandle(`${call}: this session holds no ${kind} ${handle} (never created, or destroyed)`);
+      }
+    }
+  }
+
   private checkLimits(hosted: Hosted, call: CallName, args: Record<string, unknown>): void {
     const { limits } = this;
     if (CREATES[call] !== undefined && hosted.resources.size >= limits.maxResourcesPerSession) {
-      throw new InvalidRequest(`at most ${limits.maxResourcesPerSession} resources per session`);
+      throw new OverBudget('resources per session', `${call}: at most ${limits.maxResourcesPerSession} resources per session`);
     }
     const depth = (n: unknown) => typeof n === 'number' && n > limits.maxQueueDepth;
     const attr = args.attr as Record<string, unknown> | undefined;
@@ -102,12 +180,45 @@ export class SessionHost {
     }
   }
 
-  private account(hosted: Hosted, call: CallName, args: Record<string, unknown>, result: Record<string, unknown>): void {
-    const created = CREATES[call];
-    if (created !== undefined && result.rawReturn === 0 && typeof result[created] === 'number') {
-      hosted.resources.add(`${created}:${result[created]}`);
+  /** Takes a create's cost from the session's and the agent's memory budgets before it runs. */
+  private reserve(hosted: Hosted, call: CallName, args: Record<string, unknown>): number {
+    const cost = memoryCost(call, args);
+    if (cost === 0) return 0;
+    const { maxSessionMemory, maxClientMemory, maxAgentMemory } = this.limits;
+    if (hosted.memory + cost > maxSessionMemory) {
+      throw new OverBudget('session memory', `${call}: it would cost ${mib(cost)} and the session holds ${mib(hosted.memory)} of its ${mib(maxSessionMemory)}`);
     }
+    let clientMemory = 0;
+    for (const other of this.sessions.values()) if (other.client === hosted.client) clientMemory += other.memory;
+    if (clientMemory + cost > maxClientMemory) {
+      throw new OverBudget('client memory', `${call}: it would cost ${mib(cost)} and ${hosted.client}'s sessions hold ${mib(clientMemory)} of its ${mib(maxClientMemory)}`);
+    }
+    if (this.memory + cost > maxAgentMemory) {
+      throw new OverBudget('agent memory', `${call}: it would cost ${mib(cost)} and all sessions hold ${mib(this.memory)} of the agent's ${mib(maxAgentMemory)}`);
+    }
+    hosted.memory += cost;
+    this.memory += cost;
+    return cost;
+  }
+
+  private unreserve(hosted: Hosted, cost: number): void {
+    // a closed session's memory went back to the agent when it closed
+    if (cost === 0 || hosted.closed) return;
+    hosted.memory -= cost;
+    this.memory -= cost;
+  }
+
+  /** Records a created resource (true: its reservation is kept) and forgets a destroyed one. */
+  private account(hosted: Hosted, call: CallName, args: Record<string, unknown>, result: Record<string, unknown>, cost: number): boolean {
     const destroyed = DESTROYS[call];
-    if (destroyed !== undefined && result.rawReturn === 0) hosted.resources.delete(`${destroyed}:${args[destroyed]}`);
+    if (destroyed !== undefined && result.rawReturn === 0) {
+      const key = `${destroyed}:${args[destroyed]}`;
+      this.unreserve(hosted, hosted.resources.get(key) ?? 0);
+      hosted.resources.delete(key);
+    }
+    const created = CREATES[call];
+    if (created === undefined || result.rawReturn !== 0 || typeof result[created] !== 'number') return false;
+    hosted.resources.set(`${created}:${result[created]}`, cost);
+    return true;
   }
 }

@@ -6,7 +6,7 @@ import { remoteSession } from './remote-session.js';
 export interface WorkerAdapterOptions {
   /** The --adapter name, for messages. */
   adapter: string;
-  /** The worker's module under dist/ and how messages name it. */
+  /** The worker's module under dist/ (or an absolute path: tests) and how messages name it. */
   script: string;
   label: string;
   device?: string | undefined;
@@ -16,26 +16,45 @@ export interface WorkerAdapterOptions {
   firstWorkerEnv?: Record<string, string>;
 }
 
+/** Idle workers kept for the next sessions: enough for a few clients that take turns, few enough to hold little. */
+const MAX_IDLE_WORKERS = 4;
+
 /**
- * An adapter whose implementation runs in a worker process: a crash there fails the case it
- * happened in (ImplementationCrash), and the next open() starts a fresh worker.
+ * An adapter whose implementation runs in worker processes, one session per worker at a time: a
+ * crash there fails the calls of the one session it held (ImplementationCrash), and nobody
+ * else's, since concurrent sessions (an agent's clients) never share a worker. A worker whose
+ * session closed cleanly serves the next session (a sequential run keeps one worker, as a
+ * process start costs seconds in the VM); one that died is replaced.
  */
 export function workerAdapter(options: WorkerAdapterOptions): Adapter {
-  let worker: WorkerClient | undefined;
+  const idle: WorkerClient[] = [];
+  const all = new Set<WorkerClient>();
   let env = options.firstWorkerEnv;
   let info: AdapterInfo | undefined;
 
-  const current = (): WorkerClient => {
-    if (worker?.alive) return worker;
-    worker = new WorkerClient({ script: options.script, label: options.label, device: options.device, env: env ?? {} });
+  const take = (): WorkerClient => {
+    for (let worker = idle.pop(); worker !== undefined; worker = idle.pop()) {
+      if (worker.alive) return worker;
+      all.delete(worker);
+    }
+    const worker = new WorkerClient({ script: options.script, label: options.label, device: options.device, env: env ?? {} });
     env = undefined;
+    all.add(worker);
+    void worker.exited.then(() => all.delete(worker));
     return worker;
+  };
+
+  const giveBack = (worker: WorkerClient) => {
+    if (worker.alive && idle.length < MAX_IDLE_WORKERS) idle.push(worker);
+    else void worker.stop();
   };
 
   return {
     info: async () => {
+      if (info !== undefined) return info;
+      const worker = take();
       try {
-        info ??= AdapterInfo.parse(await current().request({ kind: 'info' }));
+        info = AdapterInfo.parse(await worker.request({ kind: 'info' }));
         return info;
       } catch (error) {
         if (error instanceof WorkerCallError && error.error.code !== undefined) {
@@ -44,23 +63,43 @@ export function workerAdapter(options: WorkerAdapterOptions): Adapter {
           });
         }
         throw error;
+      } finally {
+        giveBack(worker);
       }
     },
     open: async () => {
-      const owner = current();
-      const session = await owner.request({ kind: 'open' });
-      if (typeof session !== 'number') throw new Error(`the ${options.label} answered open with ${JSON.stringify(session)}`);
+      const owner = take();
+      let session: unknown;
+      try {
+        session = await owner.request({ kind: 'open' });
+      } catch (error) {
+        giveBack(owner);
+        throw error;
+      }
+      if (typeof session !== 'number') {
+        void owner.stop();
+        throw new Error(`the ${options.label} answered open with ${JSON.stringify(session)}`);
+      }
       return remoteSession(
         (call, args) => owner.request({ kind: 'call', session, call, args }),
-        // A dead worker took its device resources with it: nothing is left to close.
         async () => {
-          if (owner.alive) await owner.request({ kind: 'close', session });
+          // A dead worker took its device resources with it: nothing is left to close.
+          if (!owner.alive) return;
+          try {
+            await owner.request({ kind: 'close', session });
+            giveBack(owner);
+          } catch (error) {
+            // it could not release what the session held: nobody else gets that worker
+            void owner.stop();
+            throw error;
+          }
         },
       );
     },
     dispose: async () => {
-      await worker?.stop();
-      worker = undefined;
+      idle.length = 0;
+      await Promise.all([...all].map((worker) => worker.stop()));
+      all.clear();
     },
   };
 }

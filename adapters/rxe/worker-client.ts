@@ -1,6 +1,6 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { UserError } from '../../cli/errors.js';
@@ -8,9 +8,9 @@ import { ImplementationCrash } from '../../suites/runner.js';
 import { builtEntry } from './vm/project-root.js';
 import { type RequestBody, type WorkerError, decodeResponse, encodeLine } from './protocol.js';
 
-/** The worker runs compiled: sources are not executable by plain Node. */
+/** The worker runs compiled: sources are not executable by plain Node. An absolute path is taken as it is (tests' workers). */
 function workerPath(script: string): string {
-  const path = builtEntry(script);
+  const path = isAbsolute(script) ? script : builtEntry(script);
   if (!existsSync(path)) throw new UserError(`the worker ${path} is not built`, { hint: 'build it with `npm run build`' });
   return path;
 }
@@ -29,7 +29,7 @@ const STDERR_TAIL = 2000;
 const STOP_GRACE_MS = 10_000;
 
 export interface WorkerOptions {
-  /** The worker's module under dist/, e.g. `adapters/rxe/worker.js`. */
+  /** The worker's module under dist/, e.g. `adapters/rxe/worker.js`, or an absolute path. */
   script?: string;
   /** How messages name the worker, e.g. `ibverbs worker`. */
   label?: string;

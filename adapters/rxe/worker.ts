@@ -8,6 +8,7 @@
  * RVT_RXE_CRASH_BEFORE=<request kind or call name>:<segv|fpe|abort> (tests only) makes the worker
  * crash on purpose when that request arrives, to prove the isolation.
  */
+import { NO_LIMITS } from '../remote/budget.js';
 import { SessionHost } from '../remote/session-host.js';
 import { Unavailable, serveWorker } from '../remote/serve-worker.js';
 import { loadBinding, nativeAvailability } from './native/index.js';
@@ -30,7 +31,7 @@ function sessionHost(): SessionHost {
   if (host !== undefined) return host;
   const availability = nativeAvailability(requestedDevice === undefined ? {} : { device: requestedDevice });
   if (!availability.available) throw new Unavailable(availability.reason, availability.detail);
-  host = new SessionHost(nativeAdapter(availability.binding, availability.device));
+  host = new SessionHost(nativeAdapter(availability.binding, availability.device), NO_LIMITS);
   return host;
 }
 

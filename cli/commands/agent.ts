@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { readCredential, readKeyPair, readToken } from '../../adapters/grpc/credential-files.js';
 import { type Agent, startAgent, type TlsFiles } from '../../adapters/grpc/server.js';
-import { DEFAULT_LIMITS, type HostLimits } from '../../adapters/remote/session-host.js';
+import { DEFAULT_LIMITS, type HostLimits } from '../../adapters/remote/budget.js';
 import { canonicalAdapter, createAdapter } from '../adapters.js';
+import { registerAgentStatusCommand } from './agent-status.js';
 import { UserError } from '../errors.js';
 import { parsePositiveInt } from '../options.js';
 
@@ -16,9 +17,15 @@ interface AgentFlags {
   tokenFile?: string;
   insecure: boolean;
   maxSessions: number;
+  maxSessionsPerClient: number;
   maxResources: number;
   maxQueueDepth: number;
   maxMrBytes: number;
+  maxWrsPerPost: number;
+  maxCallsInFlight: number;
+  maxSessionMemory: number;
+  maxClientMemory: number;
+  maxAgentMemory: number;
   quiet: boolean;
 }
 
@@ -33,9 +40,15 @@ function tlsOf(flags: AgentFlags): TlsFiles | undefined {
 
 const limitsOf = (flags: AgentFlags): HostLimits => ({
   maxSessions: flags.maxSessions,
+  maxSessionsPerClient: flags.maxSessionsPerClient,
   maxResourcesPerSession: flags.maxResources,
   maxQueueDepth: flags.maxQueueDepth,
   maxMrBytes: flags.maxMrBytes,
+  maxWrsPerPost: flags.maxWrsPerPost,
+  maxCallsInFlight: flags.maxCallsInFlight,
+  maxSessionMemory: flags.maxSessionMemory,
+  maxClientMemory: flags.maxClientMemory,
+  maxAgentMemory: flags.maxAgentMemory,
 });
 
 function guards(flags: AgentFlags): string {
@@ -63,7 +76,7 @@ export async function agentCommand(flags: AgentFlags): Promise<void> {
   let agent: Agent;
   try {
     const info = await adapter.info();
-    agent = await startAgent({ adapter, listen: flags.listen, limits: limitsOf(flags), tls, token, insecure: flags.insecure, log: flags.quiet ? undefined : say });
+    agent = await startAgent({ adapter, listen: flags.listen, limits: limitsOf(flags), tls, token, insecure: flags.insecure, log: flags.quiet ? undefined : say, notice: say });
     say(`serving ${info.adapter} (${info.implementation}; device ${info.device.name}) on ${agent.address}, ${guards(flags)}`);
   } catch (error) {
     await adapter.dispose();
@@ -75,23 +88,30 @@ export async function agentCommand(flags: AgentFlags): Promise<void> {
 }
 
 export function registerAgentCommand(program: Command): void {
-  program
+  const agent = program
     .command('agent')
     .description('serve a local adapter over gRPC, for `run --adapter grpc --target HOST:PORT` on another machine')
     .option('-a, --adapter <name>', 'the implementation to serve (model, ibverbs, kernel, grpc, ...)', canonicalAdapter, 'model')
     .option('--device <name>', 'the device, for adapters that drive one (e.g. rxe0)')
-    .option('--listen <host:port>', 'where to listen; anything but loopback needs TLS or a token (or --insecure)', '127.0.0.1:7471')
+    .option('--listen <host:port>', 'where to listen; anything but loopback needs a token or client certificates (or --insecure)', '127.0.0.1:7471')
     .option('--tls-cert <file>', "the agent's certificate (PEM); with --tls-key, serve over TLS")
     .option('--tls-key <file>', "the agent's private key (PEM)")
     .option('--client-ca <file>', 'require client certificates signed by this CA (mutual TLS)')
     .option('--token-file <file>', 'require this bearer token (the file holds it on one line)')
-    .option('--insecure', 'allow a non-loopback --listen without TLS or token (a trusted network only)', false)
+    .option('--insecure', 'allow a non-loopback --listen without token or client certificates (a trusted network only)', false)
     .option('--max-sessions <n>', 'sessions open at once, all clients together', parsePositiveInt, DEFAULT_LIMITS.maxSessions)
+    .option('--max-sessions-per-client <n>', 'sessions open at once from one client address', parsePositiveInt, DEFAULT_LIMITS.maxSessionsPerClient)
     .option('--max-resources <n>', 'resources (PD, MR, CQ, SRQ, QP) one session may hold', parsePositiveInt, DEFAULT_LIMITS.maxResourcesPerSession)
     .option('--max-queue-depth <n>', 'deepest CQ, SRQ or QP queue a client may ask for', parsePositiveInt, DEFAULT_LIMITS.maxQueueDepth)
     .option('--max-mr-bytes <n>', 'largest MR a client may register (bytes)', parsePositiveInt, DEFAULT_LIMITS.maxMrBytes)
+    .option('--max-wrs-per-post <n>', 'work requests in one post', parsePositiveInt, DEFAULT_LIMITS.maxWrsPerPost)
+    .option('--max-calls-in-flight <n>', 'calls of one session in progress at once', parsePositiveInt, DEFAULT_LIMITS.maxCallsInFlight)
+    .option('--max-session-memory <bytes>', "memory one session's queues and MRs may hold (README: the cost model)", parsePositiveInt, DEFAULT_LIMITS.maxSessionMemory)
+    .option('--max-client-memory <bytes>', "memory all of one client address's sessions may hold together", parsePositiveInt, DEFAULT_LIMITS.maxClientMemory)
+    .option('--max-agent-memory <bytes>', "memory all sessions' queues and MRs may hold together", parsePositiveInt, DEFAULT_LIMITS.maxAgentMemory)
     .option('-q, --quiet', 'no log line per call', false)
     .action(async (flags: AgentFlags) => {
       await agentCommand(flags);
     });
+  registerAgentStatusCommand(agent);
 }

@@ -3,10 +3,13 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { AdapterInfo as _rvtconform_v1_AdapterInfo, AdapterInfo__Output as _rvtconform_v1_AdapterInfo__Output } from './rvtconform/v1/AdapterInfo.js';
 import type { AgentClient as _rvtconform_v1_AgentClient, AgentDefinition as _rvtconform_v1_AgentDefinition } from './rvtconform/v1/Agent.js';
+import type { AgentUsage as _rvtconform_v1_AgentUsage, AgentUsage__Output as _rvtconform_v1_AgentUsage__Output } from './rvtconform/v1/AgentUsage.js';
 import type { AhAttr as _rvtconform_v1_AhAttr, AhAttr__Output as _rvtconform_v1_AhAttr__Output } from './rvtconform/v1/AhAttr.js';
 import type { AllocPdRequest as _rvtconform_v1_AllocPdRequest, AllocPdRequest__Output as _rvtconform_v1_AllocPdRequest__Output } from './rvtconform/v1/AllocPdRequest.js';
 import type { AllocPdResponse as _rvtconform_v1_AllocPdResponse, AllocPdResponse__Output as _rvtconform_v1_AllocPdResponse__Output } from './rvtconform/v1/AllocPdResponse.js';
 import type { AsyncEvent as _rvtconform_v1_AsyncEvent, AsyncEvent__Output as _rvtconform_v1_AsyncEvent__Output } from './rvtconform/v1/AsyncEvent.js';
+import type { AsyncEvents as _rvtconform_v1_AsyncEvents, AsyncEvents__Output as _rvtconform_v1_AsyncEvents__Output } from './rvtconform/v1/AsyncEvents.js';
+import type { CallError as _rvtconform_v1_CallError, CallError__Output as _rvtconform_v1_CallError__Output } from './rvtconform/v1/CallError.js';
 import type { CloseSessionRequest as _rvtconform_v1_CloseSessionRequest, CloseSessionRequest__Output as _rvtconform_v1_CloseSessionRequest__Output } from './rvtconform/v1/CloseSessionRequest.js';
 import type { CloseSessionResponse as _rvtconform_v1_CloseSessionResponse, CloseSessionResponse__Output as _rvtconform_v1_CloseSessionResponse__Output } from './rvtconform/v1/CloseSessionResponse.js';
 import type { CreateCqRequest as _rvtconform_v1_CreateCqRequest, CreateCqRequest__Output as _rvtconform_v1_CreateCqRequest__Output } from './rvtconform/v1/CreateCqRequest.js';
@@ -51,9 +54,13 @@ import type { RegMrRequest as _rvtconform_v1_RegMrRequest, RegMrRequest__Output 
 import type { RegMrResponse as _rvtconform_v1_RegMrResponse, RegMrResponse__Output as _rvtconform_v1_RegMrResponse__Output } from './rvtconform/v1/RegMrResponse.js';
 import type { SendWr as _rvtconform_v1_SendWr, SendWr__Output as _rvtconform_v1_SendWr__Output } from './rvtconform/v1/SendWr.js';
 import type { SessionLease as _rvtconform_v1_SessionLease, SessionLease__Output as _rvtconform_v1_SessionLease__Output } from './rvtconform/v1/SessionLease.js';
+import type { SessionOpened as _rvtconform_v1_SessionOpened, SessionOpened__Output as _rvtconform_v1_SessionOpened__Output } from './rvtconform/v1/SessionOpened.js';
+import type { SessionRequest as _rvtconform_v1_SessionRequest, SessionRequest__Output as _rvtconform_v1_SessionRequest__Output } from './rvtconform/v1/SessionRequest.js';
+import type { SessionResponse as _rvtconform_v1_SessionResponse, SessionResponse__Output as _rvtconform_v1_SessionResponse__Output } from './rvtconform/v1/SessionResponse.js';
 import type { Sge as _rvtconform_v1_Sge, Sge__Output as _rvtconform_v1_Sge__Output } from './rvtconform/v1/Sge.js';
 import type { SrqAttr as _rvtconform_v1_SrqAttr, SrqAttr__Output as _rvtconform_v1_SrqAttr__Output } from './rvtconform/v1/SrqAttr.js';
 import type { Status as _rvtconform_v1_Status, Status__Output as _rvtconform_v1_Status__Output } from './rvtconform/v1/Status.js';
+import type { UsageRequest as _rvtconform_v1_UsageRequest, UsageRequest__Output as _rvtconform_v1_UsageRequest__Output } from './rvtconform/v1/UsageRequest.js';
 import type { WorkCompletion as _rvtconform_v1_WorkCompletion, WorkCompletion__Output as _rvtconform_v1_WorkCompletion__Output } from './rvtconform/v1/WorkCompletion.js';
 import type { WriteMrRequest as _rvtconform_v1_WriteMrRequest, WriteMrRequest__Output as _rvtconform_v1_WriteMrRequest__Output } from './rvtconform/v1/WriteMrRequest.js';
 
@@ -66,10 +73,13 @@ export interface ProtoGrpcType {
     v1: {
       AdapterInfo: MessageTypeDefinition<_rvtconform_v1_AdapterInfo, _rvtconform_v1_AdapterInfo__Output>
       Agent: SubtypeConstructor<typeof grpc.Client, _rvtconform_v1_AgentClient> & { service: _rvtconform_v1_AgentDefinition }
+      AgentUsage: MessageTypeDefinition<_rvtconform_v1_AgentUsage, _rvtconform_v1_AgentUsage__Output>
       AhAttr: MessageTypeDefinition<_rvtconform_v1_AhAttr, _rvtconform_v1_AhAttr__Output>
       AllocPdRequest: MessageTypeDefinition<_rvtconform_v1_AllocPdRequest, _rvtconform_v1_AllocPdRequest__Output>
       AllocPdResponse: MessageTypeDefinition<_rvtconform_v1_AllocPdResponse, _rvtconform_v1_AllocPdResponse__Output>
       AsyncEvent: MessageTypeDefinition<_rvtconform_v1_AsyncEvent, _rvtconform_v1_AsyncEvent__Output>
+      AsyncEvents: MessageTypeDefinition<_rvtconform_v1_AsyncEvents, _rvtconform_v1_AsyncEvents__Output>
+      CallError: MessageTypeDefinition<_rvtconform_v1_CallError, _rvtconform_v1_CallError__Output>
       CloseSessionRequest: MessageTypeDefinition<_rvtconform_v1_CloseSessionRequest, _rvtconform_v1_CloseSessionRequest__Output>
       CloseSessionResponse: MessageTypeDefinition<_rvtconform_v1_CloseSessionResponse, _rvtconform_v1_CloseSessionResponse__Output>
       CreateCqRequest: MessageTypeDefinition<_rvtconform_v1_CreateCqRequest, _rvtconform_v1_CreateCqRequest__Output>
@@ -114,9 +124,13 @@ export interface ProtoGrpcType {
       RegMrResponse: MessageTypeDefinition<_rvtconform_v1_RegMrResponse, _rvtconform_v1_RegMrResponse__Output>
       SendWr: MessageTypeDefinition<_rvtconform_v1_SendWr, _rvtconform_v1_SendWr__Output>
       SessionLease: MessageTypeDefinition<_rvtconform_v1_SessionLease, _rvtconform_v1_SessionLease__Output>
+      SessionOpened: MessageTypeDefinition<_rvtconform_v1_SessionOpened, _rvtconform_v1_SessionOpened__Output>
+      SessionRequest: MessageTypeDefinition<_rvtconform_v1_SessionRequest, _rvtconform_v1_SessionRequest__Output>
+      SessionResponse: MessageTypeDefinition<_rvtconform_v1_SessionResponse, _rvtconform_v1_SessionResponse__Output>
       Sge: MessageTypeDefinition<_rvtconform_v1_Sge, _rvtconform_v1_Sge__Output>
       SrqAttr: MessageTypeDefinition<_rvtconform_v1_SrqAttr, _rvtconform_v1_SrqAttr__Output>
       Status: MessageTypeDefinition<_rvtconform_v1_Status, _rvtconform_v1_Status__Output>
+      UsageRequest: MessageTypeDefinition<_rvtconform_v1_UsageRequest, _rvtconform_v1_UsageRequest__Output>
       WorkCompletion: MessageTypeDefinition<_rvtconform_v1_WorkCompletion, _rvtconform_v1_WorkCompletion__Output>
       WriteMrRequest: MessageTypeDefinition<_rvtconform_v1_WriteMrRequest, _rvtconform_v1_WriteMrRequest__Output>
     }

@@ -33,7 +33,7 @@ async function startAgentProcess(args: string[]): Promise<{ agent: ResultPromise
 
 describe('rvt-conform agent', () => {
   it.each([
-    [['--listen', '0.0.0.0:7471'], /refusing to listen on 0\.0\.0\.0:7471 without TLS or a token/],
+    [['--listen', '0.0.0.0:7471'], /refusing to listen on 0\.0\.0\.0:7471 without a token or client certificates: anyone who can reach it/],
     [['--listen', 'nowhere'], /--listen 'nowhere' is not HOST:PORT/],
     [['--tls-cert', '/nonexistent.pem'], /--tls-cert and --tls-key go together; --tls-key is missing/],
     [['--token-file', '/nonexistent-token'], /--token-file \/nonexistent-token: no such file/],

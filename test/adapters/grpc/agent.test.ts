@@ -5,12 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { AdapterInfo } from '../../../adapters/adapter.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
 import { StatusError } from '../../../adapters/grpc/status.js';
+import { DEFAULT_LIMITS } from '../../../adapters/remote/budget.js';
 import { allCases } from '../../../suites/index.js';
 import { referenceModel, runAgainst } from '../../helpers.js';
 import { evidence, RawClient, serveModel, statusOfCall } from './fixture.js';
 
 /** Small enough to break on purpose, large enough for the shared cases. */
-const LIMITS = { maxSessions: 4, maxResourcesPerSession: 64, maxQueueDepth: 4096, maxMrBytes: 1 << 20 };
+const LIMITS = { ...DEFAULT_LIMITS, maxSessions: 4, maxResourcesPerSession: 64, maxQueueDepth: 4096, maxMrBytes: 1 << 20 };
 
 describe('the gRPC agent serving the model', () => {
   it('runs the shared suite with the same statuses, checks and evidence as the local model, and leaves nothing behind', async () => {
@@ -27,16 +28,23 @@ describe('the gRPC agent serving the model', () => {
     expect(info).toEqual(AdapterInfo.parse({ ...(await referenceModel().info()), via: `grpc://${served.agent.address}` }));
   });
 
-  it('logs one line per call: session, call, status, milliseconds', async () => {
+  it('logs one line per call: session, call, status, milliseconds (and one for the session, when it ends)', async () => {
     const served = await serveModel();
     const session = await served.client().open();
     await session.allocPd({});
     await session.close();
     expect(served.log).toEqual([
       expect.stringMatching(/^session=1 call=allocPd status=OK ms=\d+\.\d$/),
-      expect.stringMatching(/^session=1 call=openSession status=OK ms=\d+\.\d$/),
-      expect.stringMatching(/^session=1 call=closeSession status=OK ms=\d+\.\d$/),
+      expect.stringMatching(/^session=1 call=session status=OK ms=\d+\.\d$/),
     ]);
+  });
+
+  it('still serves a session as a lease and one unary rpc per call (the protocol\'s first form)', async () => {
+    const served = await serveModel();
+    const remote = await runAgainst(served.client({ transport: 'unary' }), allCases.slice(0, 10));
+    expect(evidence(remote)).toEqual(evidence(await runAgainst(referenceModel(), allCases.slice(0, 10))));
+    expect(served.log.filter((line) => / call=openSession status=OK /.test(line)).length).toBeGreaterThan(0);
+    expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
   });
 
   it('refuses malformed and out-of-range requests with INVALID_ARGUMENT, touching nothing, and keeps serving', async () => {

@@ -13,7 +13,7 @@ describe('concurrent clients of one agent', () => {
     for (const runs of remote) expect(evidence(runs)).toEqual(local);
     expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
     // every case that ran had its own session, opened and closed
-    const sessions = served.log.filter((line) => / call=openSession status=OK /.test(line)).length;
+    const sessions = served.log.filter((line) => / call=session status=OK /.test(line)).length;
     expect(sessions).toBe(CLIENTS * local.filter((run) => run.ran !== 'capability-missing').length);
   });
 });

@@ -45,6 +45,6 @@ describe('a client that disappears', () => {
     child.kill('SIGKILL');
     expect((await child).signal).toBe('SIGKILL');
     await vi.waitFor(() => expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 }), { timeout: 20_000, interval: 20 });
-    expect(served.log.at(-1)).toMatch(/^session=\d+ call=openSession status=CANCELLED /);
+    expect(served.log.at(-1)).toMatch(/^session=\d+ call=session status=CANCELLED /);
   });
 });

@@ -13,6 +13,8 @@ import type { CaseRun } from '../../../suites/runner.js';
 export interface Served {
   agent: Agent;
   log: string[];
+  /** Refusals over a budget, connections refused or closed. */
+  notices: string[];
   /** A client adapter for this agent; disposed after the test. */
   client(options?: Omit<GrpcClientOptions, 'target'>): Adapter;
 }
@@ -25,11 +27,19 @@ afterEach(async () => {
 
 export async function serveModel(options: Partial<AgentOptions> = {}): Promise<Served> {
   const log: string[] = [];
-  const agent = await startAgent({ adapter: modelAdapter(), listen: '127.0.0.1:0', log: (line) => log.push(line), ...options });
+  const notices: string[] = [];
+  const agent = await startAgent({
+    adapter: modelAdapter(),
+    listen: '127.0.0.1:0',
+    log: (line) => log.push(line),
+    notice: (line) => notices.push(line),
+    ...options,
+  });
   cleanups.push(() => agent.close());
   return {
     agent,
     log,
+    notices,
     client(clientOptions = {}) {
       const adapter = grpcAdapter({ target: agent.address, ...clientOptions });
       cleanups.push(() => adapter.dispose());

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { remoteSession } from '../../../adapters/remote/remote-session.js';
-import { InvalidRequest, SessionHost } from '../../../adapters/remote/session-host.js';
+import { DEFAULT_LIMITS } from '../../../adapters/remote/budget.js';
+import { InvalidRequest, OverBudget, UnknownHandle } from '../../../adapters/remote/refusals.js';
+import { SessionHost } from '../../../adapters/remote/session-host.js';
 import { fromWire, toWire } from '../../../adapters/remote/wire.js';
 import { allCases } from '../../../suites/index.js';
 import { referenceModel, runAgainst } from '../../helpers.js';
@@ -47,13 +49,13 @@ describe('SessionHost', () => {
   });
 
   it('refuses malformed and out-of-limit requests before the implementation sees them', async () => {
-    const host = new SessionHost(modelAdapter(), { maxSessions: 1, maxResourcesPerSession: 1, maxQueueDepth: 16, maxMrBytes: 4096 });
+    const host = new SessionHost(modelAdapter(), { ...DEFAULT_LIMITS, maxSessions: 1, maxResourcesPerSession: 1, maxQueueDepth: 16, maxMrBytes: 4096 });
     const id = await host.open();
-    await expect(host.open()).rejects.toBeInstanceOf(InvalidRequest);
+    await expect(host.open()).rejects.toBeInstanceOf(OverBudget);
     await expect(host.call(id, 'nosuch', {})).rejects.toThrow(/no call named nosuch/);
     await expect(host.call(id, 'createCq', { cqe: 'many' })).rejects.toBeInstanceOf(InvalidRequest);
     await expect(host.call(id, 'createCq', { cqe: 17 })).rejects.toThrow(/deeper than 16/);
-    await expect(host.call(99, 'allocPd', {})).rejects.toThrow(/no session 99/);
+    await expect(host.call(99, 'allocPd', {})).rejects.toBeInstanceOf(UnknownHandle);
     await host.call(id, 'allocPd', {});
     await expect(host.call(id, 'allocPd', {})).rejects.toThrow(/at most 1 resources/);
   });

@@ -3,6 +3,7 @@
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { AdapterInfo as _rvtconform_v1_AdapterInfo, AdapterInfo__Output as _rvtconform_v1_AdapterInfo__Output } from '../../rvtconform/v1/AdapterInfo.js';
+import type { AgentUsage as _rvtconform_v1_AgentUsage, AgentUsage__Output as _rvtconform_v1_AgentUsage__Output } from '../../rvtconform/v1/AgentUsage.js';
 import type { AllocPdRequest as _rvtconform_v1_AllocPdRequest, AllocPdRequest__Output as _rvtconform_v1_AllocPdRequest__Output } from '../../rvtconform/v1/AllocPdRequest.js';
 import type { AllocPdResponse as _rvtconform_v1_AllocPdResponse, AllocPdResponse__Output as _rvtconform_v1_AllocPdResponse__Output } from '../../rvtconform/v1/AllocPdResponse.js';
 import type { AsyncEvent as _rvtconform_v1_AsyncEvent, AsyncEvent__Output as _rvtconform_v1_AsyncEvent__Output } from '../../rvtconform/v1/AsyncEvent.js';
@@ -45,7 +46,10 @@ import type { ReadMrResponse as _rvtconform_v1_ReadMrResponse, ReadMrResponse__O
 import type { RegMrRequest as _rvtconform_v1_RegMrRequest, RegMrRequest__Output as _rvtconform_v1_RegMrRequest__Output } from '../../rvtconform/v1/RegMrRequest.js';
 import type { RegMrResponse as _rvtconform_v1_RegMrResponse, RegMrResponse__Output as _rvtconform_v1_RegMrResponse__Output } from '../../rvtconform/v1/RegMrResponse.js';
 import type { SessionLease as _rvtconform_v1_SessionLease, SessionLease__Output as _rvtconform_v1_SessionLease__Output } from '../../rvtconform/v1/SessionLease.js';
+import type { SessionRequest as _rvtconform_v1_SessionRequest, SessionRequest__Output as _rvtconform_v1_SessionRequest__Output } from '../../rvtconform/v1/SessionRequest.js';
+import type { SessionResponse as _rvtconform_v1_SessionResponse, SessionResponse__Output as _rvtconform_v1_SessionResponse__Output } from '../../rvtconform/v1/SessionResponse.js';
 import type { Status as _rvtconform_v1_Status, Status__Output as _rvtconform_v1_Status__Output } from '../../rvtconform/v1/Status.js';
+import type { UsageRequest as _rvtconform_v1_UsageRequest, UsageRequest__Output as _rvtconform_v1_UsageRequest__Output } from '../../rvtconform/v1/UsageRequest.js';
 import type { WriteMrRequest as _rvtconform_v1_WriteMrRequest, WriteMrRequest__Output as _rvtconform_v1_WriteMrRequest__Output } from '../../rvtconform/v1/WriteMrRequest.js';
 
 export interface AgentClient extends grpc.Client {
@@ -295,6 +299,42 @@ export interface AgentClient extends grpc.Client {
   regMr(argument: _rvtconform_v1_RegMrRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_RegMrResponse__Output>): grpc.ClientUnaryCall;
   regMr(argument: _rvtconform_v1_RegMrRequest, callback: grpc.requestCallback<_rvtconform_v1_RegMrResponse__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * A session on one stream, the transport the client uses: the same calls as the rpcs above,
+   * each request a SessionRequest and each answer a SessionResponse with the request's id (in
+   * any order; several requests may be in flight). Opening the stream opens the session (the
+   * first response, id 0, says it is open); the client's end of the stream closes it, and so do a
+   * cancel or a vanished client. A request too large to decode ends the stream with
+   * RESOURCE_EXHAUSTED.
+   */
+  Session(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_rvtconform_v1_SessionRequest, _rvtconform_v1_SessionResponse__Output>;
+  Session(options?: grpc.CallOptions): grpc.ClientDuplexStream<_rvtconform_v1_SessionRequest, _rvtconform_v1_SessionResponse__Output>;
+  /**
+   * A session on one stream, the transport the client uses: the same calls as the rpcs above,
+   * each request a SessionRequest and each answer a SessionResponse with the request's id (in
+   * any order; several requests may be in flight). Opening the stream opens the session (the
+   * first response, id 0, says it is open); the client's end of the stream closes it, and so do a
+   * cancel or a vanished client. A request too large to decode ends the stream with
+   * RESOURCE_EXHAUSTED.
+   */
+  session(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_rvtconform_v1_SessionRequest, _rvtconform_v1_SessionResponse__Output>;
+  session(options?: grpc.CallOptions): grpc.ClientDuplexStream<_rvtconform_v1_SessionRequest, _rvtconform_v1_SessionResponse__Output>;
+  
+  /**
+   * For the operator (`rvt-conform agent status`): who holds what, and the agent's limits.
+   */
+  Usage(argument: _rvtconform_v1_UsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_AgentUsage__Output>): grpc.ClientUnaryCall;
+  Usage(argument: _rvtconform_v1_UsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_rvtconform_v1_AgentUsage__Output>): grpc.ClientUnaryCall;
+  Usage(argument: _rvtconform_v1_UsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_AgentUsage__Output>): grpc.ClientUnaryCall;
+  Usage(argument: _rvtconform_v1_UsageRequest, callback: grpc.requestCallback<_rvtconform_v1_AgentUsage__Output>): grpc.ClientUnaryCall;
+  /**
+   * For the operator (`rvt-conform agent status`): who holds what, and the agent's limits.
+   */
+  usage(argument: _rvtconform_v1_UsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_AgentUsage__Output>): grpc.ClientUnaryCall;
+  usage(argument: _rvtconform_v1_UsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_rvtconform_v1_AgentUsage__Output>): grpc.ClientUnaryCall;
+  usage(argument: _rvtconform_v1_UsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_AgentUsage__Output>): grpc.ClientUnaryCall;
+  usage(argument: _rvtconform_v1_UsageRequest, callback: grpc.requestCallback<_rvtconform_v1_AgentUsage__Output>): grpc.ClientUnaryCall;
+  
   WriteMr(argument: _rvtconform_v1_WriteMrRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_Status__Output>): grpc.ClientUnaryCall;
   WriteMr(argument: _rvtconform_v1_WriteMrRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_rvtconform_v1_Status__Output>): grpc.ClientUnaryCall;
   WriteMr(argument: _rvtconform_v1_WriteMrRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_Status__Output>): grpc.ClientUnaryCall;
@@ -369,6 +409,21 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
   
   RegMr: grpc.handleUnaryCall<_rvtconform_v1_RegMrRequest__Output, _rvtconform_v1_RegMrResponse>;
   
+  /**
+   * A session on one stream, the transport the client uses: the same calls as the rpcs above,
+   * each request a SessionRequest and each answer a SessionResponse with the request's id (in
+   * any order; several requests may be in flight). Opening the stream opens the session (the
+   * first response, id 0, says it is open); the client's end of the stream closes it, and so do a
+   * cancel or a vanished client. A request too large to decode ends the stream with
+   * RESOURCE_EXHAUSTED.
+   */
+  Session: grpc.handleBidiStreamingCall<_rvtconform_v1_SessionRequest__Output, _rvtconform_v1_SessionResponse>;
+  
+  /**
+   * For the operator (`rvt-conform agent status`): who holds what, and the agent's limits.
+   */
+  Usage: grpc.handleUnaryCall<_rvtconform_v1_UsageRequest__Output, _rvtconform_v1_AgentUsage>;
+  
   WriteMr: grpc.handleUnaryCall<_rvtconform_v1_WriteMrRequest__Output, _rvtconform_v1_Status>;
   
 }
@@ -400,5 +455,7 @@ export interface AgentDefinition extends grpc.ServiceDefinition {
   QuerySrq: MethodDefinition<_rvtconform_v1_QuerySrqRequest, _rvtconform_v1_QuerySrqResponse, _rvtconform_v1_QuerySrqRequest__Output, _rvtconform_v1_QuerySrqResponse__Output>
   ReadMr: MethodDefinition<_rvtconform_v1_ReadMrRequest, _rvtconform_v1_ReadMrResponse, _rvtconform_v1_ReadMrRequest__Output, _rvtconform_v1_ReadMrResponse__Output>
   RegMr: MethodDefinition<_rvtconform_v1_RegMrRequest, _rvtconform_v1_RegMrResponse, _rvtconform_v1_RegMrRequest__Output, _rvtconform_v1_RegMrResponse__Output>
+  Session: MethodDefinition<_rvtconform_v1_SessionRequest, _rvtconform_v1_SessionResponse, _rvtconform_v1_SessionRequest__Output, _rvtconform_v1_SessionResponse__Output>
+  Usage: MethodDefinition<_rvtconform_v1_UsageRequest, _rvtconform_v1_AgentUsage, _rvtconform_v1_UsageRequest__Output, _rvtconform_v1_AgentUsage__Output>
   WriteMr: MethodDefinition<_rvtconform_v1_WriteMrRequest, _rvtconform_v1_Status, _rvtconform_v1_WriteMrRequest__Output, _rvtconform_v1_Status__Output>
 }

@@ -1,0 +1,282 @@
+// Hostile clients against a real agent on loopback: each test is an attack that used to cost the
+// agent (or its other clients) something, and checks that it is now refused and logged, and
+// that a well-behaved client is still served.
+import { connect, type Socket } from 'node:net';
+import * as grpc from '@grpc/grpc-js';
+import type { MethodDefinition } from '@grpc/proto-loader';
+import { service as healthService } from 'grpc-health-check';
+import { describe, expect, it, vi } from 'vitest';
+import type { Adapter } from '../../../adapters/adapter.js';
+import { agentService } from '../../../adapters/grpc/protocol.js';
+import { startAgent } from '../../../adapters/grpc/server.js';
+import { modelAdapter } from '../../../adapters/model/index.js';
+import { DEFAULT_LIMITS, type HostLimits } from '../../../adapters/remote/budget.js';
+import { UserError } from '../../../cli/errors.js';
+import { allCases } from '../../../suites/index.js';
+import { referenceModel, runAgainst } from '../../helpers.js';
+import { type Certificates, makeCertificates } from './certificates.js';
+import { CRASH_WR_ID, modelWorkerAdapter } from '../remote/model-worker.js';
+import { evidence, RawClient, serveModel, statusOfCall } from './fixture.js';
+
+const MiB = 1 << 20;
+const someCases = allCases.slice(0, 4);
+const localStatuses = async () => (await runAgainst(referenceModel(), someCases)).map((r) => r.status);
+
+/** A well-behaved client still gets the local model's results. */
+async function stillServes(client: Adapter): Promise<void> {
+  expect((await runAgainst(client, someCases)).map((r) => r.status)).toEqual(await localStatuses());
+}
+
+const limits = (overrides: Partial<HostLimits>): HostLimits => ({ ...DEFAULT_LIMITS, ...overrides });
+
+describe('a client that creates until the agent runs out of memory', () => {
+  it('is refused with RESOURCE_EXHAUSTED at its session budget, then at the agent budget, with a log line each', async () => {
+    const served = await serveModel({ limits: limits({ maxSessionMemory: 64 * MiB, maxAgentMemory: 160 * MiB }) });
+    const raw = new RawClient(served.agent.address);
+    // the issue's attack: deep SRQs (the model allocates each ring), session after session
+    const createUntilRefused = async (session: string) => {
+      const { pd } = await raw.unary(agentService.AllocPd, {}, session);
+      for (let i = 0; i < 100; i++) {
+        const code = await statusOfCall(raw.unary(agentService.CreateSrq, { pd, attr: { max_wr: 0x1ffff, max_sge: 1, srq_limit: 0 } }, session));
+        if (code !== grpc.status.OK) return { code, created: i };
+      }
+      return { code: grpc.status.OK, created: 100 };
+    };
+    // 131072 slots of 128 + 96 bytes: 28 MiB each, two per 64 MiB session
+    expect(await createUntilRefused(await raw.openSession())).toEqual({ code: grpc.status.RESOURCE_EXHAUSTED, created: 2 });
+    expect(await createUntilRefused(await raw.openSession())).toEqual({ code: grpc.status.RESOURCE_EXHAUSTED, created: 2 });
+    // 112 of 160 MiB are held: the third session gets one, then the agent's budget is spent
+    expect(await createUntilRefused(await raw.openSession())).toEqual({ code: grpc.status.RESOURCE_EXHAUSTED, created: 1 });
+    expect(served.notices.filter((line) => /refused client=127\.0\.0\.1 session=\d+ call=createSrq: over the agent's budget of session memory/.test(line))).toHaveLength(2);
+    expect(served.notices.at(-1)).toMatch(/budget of agent memory: createSrq: it would cost 28\.0 MiB and all sessions hold 140\.0 MiB of the agent's 160\.0 MiB/);
+    expect(served.agent.host.usage()).toEqual([{ client: '127.0.0.1', sessions: 3, resources: 3 + 5, memory: 5 * 28 * MiB, callsInFlight: 0 }]);
+  });
+
+  it('cannot take the agent\'s memory with many sessions: its sessions share one budget, and another client still gets memory', async () => {
+    const served = await serveModel({ listen: '[::]:0', token: 't', limits: limits({ maxSessionMemory: 64 * MiB, maxClientMemory: 64 * MiB }) });
+    const port = served.agent.address.split(':').at(-1);
+    const srq = { max_wr: 0x1ffff, max_sge: 1, srq_limit: 0 };
+    const createIn = async (raw: RawClient) => {
+      const session = await raw.openSession();
+      const { pd } = await raw.unary(agentService.AllocPd, {}, session);
+      return statusOfCall(raw.unary(agentService.CreateSrq, { pd, attr: srq }, session));
+    };
+    const greedy = new RawClient(`127.0.0.1:${port}`, 't');
+    expect([await createIn(greedy), await createIn(greedy), await createIn(greedy)]).toEqual([grpc.status.OK, grpc.status.OK, grpc.status.RESOURCE_EXHAUSTED]);
+    expect(served.notices.at(-1)).toMatch(/budget of client memory: createSrq: it would cost 28\.0 MiB and 127\.0\.0\.1's sessions hold 56\.0 MiB of its 64\.0 MiB/);
+    expect(await createIn(new RawClient(`[::1]:${port}`, 't'))).toBe(grpc.status.OK);
+  });
+
+  it('gets its memory back for the agent when it destroys or disconnects', async () => {
+    const served = await serveModel({ limits: limits({ maxSessionMemory: 64 * MiB, maxAgentMemory: 64 * MiB }) });
+    const session = await served.client().open();
+    const { pd } = await session.allocPd({});
+    const attr = { max_wr: 0x1ffff, max_sge: 1, srq_limit: 0 };
+    const { srq } = await session.createSrq({ pd: pd as number, attr });
+    await session.createSrq({ pd: pd as number, attr });
+    await expect(session.createSrq({ pd: pd as number, attr })).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
+    await session.destroySrq({ srq: srq as number });
+    expect((await session.createSrq({ pd: pd as number, attr })).rawReturn).toBe(0);
+    await session.close();
+    expect(served.agent.host.usage()).toEqual([]);
+    await stillServes(served.client());
+  });
+});
+
+describe('a client that posts enormous lists', () => {
+  it('is refused before its request is decoded (a 3 M WR post stalled every client for 15 s)', async () => {
+    const served = await serveModel();
+    const raw = new RawClient(served.agent.address);
+    const s = await raw.openSession();
+    const wrs = Array.from({ length: 200_000 }, () => ({ wr_id: '1' }));
+    const refused = raw.unary(agentService.PostSrqRecv, { srq: '1', wrs }, s);
+    await expect(refused).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED, details: expect.stringMatching(/not even decoded/) });
+    await stillServes(served.client());
+  });
+
+  it('on the session stream: a post over the bound fails that call, one too large to decode ends the session', async () => {
+    const served = await serveModel();
+    const session = await served.client().open();
+    const wrs = (n: number) => Array.from({ length: n }, (_, i) => ({ wr_id: BigInt(i), sg_list: [], num_sge: 0 }));
+    await expect(session.postRecv({ qp: 1, wrs: wrs(5000) })).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED, message: expect.stringMatching(/5000 WRs in one post/) });
+    expect((await session.allocPd({})).rawReturn).toBe(0);
+    await expect(session.postRecv({ qp: 1, wrs: wrs(40_000) })).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED, message: expect.stringMatching(/not even decoded/) });
+    await expect(session.allocPd({})).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
+    await session.close();
+    await vi.waitFor(() => expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 }), { timeout: 2000, interval: 20 });
+    await stillServes(served.client());
+  });
+
+  it('is refused over --max-wrs-per-post WRs, or too many SGEs in one post, before the implementation sees them', async () => {
+    const served = await serveModel({ limits: limits({ maxWrsPerPost: 8 }) });
+    const raw = new RawClient(served.agent.address);
+    const s = await raw.openSession();
+    const nine = Array.from({ length: 9 }, (_, i) => ({ wr_id: String(i) }));
+    expect(await statusOfCall(raw.unary(agentService.PostRecv, { qp: '1', wrs: nine }, s))).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    const sge = { addr: '0', length: 1, lkey: 0 };
+    const oneWide = [{ wr_id: '1', sg_list: Array.from({ length: 33 }, () => sge) }];
+    expect(await statusOfCall(raw.unary(agentService.PostRecv, { qp: '1', wrs: oneWide }, s))).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect(served.notices).toEqual([
+      expect.stringMatching(/call=postRecv: over the agent's budget of WRs per post: postRecv: 9 WRs in one post; this agent takes at most 8$/),
+      expect.stringMatching(/call=postRecv: over the agent's budget of WRs per post: postRecv: 33 SGEs in one post; this agent takes at most 32$/),
+    ]);
+  });
+});
+
+describe('a client that holds every session', () => {
+  it('gets RESOURCE_EXHAUSTED at its own share, and a client from another address still gets in', async () => {
+    // listening on every address (so both 127.0.0.1 and ::1 reach it) needs a token
+    const served = await serveModel({ listen: '[::]:0', token: 't', limits: limits({ maxSessions: 4, maxSessionsPerClient: 2 }) });
+    const port = served.agent.address.split(':').at(-1);
+    const v4 = new RawClient(`127.0.0.1:${port}`, 't');
+    await v4.openSession();
+    await v4.openSession();
+    expect(await statusOfCall(v4.openSession())).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect(served.notices.at(-1)).toMatch(/refused client=127\.0\.0\.1 session=- call=openSession: .*at most 2 sessions at once per client, and 127\.0\.0\.1 holds them all/);
+
+    const v6 = new RawClient(`[::1]:${port}`, 't');
+    await v6.openSession();
+    await v6.openSession();
+    expect(served.agent.host.usage().map((u) => [u.client, u.sessions])).toEqual([
+      ['127.0.0.1', 2],
+      ['::1', 2],
+    ]);
+  });
+
+  it('finds a full agent RESOURCE_EXHAUSTED, not INVALID_ARGUMENT', async () => {
+    const served = await serveModel({ limits: limits({ maxSessions: 1 }) });
+    const raw = new RawClient(served.agent.address);
+    await raw.openSession();
+    expect(await statusOfCall(raw.openSession())).toBe(grpc.status.RESOURCE_EXHAUSTED);
+  });
+
+  it('cannot have more calls of one session in progress than --max-calls-in-flight', async () => {
+    const model = modelAdapter();
+    // a device that takes a while to answer a poll, so calls pile up
+    const slow: Adapter = {
+      ...model,
+      open: async () => {
+        const session = await model.open();
+        return { ...session, pollCq: async (args) => new Promise((resolve) => setTimeout(() => resolve(session.pollCq(args)), 100)) };
+      },
+    };
+    const served = await serveModel({ adapter: slow, limits: limits({ maxCallsInFlight: 3 }) });
+    const session = await served.client().open();
+    const { cq } = await session.createCq({ cqe: 4 });
+    const polls = await Promise.allSettled(Array.from({ length: 6 }, () => session.pollCq({ cq: cq as number, max: 1 })));
+    expect(polls.map((p) => p.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected']);
+    expect(served.notices.filter((line) => line.includes('at most 3 calls of one session in progress at once'))).toHaveLength(3);
+    await session.close();
+  });
+});
+
+describe('a client that names what it does not hold', () => {
+  it('gets NOT_FOUND for an unknown handle, never INTERNAL, and the session goes on', async () => {
+    const served = await serveModel();
+    const session = await served.client().open();
+    await expect(session.createCq({ cqe: 4 }).then(() => session.destroyCq({ cq: 999 }))).rejects.toMatchObject({
+      code: grpc.status.NOT_FOUND,
+      message: expect.stringMatching(/destroyCq: this session holds no cq 999/),
+    });
+    const { pd } = await session.allocPd({});
+    await expect(session.createSrq({ pd: (pd as number) + 1, attr: { max_wr: 4, max_sge: 1, srq_limit: 0 } })).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
+    await expect(session.createQp({ pd: pd as number, init: { qp_type: 'RC', sq_sig_all: false, send_cq: 7, recv_cq: 7, cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } } })).rejects.toMatchObject({
+      code: grpc.status.NOT_FOUND,
+    });
+    expect((await session.allocPd({})).rawReturn).toBe(0);
+    await session.close();
+  });
+});
+
+describe('a client whose call crashes the implementation', () => {
+  it('loses that session only: a client running the whole suite meanwhile gets the local results', { timeout: 120_000 }, async () => {
+    // the model in worker processes, as ibverbs and kernel run: the production worker adapter
+    const served = await serveModel({ adapter: modelWorkerAdapter() });
+    const local = evidence(await runAgainst(referenceModel(), allCases));
+    const suite = runAgainst(served.client(), allCases);
+
+    const b = await served.client().open();
+    const { pd } = await b.allocPd({});
+    const { cq } = await b.createCq({ cqe: 4 });
+    const cap = { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 };
+    const { qp } = await b.createQp({ pd: pd as number, init: { qp_type: 'RC', sq_sig_all: false, send_cq: cq as number, recv_cq: cq as number, cap } });
+    await expect(b.postRecv({ qp: qp as number, wrs: [{ wr_id: CRASH_WR_ID, sg_list: [], num_sge: 0 }] })).rejects.toMatchObject({
+      code: grpc.status.INTERNAL,
+      message: expect.stringMatching(/the model worker \(pid \d+\) was killed by SIGSEGV during postRecv/),
+    });
+    await b.close();
+
+    expect(evidence(await suite)).toEqual(local);
+    const again = await served.client().open();
+    expect((await again.allocPd({})).rawReturn).toBe(0);
+    await again.close();
+    expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
+  });
+});
+
+/** Opens a TCP connection to the agent that never says anything (and reads what it is sent, so it sees the close). */
+function silentConnection(address: string): Promise<Socket> {
+  const port = Number(address.split(':').at(-1));
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.on('error', reject);
+    socket.resume();
+  });
+}
+
+const closed = (socket: Socket) => socket.destroyed || socket.readyState === 'closed';
+
+describe('a client that opens connections and says nothing', () => {
+  it('has each closed once it has made no call for --first-call-within, and the agent serves others meanwhile', async () => {
+    const served = await serveModel({ connections: { maxConnections: 256, maxConnectionsPerClient: 64, firstCallWithinMs: 300 } });
+    const sockets = await Promise.all(Array.from({ length: 40 }, () => silentConnection(served.agent.address)));
+    await stillServes(served.client());
+    await vi.waitFor(() => expect(sockets.filter(closed)).toHaveLength(40), { timeout: 5000, interval: 50 });
+    expect(served.notices.filter((line) => /closed connection client=127\.0\.0\.1: no call within 300 ms/.test(line))).toHaveLength(40);
+  });
+
+  it('keeps a connection that has made a call, a health check included', async () => {
+    const served = await serveModel({ connections: { maxConnections: 256, maxConnectionsPerClient: 64, firstCallWithinMs: 200 } });
+    const raw = new RawClient(served.agent.address);
+    const check = healthService.Check as MethodDefinition<{ service: string }, unknown, unknown, { status: string }>;
+    expect(await raw.unary(check, { service: '' })).toEqual({ status: 'SERVING' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(served.notices).toEqual([]);
+    expect(served.agent.connections.count().get('127.0.0.1')).toBe(1);
+  });
+
+  it('cannot hold more than its share of connections: the one past it is closed at once', async () => {
+    const served = await serveModel({ connections: { maxConnections: 256, maxConnectionsPerClient: 5, firstCallWithinMs: 60_000 } });
+    const sockets = await Promise.all(Array.from({ length: 5 }, () => silentConnection(served.agent.address)));
+    const extra = await silentConnection(served.agent.address);
+    await vi.waitFor(() => expect(closed(extra)).toBe(true), { timeout: 2000, interval: 20 });
+    expect(sockets.filter(closed)).toHaveLength(0);
+    expect(served.notices).toEqual([expect.stringMatching(/refused connection client=127\.0\.0\.1: 127\.0\.0\.1 has 5 connections open, the limit per client/)]);
+    for (const socket of sockets) socket.destroy();
+    await vi.waitFor(() => expect(served.agent.connections.count().get('127.0.0.1') ?? 0).toBe(0), { timeout: 2000, interval: 20 });
+    await stillServes(served.client());
+  });
+});
+
+describe('an agent exposed with credentials that authenticate nobody', () => {
+  let certs: Certificates | undefined;
+  const tls = () => {
+    certs ??= makeCertificates();
+    return { cert: certs.read(certs.files.agentCert), key: certs.read(certs.files.agentKey) };
+  };
+
+  it('refuses to listen beyond loopback with server-only TLS, saying why', async () => {
+    const start = startAgent({ adapter: modelAdapter(), listen: '0.0.0.0:0', tls: tls() });
+    await expect(start).rejects.toThrow(UserError);
+    await expect(start).rejects.toThrow(/without a token or client certificates: TLS alone authenticates the agent to its clients, not the clients to the agent/);
+  });
+
+  it('listens beyond loopback with client certificates (mutual TLS) or a token', async () => {
+    certs ??= makeCertificates();
+    const ca = certs.read(certs.files.ca);
+    const mtls = await startAgent({ adapter: modelAdapter(), listen: '0.0.0.0:0', tls: { ...tls(), clientCa: ca } });
+    await mtls.close();
+    const token = await startAgent({ adapter: modelAdapter(), listen: '0.0.0.0:0', token: 'a token' });
+    await token.close();
+  });
+});
