@@ -91,6 +91,7 @@ export function openStreamSession(options: StreamSessionOptions): Promise<Sessio
       rejectOpen(failure(error, 'openSession'));
       die(failure(error, 'the session'));
     });
-    stream.on('end', () => die(new Error('the agent ended the session')));
+    // An agent that ends the stream unasked is going away: infrastructure, not the device's doing.
+    stream.on('end', () => die(failure(serviceError({ code: grpc.status.UNAVAILABLE, details: 'the agent ended the session' }), 'the session')));
   });
 }

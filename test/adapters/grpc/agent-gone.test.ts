@@ -11,8 +11,9 @@ describe('an agent that goes away mid-run', () => {
   it('stops the run: exit 2, saying why, the results so far written and no case blamed for it', async () => {
     let agent: Agent | undefined;
     let closed = 0;
-    // shut down for good once the probes (one session each) and a few cases are done
-    const served = await serveModel({ log: (line) => { if (line.includes('call=closeSession') && ++closed === 15) void agent?.close(); } });
+    // shut down for good once the probes (one session each) and a few cases are done (a session ends
+    // with closeSession on the unary rpcs, as the call `session` on the session stream)
+    const served = await serveModel({ log: (line) => { if (/ call=(closeSession|session) /.test(line) && ++closed === 15) void agent?.close(); } });
     agent = served.agent;
     const out = await mkdtemp(join(tmpdir(), 'rvt-agent-gone-'));
     const r = await runCli(['run', '--adapter', 'grpc', '--target', served.agent.address, '--out', out, '--quiet'], { CI: '1' });

@@ -74,7 +74,7 @@ describe('a client that creates until the agent runs out of memory', () => {
     const attr = { max_wr: 0x1ffff, max_sge: 1, srq_limit: 0 };
     const { srq } = await session.createSrq({ pd: pd as number, attr });
     await session.createSrq({ pd: pd as number, attr });
-    await expect(session.createSrq({ pd: pd as number, attr })).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
+    await expect(session.createSrq({ pd: pd as number, attr })).rejects.toMatchObject({ name: 'InfrastructureError', message: expect.stringMatching(/is full: over the agent's budget/) });
     await session.destroySrq({ srq: srq as number });
     expect((await session.createSrq({ pd: pd as number, attr })).rawReturn).toBe(0);
     await session.close();
@@ -98,10 +98,11 @@ describe('a client that posts enormous lists', () => {
     const served = await serveModel();
     const session = await served.client().open();
     const wrs = (n: number) => Array.from({ length: n }, (_, i) => ({ wr_id: BigInt(i), sg_list: [], num_sge: 0 }));
-    await expect(session.postRecv({ qp: 1, wrs: wrs(5000) })).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED, message: expect.stringMatching(/5000 WRs in one post/) });
+    // The client reads RESOURCE_EXHAUSTED as the agent being full: an infrastructure error that stops a run.
+    await expect(session.postRecv({ qp: 1, wrs: wrs(5000) })).rejects.toMatchObject({ name: 'InfrastructureError', message: expect.stringMatching(/is full: .*5000 WRs in one post/) });
     expect((await session.allocPd({})).rawReturn).toBe(0);
-    await expect(session.postRecv({ qp: 1, wrs: wrs(40_000) })).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED, message: expect.stringMatching(/not even decoded/) });
-    await expect(session.allocPd({})).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
+    await expect(session.postRecv({ qp: 1, wrs: wrs(40_000) })).rejects.toMatchObject({ name: 'InfrastructureError', message: expect.stringMatching(/is full: .*not even decoded/) });
+    await expect(session.allocPd({})).rejects.toMatchObject({ name: 'InfrastructureError', message: expect.stringMatching(/is full/) });
     await session.close();
     await vi.waitFor(() => expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 }), { timeout: 2000, interval: 20 });
     await stillServes(served.client());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentStatus } from '../../../adapters/grpc/usage-client.js';
 import { renderStatus } from '../../../cli/commands/agent-status.js';
-import { UserError } from '../../../cli/errors.js';
+import { InfrastructureError } from '../../../spec/errors.js';
 import { serveModel } from './fixture.js';
 
 describe('agent status (the operator view)', () => {
@@ -27,6 +27,6 @@ describe('agent status (the operator view)', () => {
 
   it('needs the token: the accounting names clients', async () => {
     const served = await serveModel({ token: 'op' });
-    await expect(agentStatus({ target: served.agent.address })).rejects.toThrow(UserError);
+    await expect(agentStatus({ target: served.agent.address })).rejects.toThrow(InfrastructureError);
   });
 });
