@@ -27,14 +27,17 @@ async function takesEntries(dir: string): Promise<void> {
 
 const HINT = 'choose a path in a directory you can write';
 
-/** A directory a command writes its files into, made if missing: its absolute path, or a UserError (exit 2). */
-export async function outputDir(flag: string, path: string): Promise<string> {
+/**
+ * A directory a command writes its files into, made if missing: its absolute path, or a UserError
+ * (exit 2). Unless `inPlace` (a guest's report share, whose files are written one by one), a set
+ * is written beside it and swapped in, so its parent must take entries too.
+ */
+export async function outputDir(flag: string, path: string, inPlace = false): Promise<string> {
   const dir = resolve(path);
   try {
     await makeDirs(dir);
     await takesEntries(dir);
-    // the report set is written beside it and swapped in
-    await takesEntries(dirname(dir));
+    if (!inPlace) await takesEntries(dirname(dir));
   } catch (error) {
     throw new UserError(`${flag} ${path}: cannot write there (${errnoOf(error)})`, { hint: HINT });
   }

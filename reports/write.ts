@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { writeSetAtomic } from './atomic.js';
+import { writeFileAtomic, writeSetAtomic } from './atomic.js';
 import type { RunResults } from './results-schema.js';
 
 type Render = (results: RunResults) => string;
@@ -32,6 +32,15 @@ export function reportFileNames(formats: readonly ReportFormat[] = ALL_FORMATS):
  */
 export async function writeReports(outDir: string, results: RunResults, formats: readonly ReportFormat[] = ALL_FORMATS): Promise<string[]> {
   return writeFormats(outDir, results, ['json', ...renderedFormats(formats)]);
+}
+
+/**
+ * What a run in the VM writes: results.json alone, replaced atomically in place. The guest's report
+ * folder is a share whose parent it cannot write, so no set can be swapped in there; the host
+ * swaps the whole set in when it renders the rest (renderReports).
+ */
+export async function writeGuestResults(outDir: string, results: RunResults): Promise<void> {
+  await writeFileAtomic(join(outDir, REPORT_FORMATS.json.file), (await REPORT_FORMATS.json.render())(results));
 }
 
 /** The formats beside results.json, rendered from it (which stays as it is): what the host writes after a run in the VM. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Profile } from '../../adapters/adapter.js';
-import { ALL_FORMATS, type ReportFormat, writeReports } from '../../reports/write.js';
+import { ALL_FORMATS, type ReportFormat, writeGuestResults, writeReports } from '../../reports/write.js';
 import { finishGuestResults } from '../../reports/guest-results.js';
 import { buildResults } from '../../reports/build.js';
 import { type Expectation, loadExpectations } from '../../reports/expectations/load.js';
@@ -18,7 +18,7 @@ import { runCases } from '../../suites/runner.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { addGrpcOptions, canonicalAdapter, createAdapter, ensureVmAdapter } from '../adapters.js';
 import { UserError } from '../errors.js';
-import { reportSetDir } from '../output-paths.js';
+import { outputDir, reportSetDir } from '../output-paths.js';
 import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
 import { MAX_CASE_TIMEOUT_SECONDS, parseFormats, parseProfile, parseSeed, parseTimeoutSeconds } from '../options.js';
 import { progressMode, progressPrinter } from '../progress.js';
@@ -94,7 +94,8 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   }
   const cases = selectCases(allCases, flags.case);
   const expectations = await expectationsOf(flags.expectations);
-  const outDir = await reportSetDir('--out', flags.out);
+  const inGuest = process.env[RENDER_ON_HOST_ENV] === '1';
+  const outDir = inGuest ? await outputDir('--out', flags.out, true) : await reportSetDir('--out', flags.out);
   const adapter = await createAdapter(flags.adapter, flags);
   // Ctrl-C and SIGTERM (a CI job cancelled, a container stopped) both end the run with what it has.
   const controller = new AbortController();
@@ -139,7 +140,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       ...specRecord(allCases),
       ...(expectations === undefined ? {} : { expectations }),
     });
-    await writeReports(outDir, results, process.env[RENDER_ON_HOST_ENV] === '1' ? ['json'] : flags.format);
+    await (inGuest ? writeGuestResults(outDir, results) : writeReports(outDir, results, flags.format));
     const annotations = await publishToGithub(results, outDir);
     if (flags.json) process.stdout.write(`${JSON.stringify(summaryJson(results, outDir, flags.format))}\n`);
     else if (!flags.quiet) process.stdout.write(`${renderSummary(results, outDir, flags.format)}\n`);
