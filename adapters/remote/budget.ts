@@ -1,3 +1,4 @@
+import type { DeviceAttr } from '../../spec/verbs/attrs.js';
 import type { CallName } from '../calls.js';
 
 /**
@@ -82,20 +83,31 @@ interface Cap {
   max_recv_sge: number;
 }
 
-/** The memory a create call asks for, by the cost model; 0 for every other call. Arguments are validated. */
-export function memoryCost(call: CallName, args: Record<string, unknown>): number {
+/** The device's queue limits, as its own query_device answered (never the client's word). */
+export type DeviceLimits = Pick<DeviceAttr, 'max_qp_wr' | 'max_sge' | 'max_cqe' | 'max_srq_wr' | 'max_srq_sge'>;
+
+/**
+ * The memory a create call asks for, by the cost model; 0 for every other call. Arguments are
+ * validated. A queue beyond the device's limits costs nothing: the device refuses it before
+ * allocating (the suite asks for max_qp_wr + 1 to see the EINVAL), so it must reach the device.
+ */
+export function memoryCost(call: CallName, args: Record<string, unknown>, device?: DeviceLimits): number {
+  const beyond = (n: number, limit: number | undefined) => limit !== undefined && n > limit;
   switch (call) {
     case 'regMr':
       return args.length as number;
     case 'createCq':
-      return ((args.cqe as number) + 1) * CQE_BYTES;
+      return beyond(args.cqe as number, device?.max_cqe) ? 0 : ((args.cqe as number) + 1) * CQE_BYTES;
     case 'createSrq': {
       const attr = args.attr as { max_wr: number; max_sge: number };
+      if (beyond(attr.max_wr, device?.max_srq_wr) || beyond(attr.max_sge, device?.max_srq_sge)) return 0;
       return ring(attr.max_wr, attr.max_sge);
     }
     case 'createQp': {
       const init = args.init as { cap: Cap; srq?: unknown };
       const { cap } = init;
+      const wr = Math.max(cap.max_send_wr, cap.max_recv_wr);
+      if (beyond(wr, device?.max_qp_wr) || beyond(Math.max(cap.max_send_sge, cap.max_recv_sge), device?.max_sge)) return 0;
       return ring(cap.max_send_wr, cap.max_send_sge) + (init.srq === undefined ? ring(cap.max_recv_wr, cap.max_recv_sge) : 0);
     }
     default:

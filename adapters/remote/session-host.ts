@@ -1,6 +1,6 @@
 import type { Adapter, AdapterInfo, Session } from '../adapter.js';
 import { type CallName, callNames, calls } from '../calls.js';
-import { DEFAULT_LIMITS, type HostLimits, SGES_PER_WR, memoryCost, mib, postSize } from './budget.js';
+import { DEFAULT_LIMITS, type DeviceLimits, type HostLimits, SGES_PER_WR, memoryCost, mib, postSize } from './budget.js';
 import { InvalidRequest, OverBudget, UnknownHandle } from './refusals.js';
 
 /** The handle a create call returns, by call name; and the call that destroys it. */
@@ -43,6 +43,8 @@ export class SessionHost {
   private readonly sessions = new Map<number, Hosted>();
   private nextId = 1;
   private memory = 0;
+  /** The device's limits, from the first query_device any session made (every case makes one). */
+  private device: DeviceLimits | undefined;
 
   constructor(
     private readonly adapter: Adapter,
@@ -99,6 +101,7 @@ export class SessionHost {
     try {
       const result = (await (session[call] as (a: unknown) => Promise<unknown>)(args)) as Record<string, unknown>;
       const checked = calls[call].result.parse(result) as Record<string, unknown>;
+      if (call === 'queryDevice') this.device ??= checked as unknown as DeviceLimits;
       created = this.account(hosted, call, args, checked, cost);
       return checked;
     } finally {
@@ -182,7 +185,7 @@ export class SessionHost {
 
   /** Takes a create's cost from the session's and the agent's memory budgets before it runs. */
   private reserve(hosted: Hosted, call: CallName, args: Record<string, unknown>): number {
-    const cost = memoryCost(call, args);
+    const cost = memoryCost(call, args, this.device);
     if (cost === 0) return 0;
     const { maxSessionMemory, maxClientMemory, maxAgentMemory } = this.limits;
     if (hosted.memory + cost > maxSessionMemory) {

@@ -60,3 +60,19 @@ describe('SessionHost', () => {
     await expect(host.call(id, 'allocPd', {})).rejects.toThrow(/at most 1 resources/);
   });
 });
+
+describe('SessionHost budgets and the device', () => {
+  it('lets a queue beyond the device through to be refused by it, and charges one within the device', async () => {
+    const limits = { ...DEFAULT_LIMITS, maxSessionMemory: 1024 * 1024, maxClientMemory: 1024 * 1024 };
+    const host = new SessionHost(modelAdapter(), limits);
+    const id = await host.open();
+    const device = (await host.call(id, 'queryDevice', {})) as { max_srq_wr: number };
+    const pd = ((await host.call(id, 'allocPd', {})) as { pd: number }).pd;
+    const ask = (max_wr: number) => host.call(id, 'createSrq', { pd, attr: { max_wr, max_sge: 1, srq_limit: 0 } });
+    // Beyond max_srq_wr: the device answers (EINVAL), the budget is not what refuses it.
+    expect(await ask(device.max_srq_wr + 1)).toMatchObject({ srq: null });
+    // Within the device but over the 1 MiB session budget: refused by the host.
+    await expect(ask(device.max_srq_wr)).rejects.toBeInstanceOf(OverBudget);
+    await host.close(id);
+  });
+});
