@@ -28,16 +28,16 @@ async function takesEntries(dir: string): Promise<void> {
 const HINT = 'choose a path in a directory you can write';
 
 /**
- * A directory a command writes its files into, made if missing: its absolute path, or a UserError
- * (exit 2). Unless `inPlace` (a guest's report share, whose files are written one by one), a set
- * is written beside it and swapped in, so its parent must take entries too.
+ * A directory a command writes its files into, one by one (each atomically), made if missing: its
+ * absolute path, or a UserError (exit 2). With `swapped`, a set is written beside it and swapped
+ * in, so its parent must take entries too (never so for a guest's report share in the VM).
  */
-export async function outputDir(flag: string, path: string, inPlace = false): Promise<string> {
+export async function outputDir(flag: string, path: string, swapped = false): Promise<string> {
   const dir = resolve(path);
   try {
     await makeDirs(dir);
     await takesEntries(dir);
-    if (!inPlace) await takesEntries(dirname(dir));
+    if (swapped) await takesEntries(dirname(dir));
   } catch (error) {
     throw new UserError(`${flag} ${path}: cannot write there (${errnoOf(error)})`, { hint: HINT });
   }
@@ -49,7 +49,7 @@ export async function outputDir(flag: string, path: string, inPlace = false): Pr
  * hold the working directory, which would move with it.
  */
 export async function reportSetDir(flag: string, path: string): Promise<string> {
-  const dir = await outputDir(flag, path);
+  const dir = await outputDir(flag, path, true);
   const fromDir = relative(dir, process.cwd());
   if (!fromDir.startsWith('..')) {
     throw new UserError(`${flag} ${path} holds the current directory: a new report set replaces that directory whole`, { hint: 'give the reports a directory of their own, e.g. --out conformance-report' });

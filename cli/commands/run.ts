@@ -95,7 +95,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   const cases = selectCases(allCases, flags.case);
   const expectations = await expectationsOf(flags.expectations);
   const inGuest = process.env[RENDER_ON_HOST_ENV] === '1';
-  const outDir = inGuest ? await outputDir('--out', flags.out, true) : await reportSetDir('--out', flags.out);
+  const outDir = inGuest ? await outputDir('--out', flags.out) : await reportSetDir('--out', flags.out);
   const adapter = await createAdapter(flags.adapter, flags);
   // Ctrl-C and SIGTERM (a CI job cancelled, a container stopped) both end the run with what it has.
   const controller = new AbortController();
