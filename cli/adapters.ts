@@ -4,7 +4,7 @@ import { type GrpcFlags, grpcAdapterFromFlags, strayGrpcFlag } from '../adapters
 import { implementations } from '../adapters/model/implementations.js';
 import { modelAdapter } from '../adapters/model/index.js';
 import { mutantAdapter, mutants } from '../adapters/mutants/index.js';
-import { UserError } from './errors.js';
+import { UserError } from '../spec/errors.js';
 
 /** What an adapter may need besides its name: the device it drives; for grpc, the agent and credentials. */
 export interface AdapterOptions extends GrpcFlags {

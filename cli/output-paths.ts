@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { UserError } from './errors.js';
+import { UserError } from '../spec/errors.js';
 
 /**
  * Output paths are checked before any work: a run that cannot write its reports loses them, and

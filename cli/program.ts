@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { TOOL_VERSION } from '../reports/version.js';
-import { InfrastructureError } from '../spec/errors.js';
-import { isUserError } from './errors.js';
+import { InfrastructureError, isUserError } from '../spec/errors.js';
 
 type Register = (program: Command) => void;
 
@@ -52,7 +51,7 @@ export async function main(argv: string[]): Promise<void> {
     }
     if (isUserError(error) || error instanceof InfrastructureError) {
       process.stderr.write(`rvt-conform: ${error.message}\n${error.hint ? `  ${error.hint}\n` : ''}`);
-      process.exitCode = isUserError(error) ? error.exitCode : 2;
+      process.exitCode = isUserError(error) && error.reason === 'timeout' ? 124 : 2;
       return;
     }
     throw error;

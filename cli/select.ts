@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import type { Case } from '../suites/case.js';
-import { UserError } from './errors.js';
+import { UserError } from '../spec/errors.js';
 
 /** Cases whose id matches the --case glob (all when none is given). No match is a usage error. */
 export function selectCases(cases: readonly Case[], glob: string | undefined): Case[] {

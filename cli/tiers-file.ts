@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { Profile } from '../adapters/adapter.js';
 import { VM_DEVICES } from '../adapters/rxe/vm/devices.js';
-import { UserError } from './errors.js';
+import { UserError } from '../spec/errors.js';
 import { MAX_CASE_TIMEOUT_SECONDS } from './options.js';
 
 /** One tier: the shared suite by one adapter on one device, with its own reports. Paths are relative to the current directory. */

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../spec/errors.js';
 import { RESULTS_SCHEMA_VERSION, RunResults } from './results-schema.js';
 
 const MAX_ISSUES = 5;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 
 /** Reads a file a flag names (a certificate, a key, a token), or says which flag and what is wrong. */
 export function readCredential(flag: string, path: string): Buffer {

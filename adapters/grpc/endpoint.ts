@@ -1,4 +1,4 @@
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 
 /** HOST:PORT as the agent listens on it and the client dials it; an IPv6 host in brackets. */
 export interface Endpoint {

@@ -1,4 +1,4 @@
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import type { Adapter } from '../adapter.js';
 import { readCredential, readKeyPair, readToken } from './credential-files.js';
 

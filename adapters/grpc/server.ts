@@ -1,7 +1,7 @@
 import { createServer, type Server as NetServer } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import type { Adapter } from '../adapter.js';
 import { DEFAULT_LIMITS, type HostLimits } from '../remote/budget.js';
 import { SessionHost } from '../remote/session-host.js';

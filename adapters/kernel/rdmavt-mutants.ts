@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import { isFatalLine } from './kmsg.js';
 import { RDMAVT_SOURCE_ENV } from './rdmavt-env.js';
 import { rvtcModule } from '../rxe/run-in-vm.js';

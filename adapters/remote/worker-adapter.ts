@@ -1,4 +1,4 @@
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import { type Adapter, AdapterInfo } from '../adapter.js';
 import { WorkerCallError, WorkerClient } from '../rxe/worker-client.js';
 import { remoteSession } from './remote-session.js';

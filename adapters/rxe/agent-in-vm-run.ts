@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { canonicalAdapter } from '../../cli/adapters.js';
-import { isUserError } from '../../cli/errors.js';
+import { isUserError } from '../../spec/errors.js';
 import { withAgentInVm } from './agent-in-vm.js';
 import { projectRoot } from './vm/project-root.js';
 

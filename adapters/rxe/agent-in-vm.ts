@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import { addonPath } from './native/index.js';
 import { rvtcModule } from './run-in-vm.js';
 import { guestCli } from './vm/project-root.js';

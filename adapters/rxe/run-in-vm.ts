@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import { addonPath } from './native/index.js';
 import { RDMAVT_SOURCE_ENV } from '../kernel/rdmavt-env.js';
 import { VM_DEVICES, type VmDevice, devicePrelude, isVmDevice, rdmavtSourceDir } from './vm/devices.js';

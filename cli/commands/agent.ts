@@ -4,7 +4,7 @@ import { type Agent, startAgent, type TlsFiles } from '../../adapters/grpc/serve
 import { DEFAULT_LIMITS, type HostLimits } from '../../adapters/remote/budget.js';
 import { canonicalAdapter, createAdapter } from '../adapters.js';
 import { registerAgentStatusCommand } from './agent-status.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../spec/errors.js';
 import { parsePositiveInt } from '../options.js';
 
 interface AgentFlags {

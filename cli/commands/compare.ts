@@ -7,7 +7,7 @@ import { renderComparison } from '../../reports/compare/render.js';
 import { renderHtml } from '../../reports/html/render.js';
 import { matrixRows } from '../../reports/matrix.js';
 import { readResults } from '../../reports/read-results.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../spec/errors.js';
 import { outputFile } from '../output-paths.js';
 
 interface CompareFlags {

@@ -4,7 +4,7 @@ import { mutantAdapter, mutants } from '../../adapters/mutants/index.js';
 import { allCases } from '../../suites/index.js';
 import { type MutationReport, runMutation } from '../../suites/mutation.js';
 import { parseNonNegativeInt } from '../options.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../spec/errors.js';
 import { killMatrix, runKernelMutation } from '../../adapters/kernel/rdmavt-mutants.js';
 import { projectRoot } from '../../adapters/rxe/vm/project-root.js';
 import { expectationsOf } from './run.js';

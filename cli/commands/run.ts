@@ -17,7 +17,7 @@ import { allCases } from '../../suites/index.js';
 import { runCases } from '../../suites/runner.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { addGrpcOptions, canonicalAdapter, createAdapter, ensureVmAdapter } from '../adapters.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../spec/errors.js';
 import { outputDir, reportSetDir } from '../output-paths.js';
 import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
 import { MAX_CASE_TIMEOUT_SECONDS, parseFormats, parseProfile, parseSeed, parseTimeoutSeconds } from '../options.js';

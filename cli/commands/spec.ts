@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../reports/atomic.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../spec/errors.js';
 import { clauses } from '../../spec/clauses/index.js';
 import { coverage } from '../../spec/coverage.js';
 import { clausesTouchedBy } from '../../spec/drift-clauses.js';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { finishGuestResults } from '../../reports/guest-results.js';
 import { ALL_FORMATS } from '../../reports/write.js';
 import { loadTiersFile } from '../tiers-file.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../spec/errors.js';
 import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
 
 /**

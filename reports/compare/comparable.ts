@@ -1,4 +1,4 @@
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import type { RunResults } from '../results-schema.js';
 
 /** A results.json read for comparison, with the path it came from (every message names it). */

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { type Document, isMap, isPair, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import type { z } from 'zod';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import { type ExpectationEntry, ExpectationsFile, expectationKey } from './schema.js';
 
 /** An entry of an expectations file and where it is written (`file:line`), for error messages and reports. */

@@ -1,5 +1,5 @@
 import type { CallName } from '../../adapters/calls.js';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import type { CaseResult, RunResults } from '../results-schema.js';
 import { cComment, cString, indent } from './c-syntax.js';
 import { postEmitters } from './emit-posts.js';

@@ -1,5 +1,5 @@
 import { type CallArgs, type CallName, type CallResult, calls } from '../../adapters/calls.js';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import { reviveBigints } from '../json-value.js';
 import type { CaseResult, TraceEntry } from '../results-schema.js';
 

@@ -4,7 +4,7 @@ import type { Dirent } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { join, posix, relative } from 'node:path';
 import picomatch from 'picomatch';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../errors.js';
 
 /**
  * A Linux source to read documented files from: a kernel tree directory, or a tarball such as

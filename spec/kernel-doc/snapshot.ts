@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../errors.js';
 import { kernelVersionFromMakefile, RDMAVT_DIR, type KernelSource } from './kernel-source.js';
 import { parseKernelDoc } from './parse.js';
 import { DocFunction, type Diagnostic } from './schema.js';

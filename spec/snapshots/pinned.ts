@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../errors.js';
 import { loadSnapshot, type Snapshot } from '../kernel-doc/snapshot.js';
 
 /**

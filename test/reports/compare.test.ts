@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import { assertComparable, type LoadedRun } from '../../reports/compare/comparable.js';
 import { diffRuns, successiveDiffs } from '../../reports/compare/diff.js';
 import { layerDisagreements } from '../../reports/compare/layers.js';

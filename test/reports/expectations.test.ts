@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli-in-process.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 import { implementations } from '../../adapters/model/implementations.js';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import { renderJunit } from '../../reports/junit.js';
 import { type LoadOptions, parseExpectations } from '../../reports/expectations/load.js';
 import { conditionsHold, expectationsFor, type RunInfo } from '../../reports/expectations/match.js';
@@ -28,7 +28,7 @@ function problems(text: string): string {
     parse(text);
   } catch (error) {
     expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).exitCode).toBe(2);
+    expect((error as UserError).reason).toBe('usage');
     return (error as UserError).message;
   }
   throw new Error('expected the expectations file to be rejected');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../cli/errors.js';
+import { UserError } from '../../spec/errors.js';
 import { cString } from '../../reports/repro/c-syntax.js';
 import { renderRepro } from '../../reports/repro/program.js';
 import { type AnyRecorded, recordedCalls, steps } from '../../reports/repro/recorded.js';

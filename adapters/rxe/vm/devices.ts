@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { UserError } from '../../../cli/errors.js';
+import { UserError } from '../../../spec/errors.js';
 import { RDMAVT_KO_ENV } from '../../kernel/rdmavt-env.js';
 import { cachedFile } from './cache.js';
 import type { JobModule } from './job-script.js';

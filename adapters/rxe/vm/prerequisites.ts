@@ -1,4 +1,4 @@
-import { isUserError } from '../../../cli/errors.js';
+import { isUserError } from '../../../spec/errors.js';
 import { requireExecutable } from './host-tools.js';
 import { staticBusybox } from './initramfs.js';
 import { findGuestKernel } from './kernel.js';

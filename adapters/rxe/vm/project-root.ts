@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UserError } from '../../../cli/errors.js';
+import { UserError } from '../../../spec/errors.js';
 
 const PACKAGE_NAME = 'rvt-conform';
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { UserError } from '../../../cli/errors.js';
+import { UserError } from '../../../spec/errors.js';
 import { newConsoleLogPath } from './console-log.js';
 import { type PreludeOptions, type VmDevice, devicesPrelude } from './devices.js';
 import { CONTROL_FILES, STAGE2_SETUP } from './guest-init.js';
@@ -151,7 +151,7 @@ async function withOutputSockets<T>(
 async function guestStatus(controlDir: string, exit: QemuExit, timeoutMs: number, consoleLogPath: string): Promise<number> {
   const hint = `kernel console log: ${consoleLogPath}`;
   if (exit.timedOut) {
-    throw new UserError(`the rxe VM did not finish within ${timeoutMs} ms and was killed`, { hint, exitCode: 124 });
+    throw new UserError(`the rxe VM did not finish within ${timeoutMs} ms and was killed`, { hint, reason: 'timeout' });
   }
   const setupError = await readOptional(join(controlDir, CONTROL_FILES.setupError));
   if (setupError !== undefined) throw new UserError(`rxe VM setup failed: ${setupError.trim()}`, { hint });

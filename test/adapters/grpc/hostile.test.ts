@@ -11,7 +11,7 @@ import { agentService } from '../../../adapters/grpc/protocol.js';
 import { startAgent } from '../../../adapters/grpc/server.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { DEFAULT_LIMITS, type HostLimits } from '../../../adapters/remote/budget.js';
-import { UserError } from '../../../cli/errors.js';
+import { UserError } from '../../../spec/errors.js';
 import { allCases } from '../../../suites/index.js';
 import { referenceModel, runAgainst } from '../../helpers.js';
 import { type Certificates, makeCertificates } from './certificates.js';

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../../cli/errors.js';
+import { UserError } from '../../../spec/errors.js';
 import { kernelVersionFromMakefile, openKernelSource, RDMAVT_DIR } from '../../../spec/kernel-doc/kernel-source.js';
 
 const MAKEFILE = 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\nEXTRAVERSION = -rc3\nNAME = Test\n';

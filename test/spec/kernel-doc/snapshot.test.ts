@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../../cli/errors.js';
+import { UserError } from '../../../spec/errors.js';
 import { openKernelSource, RDMAVT_DIR } from '../../../spec/kernel-doc/kernel-source.js';
 import { EXTRACTION_TIMEOUT_MS, TARBALL, hasTarball, prepareKernelSource, smallTarball } from '../../kernel-source.js';
 import type { Diagnostic } from '../../../spec/kernel-doc/schema.js';
