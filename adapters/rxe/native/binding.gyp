@@ -5,6 +5,8 @@
       "sources": [
         "src/addon.cc",
         "src/bench.cc",
+        "src/concurrent.cc",
+        "src/concurrent_binding.cc",
         "src/constants.cc",
         "src/convert.cc",
         "src/cq.cc",
@@ -26,7 +28,7 @@
       "cflags_c": ["-std=gnu11"],
       "cflags_cc": ["-std=gnu++17"],
       "cflags_cc!": ["-fno-exceptions"],
-      "libraries": ["-libverbs"]
+      "libraries": ["-libverbs", "-lpthread"]
     }
   ]
 }

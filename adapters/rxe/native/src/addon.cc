@@ -39,6 +39,7 @@ VerbsAddon::VerbsAddon(Napi::Env env, Napi::Object exports) {
       InstanceMethod("postRecvPacked", &VerbsAddon::PostRecvPacked, napi_enumerable),
       InstanceMethod("getAsyncEvent", &VerbsAddon::GetAsyncEvent, napi_enumerable),
       InstanceMethod("postSrqRecvLoop", &VerbsAddon::PostSrqRecvLoop, napi_enumerable),
+      InstanceMethod("runConcurrent", &VerbsAddon::RunConcurrent, napi_enumerable),
       InstanceMethod("crashForTest", &VerbsAddon::CrashForTest, napi_enumerable),
       InstanceValue("constants", VerbsConstants(env), napi_enumerable),
   });

@@ -98,6 +98,8 @@ class VerbsAddon : public Napi::Addon<VerbsAddon> {
   Napi::Value GetAsyncEvent(const Napi::CallbackInfo& info);
   // bench.cc
   Napi::Value PostSrqRecvLoop(const Napi::CallbackInfo& info);
+  // concurrent_binding.cc
+  Napi::Value RunConcurrent(const Napi::CallbackInfo& info);
   // crash.cc
   Napi::Value CrashForTest(const Napi::CallbackInfo& info);
 

@@ -1,0 +1,50 @@
+// The concurrent workload (issue 17): posters, consumers, a resizer and an armer on one SRQ, each
+// an OS thread, every operation recorded with its invocation and response time. Plain C++ over
+// libibverbs (no N-API), so the threads never touch JS values; concurrent_binding.cc is the glue.
+#ifndef RVT_CONCURRENT_H
+#define RVT_CONCURRENT_H
+
+#include <infiniband/verbs.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rvt {
+
+// What each actor does, decided by the caller (suites/concurrent plans it from a seed).
+struct ConcurrentPlan {
+  uint32_t max_wr = 0;
+  uint32_t srq_limit = 0;
+  struct Poster {
+    uint64_t first_wr_id = 0;
+    std::vector<uint32_t> batches;
+  };
+  std::vector<Poster> posters;
+  std::vector<uint32_t> consumer_messages;
+  std::vector<uint32_t> resizes;  // max_wr values, applied in order
+  std::vector<uint32_t> arms;     // srq_limit values, applied in order
+  uint32_t timeout_ms = 60000;
+};
+
+// One operation: [actor, kind, invoke, response, a, b, c, d] (times in ns since the start). The
+// layout is the wire format of ConcurrentHistory.records (suites/concurrent/history.ts).
+using ConcurrentRecord = std::array<double, 8>;
+enum ConcurrentKind { kPost = 0, kRecv = 1, kResize = 2, kArm = 3, kLimitEvent = 4 };
+
+struct ConcurrentOutcome {
+  // 0, or the errno of the step that stopped the workload (ETIMEDOUT when the deadline passed).
+  int err = 0;
+  // Which step failed, e.g. "ibv_create_srq"; empty when err is 0.
+  std::string stage;
+  std::vector<ConcurrentRecord> records;
+};
+
+// Builds the rig on `ctx` (PD, SRQ, one loopback RC pair and CQs per consumer), runs the plan,
+// tears the rig down. Blocks until every actor finished or the plan's timeout passed.
+ConcurrentOutcome RunConcurrentWorkload(ibv_context* ctx, const ConcurrentPlan& plan);
+
+}  // namespace rvt
+
+#endif
