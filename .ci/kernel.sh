@@ -18,7 +18,7 @@ tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$checkpatch" --wildcards \
   'linux-source-6.1/scripts/checkpatch.pl' 'linux-source-6.1/scripts/spelling.txt' 'linux-source-6.1/scripts/const_structs.checkpatch'
 # One warning is intended: the test-only fault sleeps 1 ms (msleep) in atomic context on purpose.
 perl "$checkpatch/linux-source-6.1/scripts/checkpatch.pl" --no-tree --quiet --ignore MSLEEP -f \
-  adapters/kernel/module/rvtc.c adapters/kernel/module/rvtc_abi.h adapters/kernel/rvt-sim/rvt_sim.c
+  adapters/kernel/module/*.c adapters/kernel/module/*.h adapters/kernel/rvt-sim/rvt_sim.c
 rm -rf "$checkpatch"
 
 echo "== kernel: the device tiers in one VM boot (.ci/tiers.yaml): kernel verbs on rxe0, siw0 and rvt_sim0 (the real rdmavt), libibverbs on rvt_sim0 (rdmavt's user-space path), each gated by its expectations"

@@ -37,6 +37,7 @@ export const Op = {
   GET_EVENTS: 25,
   COUNT_OBJECTS: 26,
   TEST_FAULT: 27,
+  RUN_CONCURRENT: 28,
 } as const;
 export type Op = (typeof Op)[keyof typeof Op];
 
@@ -328,10 +329,52 @@ export const TestFaultReq = struct('rvtc_test_fault', [
   ['reserved', 'u32'],
 ]);
 
+/** RUN_CONCURRENT's fixed part; the posters, consumers and the u32 lists follow it. */
+export const ConcurrentReq = struct('rvtc_concurrent', [
+  ['srq', 'u32'],
+  ['srq_limit', 'u32'],
+  ['n_posters', 'u32'],
+  ['hardirq_posters', 'u32'],
+  ['n_consumers', 'u32'],
+  ['n_resizes', 'u32'],
+  ['n_arms', 'u32'],
+  ['n_batches', 'u32'],
+  ['timeout_ms', 'u32'],
+  ['reserved', 'u32'],
+]);
+export const ConcurrentPosterS = struct('rvtc_concurrent_poster', [
+  ['first_wr_id', 'u64'],
+  ['n_batches', 'u32'],
+  ['reserved', 'u32'],
+]);
+export const ConcurrentConsumerS = struct('rvtc_concurrent_consumer', [
+  ['send_qp', 'u32'],
+  ['send_cq', 'u32'],
+  ['recv_cq', 'u32'],
+  ['messages', 'u32'],
+]);
+export const RecordS = struct('rvtc_record', [
+  ['invoke', 'u64'],
+  ['response', 'u64'],
+  ['a', 'u64'],
+  ['actor', 'u32'],
+  ['kind', 'u32'],
+  ['b', 'u32'],
+  ['c', 'u32'],
+  ['d', 'u32'],
+  ['reserved', 'u32'],
+]);
+export const ConcurrentResp = struct('rvtc_concurrent_result', [
+  ['ret', 'i32'],
+  ['n_records', 'u32'],
+  ['stage', { bytes: NAME_LEN }],
+]);
+
 /** Every struct of the ABI, for the layout test. */
 export const ALL_STRUCTS = [
   ReqHdr, RespHdr, OpenReq, DeviceAttrResp, QueryPortReq, PortAttrResp, QueryGidReq, GidResp, HandleReq,
   StatusResp, CreatedResp, RegMrReq, MrResp, MrIoReq, CreateCqReq, CqResp, PollCqReq, PolledResp, Wc,
   SrqAttrS, CreateSrqReq, SrqResp, ModifySrqReq, QpCapS, CreateQpReq, QpResp, QpAttrS, ModifyQpReq,
   QueriedQpResp, PostReq, SgeS, RecvWrS, SendWrS, PostedResp, EventsResp, EventS, CountsResp, TestFaultReq,
+  ConcurrentReq, ConcurrentPosterS, ConcurrentConsumerS, RecordS, ConcurrentResp,
 ];

@@ -57,6 +57,7 @@ enum rvtc_op {
 	RVTC_OP_COUNT_OBJECTS,
 	/* Only with the module parameter test_faults=1: provokes a splat. */
 	RVTC_OP_TEST_FAULT,
+	RVTC_OP_RUN_CONCURRENT,
 	RVTC_OP_MAX
 };
 
@@ -418,6 +419,72 @@ struct rvtc_counts {
 struct rvtc_test_fault {
 	__u32 kind;		/* enum rvtc_fault */
 	__u32 reserved;
+};
+
+/*
+ * RUN_CONCURRENT: posters, consumers, a resizer and an armer on one SRQ at
+ * once (rvt-conform's concurrent tier). Posters are kthreads spread over the
+ * online CPUs, the last hardirq_posters of them post from a hard-IRQ timer;
+ * consumers are kthreads sending zero-length SENDs on RC QPs whose peers
+ * receive from the SRQ. The response is a struct rvtc_concurrent_result and
+ * the history, one struct rvtc_record per operation.
+ */
+#define RVTC_MAX_ACTORS		64
+#define RVTC_MAX_BATCH		64
+#define RVTC_MAX_MODIFIES	64
+#define RVTC_MAX_RECORDS	(4u << 20)
+#define RVTC_MAX_RUN_MS		600000
+
+struct rvtc_concurrent {
+	__u32 srq;
+	__u32 srq_limit;	/* armed first, when not 0 */
+	__u32 n_posters;
+	__u32 hardirq_posters;
+	__u32 n_consumers;
+	__u32 n_resizes;
+	__u32 n_arms;
+	__u32 n_batches;	/* all posters' batches together */
+	__u32 timeout_ms;
+	__u32 reserved;
+	/*
+	 * Followed by n_posters struct rvtc_concurrent_poster, n_consumers
+	 * struct rvtc_concurrent_consumer, then n_batches batch sizes (the
+	 * posters' in order), n_resizes max_wr values and n_arms srq_limit
+	 * values, each a __u32, zero-padded to a multiple of 8 bytes.
+	 */
+};
+
+struct rvtc_concurrent_poster {
+	__u64 first_wr_id;
+	__u32 n_batches;
+	__u32 reserved;
+};
+
+struct rvtc_concurrent_consumer {
+	__u32 send_qp;		/* RC, connected to a QP that receives from the SRQ */
+	__u32 send_cq;		/* where send_qp's completions go */
+	__u32 recv_cq;		/* where the peer's receive completions go */
+	__u32 messages;
+};
+
+/* One operation (kinds and fields: rvt-conform's suites/concurrent). */
+struct rvtc_record {
+	__u64 invoke;		/* ns since the run started */
+	__u64 response;
+	__u64 a;
+	__u32 actor;
+	__u32 kind;
+	__u32 b;
+	__u32 c;
+	__u32 d;
+	__u32 reserved;
+};
+
+struct rvtc_concurrent_result {
+	__s32 ret;		/* 0, or the -errno that stopped the run */
+	__u32 n_records;
+	char stage[RVTC_NAME_LEN];	/* where it stopped, when ret != 0 */
+	/* followed by n_records struct rvtc_record */
 };
 
 #endif /* RVTC_ABI_H */

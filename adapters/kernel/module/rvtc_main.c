@@ -32,7 +32,7 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
-#include "rvtc_abi.h"
+#include "rvtc.h"
 
 #define RVTC_MR_SLACK	64
 
@@ -40,58 +40,13 @@ static bool test_faults;
 module_param(test_faults, bool, 0644);
 MODULE_PARM_DESC(test_faults, "accept RVTC_OP_TEST_FAULT, which provokes a kernel splat (tests only)");
 
-enum rvtc_kind { RVTC_PD = 1, RVTC_MR, RVTC_CQ, RVTC_SRQ, RVTC_QP };
-
-struct rvtc_session;
-
-struct rvtc_object {
-	struct rvtc_session *session;
-	u32 handle;
-	enum rvtc_kind kind;
-	union {
-		struct ib_pd *pd;
-		struct ib_mr *mr;
-		struct ib_cq *cq;
-		struct ib_srq *srq;
-		struct ib_qp *qp;
-	};
-	/* MR: the memory it covers, owned by the module. */
-	void *buf;
-	u32 len;
-	/* QP: its type, checked before a send that would need an AH. */
-	enum ib_qp_type qp_type;
-};
-
-/* A buffer whose MR is gone; freed at release, once no QP can touch it. */
-struct rvtc_stale_buf {
-	struct list_head list;
-	void *buf;
-};
-
-struct rvtc_session {
-	struct mutex lock;		/* one request at a time */
-	struct ib_device *device;
-	struct ib_event_handler event_handler;
-	struct xarray objects;
-	struct list_head stale_bufs;
-
-	spinlock_t event_lock;		/* events arrive in any context */
-	struct rvtc_event events[RVTC_MAX_EVENTS];
-	u32 event_count;
-	u32 events_dropped;
-
-	void *response;
-	size_t response_len;
-	size_t response_off;
-};
-
 /* Pre-set into *bad_wr so that "the driver never wrote it" can be seen. */
 static const struct ib_recv_wr rvtc_recv_sentinel;
 static const struct ib_send_wr rvtc_send_sentinel;
 
 /* Responses */
 
-static void *rvtc_respond(struct rvtc_session *s, u32 op, int status, size_t len)
+void *rvtc_respond(struct rvtc_session *s, u32 op, int status, size_t len)
 {
 	struct rvtc_resp_hdr *hdr;
 
@@ -110,8 +65,7 @@ static void *rvtc_respond(struct rvtc_session *s, u32 op, int status, size_t len
 }
 
 /* The module refuses a request: a negative status and a message saying why. */
-static __printf(4, 5) int rvtc_refuse(struct rvtc_session *s, u32 op, int status,
-				      const char *fmt, ...)
+int rvtc_refuse(struct rvtc_session *s, u32 op, int status, const char *fmt, ...)
 {
 	char *msg;
 	va_list args;
@@ -128,8 +82,6 @@ static __printf(4, 5) int rvtc_refuse(struct rvtc_session *s, u32 op, int status
 	return 0;
 }
 
-#define REFUSE(s, op, fmt, ...) rvtc_refuse(s, op, -EINVAL, fmt, ##__VA_ARGS__)
-
 /* Objects */
 
 static const char *const rvtc_kind_names[] = {
@@ -137,8 +89,7 @@ static const char *const rvtc_kind_names[] = {
 	[RVTC_SRQ] = "srq", [RVTC_QP] = "qp",
 };
 
-static struct rvtc_object *rvtc_lookup(struct rvtc_session *s, u32 handle,
-				       enum rvtc_kind kind)
+struct rvtc_object *rvtc_lookup(struct rvtc_session *s, u32 handle, enum rvtc_kind kind)
 {
 	struct rvtc_object *obj = xa_load(&s->objects, handle);
 
@@ -197,6 +148,8 @@ static void rvtc_object_event(struct ib_event *event, void *context)
 		      obj->kind == RVTC_SRQ ? RVTC_ELEMENT_SRQ : RVTC_ELEMENT_CQ;
 
 	rvtc_queue_event(obj->session, event->event, element, obj->handle);
+	if (event->event == IB_EVENT_SRQ_LIMIT_REACHED)
+		rvtc_concurrent_limit_event(obj->session, obj->srq);
 }
 
 static void rvtc_device_event(struct ib_event_handler *handler, struct ib_event *event)
@@ -1452,6 +1405,7 @@ static const struct rvtc_handler rvtc_handlers[RVTC_OP_MAX] = {
 	[RVTC_OP_GET_EVENTS] = { 0, false, rvtc_get_events },
 	[RVTC_OP_COUNT_OBJECTS] = { 0, false, rvtc_count_objects },
 	[RVTC_OP_TEST_FAULT] = { sizeof(struct rvtc_test_fault), false, rvtc_test_fault },
+	[RVTC_OP_RUN_CONCURRENT] = { sizeof(struct rvtc_concurrent), true, NULL, rvtc_run_concurrent },
 };
 
 static int rvtc_dispatch(struct rvtc_session *s, const struct rvtc_req_hdr *hdr)
