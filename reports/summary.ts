@@ -31,6 +31,13 @@ function evidenceLines(clause: ClauseResult, cases: readonly CaseResult[], outDi
   return [`        ${evidence.line}`, ...(evidence.kase.trace.length > 0 ? [`        replay: ${reproCommand(evidence.kase.id, outDir)}`] : [])];
 }
 
+/** Each binding clause that failed, with its first evidence: what a failed gate is about (also under each tier of `tiers`). */
+export function bindingFailureLines(results: RunResults, outDir: string): string[] {
+  return results.clauses
+    .filter((c) => c.binding && (c.status === 'fail' || c.status === 'error'))
+    .flatMap((clause) => [`  FAIL  ${clause.id}  [${clause.level}]  ${clause.status}`, ...evidenceLines(clause, results.cases, outDir)]);
+}
+
 /** The one-screen summary printed at the end of a run. */
 export function renderSummary(results: RunResults, outDir: string, formats: readonly ReportFormat[] = ALL_FORMATS): string {
   const caseStatuses = Object.keys(results.totals) as CaseStatus[];
@@ -41,10 +48,10 @@ export function renderSummary(results: RunResults, outDir: string, formats: read
     `clauses: ${results.clauses.length}: ${counts(ClauseStatus.options, clauseTotals(results))}`,
     ...results.probes.filter((p) => !p.ok).map((p) => `  claimed but not seen to work: ${p.capability}: ${p.detail}`),
   ];
-  for (const clause of results.clauses.filter((c) => c.status === 'fail' || c.status === 'error')) {
-    lines.push(`  ${clause.binding ? 'FAIL' : 'deviation (not binding)'}  ${clause.id}  [${clause.level}]  ${clause.status}`);
-    if (clause.binding) lines.push(...evidenceLines(clause, results.cases, outDir));
+  for (const clause of results.clauses.filter((c) => !c.binding && (c.status === 'fail' || c.status === 'error'))) {
+    lines.push(`  deviation (not binding)  ${clause.id}  [${clause.level}]  ${clause.status}`);
   }
+  lines.push(...bindingFailureLines(results, outDir));
   const unverified = results.gate.unverified;
   if (unverified.length > 0) {
     lines.push(`  NOT VERIFIED (skipped or not observable, and not waived): ${unverified.join(', ')}`);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { finishGuestResults } from '../../reports/guest-results.js';
+import { bindingFailureLines } from '../../reports/summary.js';
 import { ALL_FORMATS } from '../../reports/write.js';
 import { loadTiersFile } from '../tiers-file.js';
 import { UserError } from '../../spec/errors.js';
@@ -45,6 +46,7 @@ export async function tiersCommand(file: string): Promise<number> {
     }
     for (const line of annotations) process.stdout.write(`${line}\n`);
     process.stdout.write(`tier ${run.tier.name} (${run.tier.adapter} on ${run.tier.device}): ${results.gate.summary}; ${(results.run.durationMs / 1000).toFixed(1)} s; reports in ${run.out}\n`);
+    for (const line of bindingFailureLines(results, run.out)) process.stdout.write(`${line}\n`);
     worst = Math.max(worst, run.exitCode === 0 ? 0 : run.exitCode === 1 ? 1 : 2);
   }
   return worst;
