@@ -15,6 +15,8 @@ export const Capability = z.enum([
   'mr_data',
   /** Posts can be issued from irqs-off, softirq and hard-IRQ context, and the context is reported. */
   'post_contexts',
+  /** runConcurrent: the implementation's own engine runs posters, consumers, a resizer and an armer at once on one SRQ. */
+  'concurrent',
 ]);
 export type Capability = z.infer<typeof Capability>;
 

@@ -14,6 +14,7 @@ import {
   SrqAttrMask,
 } from '../spec/verbs/attrs.js';
 import { AsyncEvent } from '../spec/verbs/events.js';
+import { ConcurrentOutcome, ConcurrentPlan } from './concurrent.js';
 import { Handle, u32, u64 } from '../spec/verbs/ints.js';
 import { PostContext, RawPostOutcome, RawStatus } from '../spec/verbs/outcome.js';
 import { WorkCompletion } from '../spec/verbs/wc.js';
@@ -78,6 +79,9 @@ export const calls = {
   postSend: call(z.object({ qp: Handle, wrs: z.array(SendWr), context: PostContext.optional() }), RawPostOutcome),
 
   getAsyncEvents: call(z.object({}), z.object({ events: z.array(AsyncEvent) })),
+
+  // The concurrent workload on a fresh SRQ of its own, run by the implementation's engine (adapters/concurrent.ts).
+  runConcurrent: call(ConcurrentPlan, ConcurrentOutcome),
 } as const;
 
 export type Calls = typeof calls;

@@ -1,8 +1,9 @@
 import type { AsyncEvent } from '../spec/verbs/events.js';
-import type { Mtu, QpAttr, QpAttrMask, QpCap, SrqAttr } from '../spec/verbs/attrs.js';
+import type { QpAttr, QpCap, SrqAttr } from '../spec/verbs/attrs.js';
 import type { Handle } from '../spec/verbs/ints.js';
 import type { WorkCompletion } from '../spec/verbs/wc.js';
 import type { Verbs } from './verbs.js';
+import { type RcStep, type UpState, rcSteps as rcStepsFor } from '../adapters/rc-steps.js';
 
 /** Setup could not build what the case needs: the case is an error, not a verdict on a clause. */
 export class SetupError extends Error {
@@ -89,51 +90,13 @@ export async function createRcQp(v: Verbs, pd: Handle, srq: Handle | undefined, 
   return { qp, qp_num: ensure(r.qp_num, r.rawReturn, 'createQp qp_num', r.errno), cq, cap: ensure(r.cap, r.rawReturn, 'createQp cap', r.errno) };
 }
 
-export type UpState = 'INIT' | 'RTR' | 'RTS';
+export type { RcStep, UpState } from '../adapters/rc-steps.js';
 
-export interface RcStep {
-  to: UpState;
-  attr: QpAttr;
-  mask: QpAttrMask[];
-}
-
-/** The RC steps RESET -> INIT -> RTR -> RTS with the attributes each requires, aimed at `destQpNum` on port 1. */
+/** The RC steps RESET -> INIT -> RTR -> RTS aimed at `destQpNum` on port 1 (adapters/rc-steps.ts). */
 export async function rcSteps(v: Verbs, destQpNum: number, options: { rnr_retry?: number } = {}): Promise<RcStep[]> {
   const port = await v.queryPort({ port_num: 1 });
   const { gid } = await v.queryGid({ port_num: 1, index: 0 });
-  const path_mtu = Math.min(port.active_mtu, 1024) as Mtu;
-  const ethernet = port.link_layer === 'ETHERNET';
-  return [
-    {
-      to: 'INIT',
-      attr: { qp_state: 'INIT', pkey_index: 0, port_num: 1, qp_access_flags: ['LOCAL_WRITE', 'REMOTE_WRITE', 'REMOTE_READ'] },
-      mask: ['STATE', 'PKEY_INDEX', 'PORT', 'ACCESS_FLAGS'],
-    },
-    {
-      to: 'RTR',
-      attr: {
-        qp_state: 'RTR',
-        path_mtu,
-        dest_qp_num: destQpNum,
-        rq_psn: 0,
-        max_dest_rd_atomic: 1,
-        min_rnr_timer: 1,
-        ah_attr: {
-          dlid: port.lid,
-          sl: 0,
-          port_num: 1,
-          is_global: ethernet,
-          ...(ethernet ? { grh: { dgid: gid, sgid_index: 0, hop_limit: 1, flow_label: 0, traffic_class: 0 } } : {}),
-        },
-      },
-      mask: ['STATE', 'AV', 'PATH_MTU', 'DEST_QPN', 'RQ_PSN', 'MAX_DEST_RD_ATOMIC', 'MIN_RNR_TIMER'],
-    },
-    {
-      to: 'RTS',
-      attr: { qp_state: 'RTS', timeout: 14, retry_cnt: 7, rnr_retry: options.rnr_retry ?? 7, sq_psn: 0, max_rd_atomic: 1 },
-      mask: ['STATE', 'TIMEOUT', 'RETRY_CNT', 'RNR_RETRY', 'SQ_PSN', 'MAX_QP_RD_ATOMIC'],
-    },
-  ];
+  return rcStepsFor(port, gid, destQpNum, options);
 }
 
 /** Drives an RC QP from RESET up to `upTo`, aimed at `destQpNum`. */

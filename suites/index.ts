@@ -1,4 +1,5 @@
 import type { Case } from './case.js';
+import { concurrentCases } from './concurrent/cases.js';
 import { errorCases } from './errors/cases.js';
 import { cqCases } from './errors/cq.js';
 import { interruptContextCases } from './interrupt-context.js';
@@ -32,4 +33,5 @@ export const allCases: readonly Case[] = [
   ...errorCases,
   ...cqCases,
   ...interruptContextCases,
+  ...concurrentCases,
 ];

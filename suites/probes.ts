@@ -1,4 +1,5 @@
 import type { Adapter, AdapterInfo, Capability, CapabilityProbe, Profile } from '../adapters/adapter.js';
+import { RECORD_WIDTH, RecordKind } from '../adapters/concurrent.js';
 import type { CaseContext } from './context.js';
 import { createSrq, registerBuffer, SetupError, tryCreateQp } from './fixtures.js';
 import { UD_STEPS } from './qp/ud.js';
@@ -55,6 +56,14 @@ const PROBES: Partial<Record<Capability, Probe>> = {
     const read = await ctx.verbs.readMr({ mr: buffer.mr, offset: 8, length: 3 });
     if (read.data !== 'c0ffee') throw new SetupError(`readMr read ${read.data} where writeMr wrote c0ffee`);
     return "an MR's bytes written and read back";
+  },
+  concurrent: async (ctx) => {
+    const plan = { max_wr: 16, srq_limit: 0, posters: [{ first_wr_id: 1, batches: [2] }], consumers: [{ messages: 2 }], resizes: [], arms: [], hardirq_posters: 0, timeout_ms: 10_000 };
+    const out = await ctx.verbs.runConcurrent(plan);
+    if (out.err !== 0) throw new SetupError(`runConcurrent of 2 WRs, one poster and one consumer, stopped at ${out.stage} with errno ${out.err}`);
+    const received = out.records.filter((kind, i) => i % RECORD_WIDTH === 1 && kind === RecordKind.RECV).length;
+    if (received !== 2) throw new SetupError(`runConcurrent of 2 WRs recorded ${received} receives`);
+    return 'the engine posted 2 WRs to an SRQ of its own and a consumer received both';
   },
   post_contexts: async (ctx) => {
     const pd = await ctx.pd();

@@ -158,6 +158,10 @@ function valueCodec(shape: Schema, message: MessageDescriptor, field: FieldDescr
     }
     return WIDE.has(field.type) ? { encode: (v) => v, decode: (w) => (typeof w === 'string' ? Number(w) : w) } : IDENTITY;
   }
+  if (shape instanceof z.ZodNumber) {
+    expect('TYPE_DOUBLE', 'a number that is not an integer');
+    return IDENTITY;
+  }
   if (shape instanceof z.ZodString || shape instanceof z.ZodEnum || isLiteralOf(shape, 'string')) {
     expect('TYPE_STRING', 'a string or enum name');
     return IDENTITY;

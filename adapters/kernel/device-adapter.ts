@@ -67,7 +67,8 @@ export function kernelDeviceAdapter(device: string): Adapter {
         // Loopback connects two QPs through port 1 with modify_qp alone, so it needs that port up
         // and an IB or RoCE device: iWARP (an RNIC, e.g. siw) connects only through the CM and has no UD.
         const iwarp = attr.node_type === RDMA_NODE_RNIC;
-        if (!iwarp && port.ret === 0 && names.portState.name(port.state) === 'ACTIVE') caps.push('rc_loopback', 'ud');
+        // rvtc's engine (RUN_CONCURRENT) consumes through loopback RC pairs on an SRQ.
+        if (!iwarp && port.ret === 0 && names.portState.name(port.state) === 'ACTIVE') caps.push('rc_loopback', 'ud', ...(caps.includes('srq') ? (['concurrent'] as const) : []));
         return {
           adapter: 'kernel',
           implementation:

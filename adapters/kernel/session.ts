@@ -42,6 +42,8 @@ import {
   StatusResp,
   Wc,
 } from './abi.js';
+import { RigFailure, buildConcurrentRig } from '../concurrent-rig.js';
+import { decodeConcurrentResp, encodeConcurrentReq } from './concurrent.js';
 import type { KernelControl } from './control.js';
 import * as names from './names.js';
 import { type StructValue, fromCString } from './struct.js';
@@ -239,7 +241,7 @@ export function openKernelSession(control: KernelControl): Session {
     num_sge: wr.num_sge,
   });
 
-  return {
+  const session: Session = {
     queryDevice: async () => deviceAttr(DeviceAttrResp.read(req(Op.QUERY_DEVICE), 0)),
     queryPort: async ({ port_num }) => {
       const r = PortAttrResp.read(req(Op.QUERY_PORT, QueryPortReq.encode({ port: port_num })), 0);
@@ -371,6 +373,23 @@ export function openKernelSession(control: KernelControl): Session {
       return { events };
     },
 
+    // The module's engine takes a rig built here through the session's own verbs, so closing the session frees it whatever happened.
+    runConcurrent: async (plan) => {
+      let rig: Awaited<ReturnType<typeof buildConcurrentRig>>;
+      try {
+        rig = await buildConcurrentRig(session, plan);
+      } catch (error) {
+        if (error instanceof RigFailure) return { err: Math.abs(error.rawReturn), stage: error.call, records: [] };
+        throw error;
+      }
+      try {
+        return decodeConcurrentResp(req(Op.RUN_CONCURRENT, encodeConcurrentReq(rig, plan)));
+      } finally {
+        await rig.destroy();
+      }
+    },
+
     close: async () => control.close(),
   };
+  return session;
 }

@@ -7,6 +7,8 @@ import type { RawPostOutcome } from '../../spec/verbs/outcome.js';
 import { modifyQpIsOk } from '../../spec/verbs/qp-transitions.js';
 import type { RecvWr, Sge } from '../../spec/verbs/wr.js';
 import type { CallArgs, CallName, CallResult } from '../calls.js';
+import { rdmavtConcurrentSrq } from './concurrent/rdmavt.js';
+import type { ConcurrentSrq } from './concurrent/srq.js';
 import { resolveSgl, type Segment } from './mr.js';
 import { errorQp } from './qp.js';
 import { type StateOp, stateAllows } from './state-ops.js';
@@ -60,6 +62,8 @@ export interface Behaviour {
   resolveRecvSgl(state: ModelState, pd: Handle, sgl: readonly Sge[]): Segment[] | undefined;
   /** How often a send that met an empty receive queue retries (s_rnr_retry; rnr_retry 7 is infinite). */
   rnrRetries(rnrRetry: number): number;
+  /** The SRQ paths step by step, for the concurrent workload (runConcurrent): rvt_post_srq_recv, rvt_get_rwqe, rvt_modify_srq. */
+  readonly concurrentSrq: ConcurrentSrq;
   /** Variations of whole verbs that no finer field expresses (used by mutants only). */
   readonly intercept?: Intercepts;
 }
@@ -125,4 +129,5 @@ export const rdmavt: Behaviour = {
   errorQp,
   resolveRecvSgl: (state, pd, sgl) => resolveSgl(state, pd, sgl, 'LOCAL_WRITE'),
   rnrRetries: (rnrRetry) => (rnrRetry >= 7 ? Number.POSITIVE_INFINITY : rnrRetry),
+  concurrentSrq: rdmavtConcurrentSrq,
 };

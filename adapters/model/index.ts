@@ -18,7 +18,7 @@ export function modelAdapter(behaviour: Behaviour = rdmavt, name = 'model'): Ada
     layer: behaviour.layer,
     // rdmavt's devices (qib, hfi1) are InfiniBand.
     device: { name: `model-${behaviour.name}`, driver: 'rdmavt (TypeScript model)', transport: 'ib' },
-    capabilities: ['srq', 'srq_resize', 'srq_limit_event', 'rc_loopback', 'ud', 'async_events', 'mr_data'],
+    capabilities: ['srq', 'srq_resize', 'srq_limit_event', 'rc_loopback', 'ud', 'async_events', 'mr_data', 'concurrent'],
     defaultProfile: behaviour.defaultProfile,
     // The model completes synchronously: what has not arrived at once never will.
     completionWaitMs: 5,

@@ -1,6 +1,7 @@
 import { type Session, onlyProcessContext } from '../adapter.js';
 import type { CallArgs, CallName, CallResult } from '../calls.js';
 import type { Behaviour } from './behaviour.js';
+import { planSeed, runConcurrentModel } from './concurrent/engine.js';
 import { pollCq } from './cq.js';
 import { allocHandle, lookup, MODEL_PORT_ATTR, newModelState } from './device.js';
 import { progress } from './loopback.js';
@@ -83,6 +84,13 @@ const verbs: Verbs = {
   postSend: (state, { qp, wrs, context }) => (onlyProcessContext(context, 'the model'), postSend(state, qp, wrs)),
 
   getAsyncEvents: (state) => ({ events: state.events.splice(0) }),
+
+  // On an SRQ of its own, interleaved from a seed the plan decides: one plan, one history.
+  runConcurrent: (state, plan) => {
+    if (plan.hardirq_posters !== 0) throw new Error('the model cannot post from hard-IRQ context: only the kernel adapter can');
+    const b = state.behaviour;
+    return runConcurrentModel(plan, { paths: b.concurrentSrq, ringSize: b.ringSize, max_srq_wr: state.attr.max_srq_wr, seed: planSeed(plan) });
+  },
 };
 
 /** A session on a fresh model device: everything it created goes away with it. */

@@ -121,10 +121,29 @@ export const SGES_PER_WR = 4;
 const POSTS = new Set<string>(['postSrqRecv', 'postRecv', 'postSend']);
 
 /**
+ * A concurrent workload may post this many times the WRs of one post: its history (about two
+ * records of 64 bytes per WR) is what the host holds and sends back, so it is bounded like a post.
+ */
+export const CONCURRENT_POSTS = 200;
+
+/** The WRs a runConcurrent request's posters post in all, counted on the raw request. */
+function concurrentWrs(rawArgs: unknown): number {
+  const posters = (rawArgs as { posters?: unknown } | null)?.posters;
+  if (!Array.isArray(posters)) return 0;
+  let wrs = 0;
+  for (const poster of posters) {
+    const batches = (poster as { batches?: unknown } | null)?.batches;
+    if (Array.isArray(batches)) for (const b of batches) wrs += typeof b === 'number' && b > 0 ? b : 0;
+  }
+  return wrs;
+}
+
+/**
  * The WRs and SGEs a post carries, counted on the raw request (before it is validated or decoded,
  * which costs time in proportion): undefined for a call that is not a post.
  */
 export function postSize(call: string, rawArgs: unknown): { wrs: number; sges: number } | undefined {
+  if (call === 'runConcurrent') return { wrs: concurrentWrs(rawArgs), sges: 0 };
   if (!POSTS.has(call)) return undefined;
   const wrs = (rawArgs as { wrs?: unknown } | null)?.wrs;
   if (!Array.isArray(wrs)) return { wrs: 0, sges: 0 };

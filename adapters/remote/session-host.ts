@@ -1,6 +1,6 @@
 import type { Adapter, AdapterInfo, Session } from '../adapter.js';
 import { type CallName, callNames, calls } from '../calls.js';
-import { DEFAULT_LIMITS, type DeviceLimits, type HostLimits, SGES_PER_WR, memoryCost, mib, postSize } from './budget.js';
+import { CONCURRENT_POSTS, DEFAULT_LIMITS, type DeviceLimits, type HostLimits, SGES_PER_WR, memoryCost, mib, postSize } from './budget.js';
 import { InvalidRequest, OverBudget, UnknownHandle } from './refusals.js';
 
 /** The handle a create call returns, by call name; and the call that destroys it. */
@@ -115,6 +115,11 @@ export class SessionHost {
     const size = postSize(call, rawArgs);
     if (size === undefined) return;
     const { maxWrsPerPost } = this.limits;
+    if (call === 'runConcurrent') {
+      const most = maxWrsPerPost * CONCURRENT_POSTS;
+      if (size.wrs > most) throw new OverBudget('WRs per post', `${call}: a workload of ${size.wrs} WRs; this agent takes at most ${most} (${CONCURRENT_POSTS} times its WRs per post)`);
+      return;
+    }
     if (size.wrs > maxWrsPerPost) throw new OverBudget('WRs per post', `${call}: ${size.wrs} WRs in one post; this agent takes at most ${maxWrsPerPost}`);
     if (size.sges > maxWrsPerPost * SGES_PER_WR) {
       throw new OverBudget('WRs per post', `${call}: ${size.sges} SGEs in one post; this agent takes at most ${maxWrsPerPost * SGES_PER_WR}`);

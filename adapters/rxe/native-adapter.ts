@@ -34,6 +34,8 @@ function capabilitiesOf(binding: VerbsBinding, ctx: number): Capability[] {
   if ((device.device_cap_flags & IBV_DEVICE_SRQ_RESIZE) !== 0) caps.push('srq_resize');
   // Loopback connects two QPs through port 1, so it needs that port up.
   if (port?.state === IBV_PORT_ACTIVE) caps.push('rc_loopback', 'ud');
+  // The addon's threaded engine (src/concurrent.cc) consumes through loopback RC pairs on an SRQ.
+  if (device.max_srq > 0 && port?.state === IBV_PORT_ACTIVE) caps.push('concurrent');
   return caps;
 }
 

@@ -189,6 +189,12 @@ export function openNativeSession(binding: Native.VerbsBinding, device: string):
       return { events };
     },
 
+    runConcurrent: async ({ max_wr, srq_limit, posters, consumers, resizes, arms, hardirq_posters, timeout_ms }) => {
+      if (hardirq_posters !== 0) throw new Error('libibverbs cannot post from hard-IRQ context: only the kernel adapter can');
+      const r = await binding.runConcurrent(ctx, { max_wr, srq_limit, posters, consumers, resizes, arms }, timeout_ms);
+      return { err: r.errno, stage: r.stage, records: recordsOf(r.records) };
+    },
+
     close: async () => {
       // Each destroy is tried even if an earlier one failed; ibv_close_device then frees what is left.
       for (const kind of TEARDOWN) {
@@ -312,4 +318,10 @@ function ourEvent(names: VerbsNames, handles: Handles, event: Native.AsyncEvent)
       return cq === undefined ? undefined : { event_type, element: { kind: 'cq', cq } };
     }
   }
+}
+
+/** The addon's little-endian float64 records as plain numbers (they cross the worker as JSON). */
+function recordsOf(buf: Buffer): number[] {
+  const aligned = buf.byteOffset % Float64Array.BYTES_PER_ELEMENT === 0 ? buf : Buffer.from(buf);
+  return Array.from(new Float64Array(aligned.buffer, aligned.byteOffset, aligned.length / Float64Array.BYTES_PER_ELEMENT));
 }

@@ -2,6 +2,7 @@ import { STATUS_LABEL } from '../labels.js';
 import { columnLabel } from '../matrix.js';
 import type { CaseResult, RunResults } from '../results-schema.js';
 import { caseAnchor, esc, json } from './escape.js';
+import { counterexampleTimelines } from './timeline.js';
 
 const checks = (c: CaseResult) =>
   c.checks.length === 0
@@ -12,7 +13,7 @@ const checks = (c: CaseResult) =>
             `<tr><td><a href="#clause-${esc(k.clause)}"><code>${esc(k.clause)}</code></a></td><td class="status s-${k.status}">${esc(k.status)}</td>` +
             `<td>${esc(k.what)}${k.reason ? ` <span class="note">${esc(k.reason)}</span>` : ''}</td><td><code>${json(k.expected)}</code></td><td><code>${json(k.actual)}</code></td></tr>`,
         )
-        .join('')}</table>`;
+        .join('')}</table>${c.checks.map((k) => (k.status === 'fail' ? counterexampleTimelines(k.actual) : '')).join('')}`;
 
 const trace = (c: CaseResult) =>
   c.trace.length === 0

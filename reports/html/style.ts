@@ -37,4 +37,12 @@ blockquote { margin: .4rem 0; padding: .2rem .75rem; border-left: 3px solid #d0d
 details.case { margin: .3rem 0; border: 1px solid #d0d7de; border-radius: 4px; padding: .3rem .6rem; }
 details.case > summary { cursor: pointer; }
 .note { color: #59636e; }
+/* A concurrent counterexample: a lane per actor, each operation a bar from invocation to response. */
+figure.timeline { margin: .6rem 0; }
+figure.timeline figcaption { font-size: 12px; margin-bottom: .2rem; }
+figure.timeline svg { background: #fff; border: 1px solid #d0d7de; font-size: 11px; }
+figure.timeline .tl-lane { fill: #424a53; }
+figure.timeline rect { fill-opacity: .35; stroke-width: 1; }
+.tl-post { fill: #0969da; stroke: #0969da; } .tl-recv { fill: #1a7f37; stroke: #1a7f37; }
+.tl-resize, .tl-arm { fill: #9a6700; stroke: #9a6700; } .tl-limit_event { fill: #cf222e; stroke: #cf222e; }
 `;

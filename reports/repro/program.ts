@@ -9,8 +9,15 @@ import { PRELUDE } from './prelude.js';
 import { type AnyRecorded, recordedCalls, steps } from './recorded.js';
 import { Scope, TEARDOWN } from './scope.js';
 
+/**
+ * A concurrent workload is many threads' calls at once, made by the implementation's own engine:
+ * no sequence of calls replays it, so the program says so and its history stays the evidence.
+ */
+const runConcurrent: Emitter<'runConcurrent'> = (group) =>
+  group.map((call) => `puts(${cString(`#${call.seq} runConcurrent: a concurrent workload is not replayed call by call; its recorded history (results.json) is the evidence`)});`);
+
 /** One emitter per verbs call: a call added to adapters/calls.ts without one is a compile error here. */
-const EMITTERS: { [N in CallName]: Emitter<N> } = { ...resourceEmitters, ...postEmitters };
+const EMITTERS: { [N in CallName]: Emitter<N> } = { ...resourceEmitters, ...postEmitters, runConcurrent };
 
 /**
  * A step whose recorded call threw (the implementation crashed, say) first says so: if it crashes

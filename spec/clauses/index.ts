@@ -1,3 +1,4 @@
+import { concurrentClauses } from './concurrent.js';
 import { errorClauses } from './errors.js';
 import { postRecvClauses } from './post_recv.js';
 import { postSendClauses } from './post_send.js';
@@ -18,6 +19,7 @@ export const clauses: readonly Clause[] = Clause.array().parse([
   ...srqLifecycleClauses,
   ...srqLimitClauses,
   ...errorClauses,
+  ...concurrentClauses,
 ]);
 
 export const clauseById: ReadonlyMap<string, Clause> = new Map(clauses.map((c) => [c.id, c]));

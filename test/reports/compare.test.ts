@@ -46,7 +46,7 @@ describe('compare', () => {
       [],
     );
     expect(text).toContain('  [1] model (model-rdmavt)  before/results.json  PASS');
-    expect(text).toMatch(/clauses whose status differs \(6 of \d+;/);
+    expect(text).toMatch(/clauses whose status differs \(7 of \d+;/);
     expect(text).toMatch(/ {2}post_srq_recv\.capacity\.at-least-max_wr +pass +FAIL/);
   });
 

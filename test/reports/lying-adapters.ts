@@ -30,11 +30,13 @@ export const claimsSrqsItLacks = () =>
     capabilities: ['srq', 'srq_resize', 'srq_limit_event', 'rc_loopback', 'ud', 'async_events', 'mr_data', 'post_contexts'],
   }));
 
-/** Every case's setup fails on its first verb: no protection domain can be allocated. */
-export const failsInSetup = () => lying('fails-in-setup', { allocPd: () => async () => ({ rawReturn: -12, pd: null }) });
+/** Every case's setup fails on its first verb: no protection domain can be allocated, by a case or by the concurrent engine's own rig. */
+export const failsInSetup = () =>
+  lying('fails-in-setup', { allocPd: () => async () => ({ rawReturn: -12, pd: null }), runConcurrent: () => async () => ({ err: 12, stage: 'allocPd', records: [] }) });
 
 /** Answers the device query, then never answers again: every case runs into its timeout. */
-export const hangs = () => lying('hangs', { allocPd: () => () => new Promise<never>(() => undefined) });
+const never = () => () => new Promise<never>(() => undefined);
+export const hangs = () => lying('hangs', { allocPd: never, runConcurrent: never });
 
 /** Declares no capability at all, so every case that needs one is skipped. */
 export const declaresNothing = () => lying('declares-nothing', {}, (i) => ({ ...i, capabilities: [] }));

@@ -30,9 +30,10 @@ describe('capability probes', () => {
     const { capabilities, probes } = await probeCapabilities(adapter, info, 'rdmavt', 5000);
     expect(capabilities).toEqual(info.capabilities);
     expect(probes.map((p) => [p.capability, p.ok])).toEqual([
-      ['srq', true], ['srq_resize', true], ['srq_limit_event', true], ['rc_loopback', true], ['ud', true], ['mr_data', true],
+      ['srq', true], ['srq_resize', true], ['srq_limit_event', true], ['rc_loopback', true], ['ud', true], ['mr_data', true], ['concurrent', true],
     ].filter(([c]) => info.capabilities.includes(c as never)));
     expect(probes.find((p) => p.capability === 'rc_loopback')?.detail).toBe('two RC QPs connected by modify_qp on port 1; one SEND received with SUCCESS');
+    expect(probes.find((p) => p.capability === 'concurrent')?.detail).toBe('the engine posted 2 WRs to an SRQ of its own and a consumer received both');
   });
 
   it('tries again alone a probe that failed beside the others, so trouble from another probe drops nothing', async () => {

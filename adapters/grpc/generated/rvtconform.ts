@@ -12,6 +12,11 @@ import type { AsyncEvents as _rvtconform_v1_AsyncEvents, AsyncEvents__Output as 
 import type { CallError as _rvtconform_v1_CallError, CallError__Output as _rvtconform_v1_CallError__Output } from './rvtconform/v1/CallError.js';
 import type { CloseSessionRequest as _rvtconform_v1_CloseSessionRequest, CloseSessionRequest__Output as _rvtconform_v1_CloseSessionRequest__Output } from './rvtconform/v1/CloseSessionRequest.js';
 import type { CloseSessionResponse as _rvtconform_v1_CloseSessionResponse, CloseSessionResponse__Output as _rvtconform_v1_CloseSessionResponse__Output } from './rvtconform/v1/CloseSessionResponse.js';
+import type { ConcurrentArm as _rvtconform_v1_ConcurrentArm, ConcurrentArm__Output as _rvtconform_v1_ConcurrentArm__Output } from './rvtconform/v1/ConcurrentArm.js';
+import type { ConcurrentConsumer as _rvtconform_v1_ConcurrentConsumer, ConcurrentConsumer__Output as _rvtconform_v1_ConcurrentConsumer__Output } from './rvtconform/v1/ConcurrentConsumer.js';
+import type { ConcurrentOutcome as _rvtconform_v1_ConcurrentOutcome, ConcurrentOutcome__Output as _rvtconform_v1_ConcurrentOutcome__Output } from './rvtconform/v1/ConcurrentOutcome.js';
+import type { ConcurrentPoster as _rvtconform_v1_ConcurrentPoster, ConcurrentPoster__Output as _rvtconform_v1_ConcurrentPoster__Output } from './rvtconform/v1/ConcurrentPoster.js';
+import type { ConcurrentResize as _rvtconform_v1_ConcurrentResize, ConcurrentResize__Output as _rvtconform_v1_ConcurrentResize__Output } from './rvtconform/v1/ConcurrentResize.js';
 import type { CreateCqRequest as _rvtconform_v1_CreateCqRequest, CreateCqRequest__Output as _rvtconform_v1_CreateCqRequest__Output } from './rvtconform/v1/CreateCqRequest.js';
 import type { CreateCqResponse as _rvtconform_v1_CreateCqResponse, CreateCqResponse__Output as _rvtconform_v1_CreateCqResponse__Output } from './rvtconform/v1/CreateCqResponse.js';
 import type { CreateQpRequest as _rvtconform_v1_CreateQpRequest, CreateQpRequest__Output as _rvtconform_v1_CreateQpRequest__Output } from './rvtconform/v1/CreateQpRequest.js';
@@ -52,6 +57,7 @@ import type { ReadMrResponse as _rvtconform_v1_ReadMrResponse, ReadMrResponse__O
 import type { RecvWr as _rvtconform_v1_RecvWr, RecvWr__Output as _rvtconform_v1_RecvWr__Output } from './rvtconform/v1/RecvWr.js';
 import type { RegMrRequest as _rvtconform_v1_RegMrRequest, RegMrRequest__Output as _rvtconform_v1_RegMrRequest__Output } from './rvtconform/v1/RegMrRequest.js';
 import type { RegMrResponse as _rvtconform_v1_RegMrResponse, RegMrResponse__Output as _rvtconform_v1_RegMrResponse__Output } from './rvtconform/v1/RegMrResponse.js';
+import type { RunConcurrentRequest as _rvtconform_v1_RunConcurrentRequest, RunConcurrentRequest__Output as _rvtconform_v1_RunConcurrentRequest__Output } from './rvtconform/v1/RunConcurrentRequest.js';
 import type { SendWr as _rvtconform_v1_SendWr, SendWr__Output as _rvtconform_v1_SendWr__Output } from './rvtconform/v1/SendWr.js';
 import type { SessionLease as _rvtconform_v1_SessionLease, SessionLease__Output as _rvtconform_v1_SessionLease__Output } from './rvtconform/v1/SessionLease.js';
 import type { SessionOpened as _rvtconform_v1_SessionOpened, SessionOpened__Output as _rvtconform_v1_SessionOpened__Output } from './rvtconform/v1/SessionOpened.js';
@@ -82,6 +88,11 @@ export interface ProtoGrpcType {
       CallError: MessageTypeDefinition<_rvtconform_v1_CallError, _rvtconform_v1_CallError__Output>
       CloseSessionRequest: MessageTypeDefinition<_rvtconform_v1_CloseSessionRequest, _rvtconform_v1_CloseSessionRequest__Output>
       CloseSessionResponse: MessageTypeDefinition<_rvtconform_v1_CloseSessionResponse, _rvtconform_v1_CloseSessionResponse__Output>
+      ConcurrentArm: MessageTypeDefinition<_rvtconform_v1_ConcurrentArm, _rvtconform_v1_ConcurrentArm__Output>
+      ConcurrentConsumer: MessageTypeDefinition<_rvtconform_v1_ConcurrentConsumer, _rvtconform_v1_ConcurrentConsumer__Output>
+      ConcurrentOutcome: MessageTypeDefinition<_rvtconform_v1_ConcurrentOutcome, _rvtconform_v1_ConcurrentOutcome__Output>
+      ConcurrentPoster: MessageTypeDefinition<_rvtconform_v1_ConcurrentPoster, _rvtconform_v1_ConcurrentPoster__Output>
+      ConcurrentResize: MessageTypeDefinition<_rvtconform_v1_ConcurrentResize, _rvtconform_v1_ConcurrentResize__Output>
       CreateCqRequest: MessageTypeDefinition<_rvtconform_v1_CreateCqRequest, _rvtconform_v1_CreateCqRequest__Output>
       CreateCqResponse: MessageTypeDefinition<_rvtconform_v1_CreateCqResponse, _rvtconform_v1_CreateCqResponse__Output>
       CreateQpRequest: MessageTypeDefinition<_rvtconform_v1_CreateQpRequest, _rvtconform_v1_CreateQpRequest__Output>
@@ -122,6 +133,7 @@ export interface ProtoGrpcType {
       RecvWr: MessageTypeDefinition<_rvtconform_v1_RecvWr, _rvtconform_v1_RecvWr__Output>
       RegMrRequest: MessageTypeDefinition<_rvtconform_v1_RegMrRequest, _rvtconform_v1_RegMrRequest__Output>
       RegMrResponse: MessageTypeDefinition<_rvtconform_v1_RegMrResponse, _rvtconform_v1_RegMrResponse__Output>
+      RunConcurrentRequest: MessageTypeDefinition<_rvtconform_v1_RunConcurrentRequest, _rvtconform_v1_RunConcurrentRequest__Output>
       SendWr: MessageTypeDefinition<_rvtconform_v1_SendWr, _rvtconform_v1_SendWr__Output>
       SessionLease: MessageTypeDefinition<_rvtconform_v1_SessionLease, _rvtconform_v1_SessionLease__Output>
       SessionOpened: MessageTypeDefinition<_rvtconform_v1_SessionOpened, _rvtconform_v1_SessionOpened__Output>

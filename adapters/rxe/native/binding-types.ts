@@ -230,6 +230,22 @@ export interface VerbsBinding {
   open(name: string): number;
   /** Destroys everything created through the context, then closes it. */
   close(ctx: number): Status;
+  /**
+   * The concurrent workload on a rig of its own (PD, SRQ, a loopback RC pair per consumer), each
+   * actor an OS thread (src/concurrent.cc); `records` is little-endian float64, 8 per operation.
+   */
+  runConcurrent(
+    ctx: number,
+    plan: {
+      max_wr: number;
+      srq_limit: number;
+      posters: readonly { first_wr_id: number; batches: readonly number[] }[];
+      consumers: readonly { messages: number }[];
+      resizes: readonly { max_wr: number }[];
+      arms: readonly { srq_limit: number }[];
+    },
+    timeoutMs: number,
+  ): Promise<{ errno: number; stage: string; records: Buffer }>;
   info(ctx: number): Status & { info: DeviceInfo | null };
   queryDevice(ctx: number): Status & { attr: DeviceAttr | null };
   queryPort(ctx: number, port: number): Status & { attr: PortAttr | null };

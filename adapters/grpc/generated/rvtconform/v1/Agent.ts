@@ -9,6 +9,7 @@ import type { AllocPdResponse as _rvtconform_v1_AllocPdResponse, AllocPdResponse
 import type { AsyncEvent as _rvtconform_v1_AsyncEvent, AsyncEvent__Output as _rvtconform_v1_AsyncEvent__Output } from '../../rvtconform/v1/AsyncEvent.js';
 import type { CloseSessionRequest as _rvtconform_v1_CloseSessionRequest, CloseSessionRequest__Output as _rvtconform_v1_CloseSessionRequest__Output } from '../../rvtconform/v1/CloseSessionRequest.js';
 import type { CloseSessionResponse as _rvtconform_v1_CloseSessionResponse, CloseSessionResponse__Output as _rvtconform_v1_CloseSessionResponse__Output } from '../../rvtconform/v1/CloseSessionResponse.js';
+import type { ConcurrentOutcome as _rvtconform_v1_ConcurrentOutcome, ConcurrentOutcome__Output as _rvtconform_v1_ConcurrentOutcome__Output } from '../../rvtconform/v1/ConcurrentOutcome.js';
 import type { CreateCqRequest as _rvtconform_v1_CreateCqRequest, CreateCqRequest__Output as _rvtconform_v1_CreateCqRequest__Output } from '../../rvtconform/v1/CreateCqRequest.js';
 import type { CreateCqResponse as _rvtconform_v1_CreateCqResponse, CreateCqResponse__Output as _rvtconform_v1_CreateCqResponse__Output } from '../../rvtconform/v1/CreateCqResponse.js';
 import type { CreateQpRequest as _rvtconform_v1_CreateQpRequest, CreateQpRequest__Output as _rvtconform_v1_CreateQpRequest__Output } from '../../rvtconform/v1/CreateQpRequest.js';
@@ -45,6 +46,7 @@ import type { ReadMrRequest as _rvtconform_v1_ReadMrRequest, ReadMrRequest__Outp
 import type { ReadMrResponse as _rvtconform_v1_ReadMrResponse, ReadMrResponse__Output as _rvtconform_v1_ReadMrResponse__Output } from '../../rvtconform/v1/ReadMrResponse.js';
 import type { RegMrRequest as _rvtconform_v1_RegMrRequest, RegMrRequest__Output as _rvtconform_v1_RegMrRequest__Output } from '../../rvtconform/v1/RegMrRequest.js';
 import type { RegMrResponse as _rvtconform_v1_RegMrResponse, RegMrResponse__Output as _rvtconform_v1_RegMrResponse__Output } from '../../rvtconform/v1/RegMrResponse.js';
+import type { RunConcurrentRequest as _rvtconform_v1_RunConcurrentRequest, RunConcurrentRequest__Output as _rvtconform_v1_RunConcurrentRequest__Output } from '../../rvtconform/v1/RunConcurrentRequest.js';
 import type { SessionLease as _rvtconform_v1_SessionLease, SessionLease__Output as _rvtconform_v1_SessionLease__Output } from '../../rvtconform/v1/SessionLease.js';
 import type { SessionRequest as _rvtconform_v1_SessionRequest, SessionRequest__Output as _rvtconform_v1_SessionRequest__Output } from '../../rvtconform/v1/SessionRequest.js';
 import type { SessionResponse as _rvtconform_v1_SessionResponse, SessionResponse__Output as _rvtconform_v1_SessionResponse__Output } from '../../rvtconform/v1/SessionResponse.js';
@@ -300,6 +302,23 @@ export interface AgentClient extends grpc.Client {
   regMr(argument: _rvtconform_v1_RegMrRequest, callback: grpc.requestCallback<_rvtconform_v1_RegMrResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * The concurrent workload, run by the device's own engine on a rig of its own; the history
+   * comes back whole (8 numbers per operation).
+   */
+  RunConcurrent(argument: _rvtconform_v1_RunConcurrentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_ConcurrentOutcome__Output>): grpc.ClientUnaryCall;
+  RunConcurrent(argument: _rvtconform_v1_RunConcurrentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_rvtconform_v1_ConcurrentOutcome__Output>): grpc.ClientUnaryCall;
+  RunConcurrent(argument: _rvtconform_v1_RunConcurrentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_ConcurrentOutcome__Output>): grpc.ClientUnaryCall;
+  RunConcurrent(argument: _rvtconform_v1_RunConcurrentRequest, callback: grpc.requestCallback<_rvtconform_v1_ConcurrentOutcome__Output>): grpc.ClientUnaryCall;
+  /**
+   * The concurrent workload, run by the device's own engine on a rig of its own; the history
+   * comes back whole (8 numbers per operation).
+   */
+  runConcurrent(argument: _rvtconform_v1_RunConcurrentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_ConcurrentOutcome__Output>): grpc.ClientUnaryCall;
+  runConcurrent(argument: _rvtconform_v1_RunConcurrentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_rvtconform_v1_ConcurrentOutcome__Output>): grpc.ClientUnaryCall;
+  runConcurrent(argument: _rvtconform_v1_RunConcurrentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_ConcurrentOutcome__Output>): grpc.ClientUnaryCall;
+  runConcurrent(argument: _rvtconform_v1_RunConcurrentRequest, callback: grpc.requestCallback<_rvtconform_v1_ConcurrentOutcome__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * A session on one stream, the transport the client uses: the same calls as the rpcs above,
    * each request a SessionRequest and each answer a SessionResponse with the request's id (in
    * any order; several requests may be in flight). Opening the stream opens the session (the
@@ -410,6 +429,12 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
   RegMr: grpc.handleUnaryCall<_rvtconform_v1_RegMrRequest__Output, _rvtconform_v1_RegMrResponse>;
   
   /**
+   * The concurrent workload, run by the device's own engine on a rig of its own; the history
+   * comes back whole (8 numbers per operation).
+   */
+  RunConcurrent: grpc.handleUnaryCall<_rvtconform_v1_RunConcurrentRequest__Output, _rvtconform_v1_ConcurrentOutcome>;
+  
+  /**
    * A session on one stream, the transport the client uses: the same calls as the rpcs above,
    * each request a SessionRequest and each answer a SessionResponse with the request's id (in
    * any order; several requests may be in flight). Opening the stream opens the session (the
@@ -455,6 +480,7 @@ export interface AgentDefinition extends grpc.ServiceDefinition {
   QuerySrq: MethodDefinition<_rvtconform_v1_QuerySrqRequest, _rvtconform_v1_QuerySrqResponse, _rvtconform_v1_QuerySrqRequest__Output, _rvtconform_v1_QuerySrqResponse__Output>
   ReadMr: MethodDefinition<_rvtconform_v1_ReadMrRequest, _rvtconform_v1_ReadMrResponse, _rvtconform_v1_ReadMrRequest__Output, _rvtconform_v1_ReadMrResponse__Output>
   RegMr: MethodDefinition<_rvtconform_v1_RegMrRequest, _rvtconform_v1_RegMrResponse, _rvtconform_v1_RegMrRequest__Output, _rvtconform_v1_RegMrResponse__Output>
+  RunConcurrent: MethodDefinition<_rvtconform_v1_RunConcurrentRequest, _rvtconform_v1_ConcurrentOutcome, _rvtconform_v1_RunConcurrentRequest__Output, _rvtconform_v1_ConcurrentOutcome__Output>
   Session: MethodDefinition<_rvtconform_v1_SessionRequest, _rvtconform_v1_SessionResponse, _rvtconform_v1_SessionRequest__Output, _rvtconform_v1_SessionResponse__Output>
   Usage: MethodDefinition<_rvtconform_v1_UsageRequest, _rvtconform_v1_AgentUsage, _rvtconform_v1_UsageRequest__Output, _rvtconform_v1_AgentUsage__Output>
   WriteMr: MethodDefinition<_rvtconform_v1_WriteMrRequest, _rvtconform_v1_Status, _rvtconform_v1_WriteMrRequest__Output, _rvtconform_v1_Status__Output>

@@ -24,6 +24,7 @@ import type { DestroyQpRequest as _rvtconform_v1_DestroyQpRequest, DestroyQpRequ
 import type { PostRecvRequest as _rvtconform_v1_PostRecvRequest, PostRecvRequest__Output as _rvtconform_v1_PostRecvRequest__Output } from '../../rvtconform/v1/PostRecvRequest.js';
 import type { PostSendRequest as _rvtconform_v1_PostSendRequest, PostSendRequest__Output as _rvtconform_v1_PostSendRequest__Output } from '../../rvtconform/v1/PostSendRequest.js';
 import type { GetAsyncEventsRequest as _rvtconform_v1_GetAsyncEventsRequest, GetAsyncEventsRequest__Output as _rvtconform_v1_GetAsyncEventsRequest__Output } from '../../rvtconform/v1/GetAsyncEventsRequest.js';
+import type { RunConcurrentRequest as _rvtconform_v1_RunConcurrentRequest, RunConcurrentRequest__Output as _rvtconform_v1_RunConcurrentRequest__Output } from '../../rvtconform/v1/RunConcurrentRequest.js';
 
 export interface SessionRequest {
   /**
@@ -54,11 +55,12 @@ export interface SessionRequest {
   'post_recv'?: (_rvtconform_v1_PostRecvRequest | null);
   'post_send'?: (_rvtconform_v1_PostSendRequest | null);
   'get_async_events'?: (_rvtconform_v1_GetAsyncEventsRequest | null);
+  'run_concurrent'?: (_rvtconform_v1_RunConcurrentRequest | null);
   '_id'?: "id";
   /**
    * One of the calls, named as in adapters/calls.ts (snake_case), with the rpc's request message.
    */
-  'call'?: "query_device"|"query_port"|"query_gid"|"alloc_pd"|"dealloc_pd"|"reg_mr"|"write_mr"|"read_mr"|"dereg_mr"|"create_cq"|"poll_cq"|"destroy_cq"|"create_srq"|"modify_srq"|"query_srq"|"destroy_srq"|"post_srq_recv"|"create_qp"|"modify_qp"|"query_qp"|"destroy_qp"|"post_recv"|"post_send"|"get_async_events";
+  'call'?: "query_device"|"query_port"|"query_gid"|"alloc_pd"|"dealloc_pd"|"reg_mr"|"write_mr"|"read_mr"|"dereg_mr"|"create_cq"|"poll_cq"|"destroy_cq"|"create_srq"|"modify_srq"|"query_srq"|"destroy_srq"|"post_srq_recv"|"create_qp"|"modify_qp"|"query_qp"|"destroy_qp"|"post_recv"|"post_send"|"get_async_events"|"run_concurrent";
 }
 
 export interface SessionRequest__Output {
@@ -90,4 +92,5 @@ export interface SessionRequest__Output {
   'post_recv'?: (_rvtconform_v1_PostRecvRequest__Output);
   'post_send'?: (_rvtconform_v1_PostSendRequest__Output);
   'get_async_events'?: (_rvtconform_v1_GetAsyncEventsRequest__Output);
+  'run_concurrent'?: (_rvtconform_v1_RunConcurrentRequest__Output);
 }

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { u32 } from '../spec/verbs/ints.js';
+
+/**
+ * The concurrent workload (issue 17) as data: what each actor does on one SRQ, decided by the
+ * caller from a seed (suites/concurrent/plan.ts), and run by the adapter's own engine (OS threads
+ * in the native addon, kthreads and a hard-IRQ timer in rvtc, an interleaving scheduler over the
+ * model), since a workload driven call by call through the session would be sequential.
+ */
+export const MAX_ACTORS = 32;
+/** rvtc's RVTC_MAX_BATCH: one post carries at most this many WRs. */
+export const MAX_BATCH = 64;
+/** rvtc's RVTC_MAX_MODIFIES. */
+export const MAX_MODIFIES = 64;
+/** The records one run may produce (rvtc's RVTC_MAX_RECORDS), so a plan's size is bounded up front. */
+export const MAX_RECORDS = 4 << 20;
+/** wr_ids stay below 2^53 so they are exact as JS numbers and as the records' float64s. */
+const WR_ID_MAX = 2 ** 53 - 1;
+
+export const ConcurrentPlan = z
+  .object({
+    /** The SRQ's max_wr at create. */
+    max_wr: u32.min(1),
+    /** Armed as the armer's first operation when not 0. */
+    srq_limit: u32,
+    /** Each posts its batches in order; wr_ids run from first_wr_id up, one per WR. */
+    posters: z
+      .array(z.object({ first_wr_id: z.number().int().min(0).max(WR_ID_MAX), batches: z.array(z.number().int().min(1).max(MAX_BATCH)).min(1) }))
+      .min(1)
+      .max(MAX_ACTORS),
+    /** Each sends this many zero-length SENDs on its own loopback RC pair whose receiver takes WQEs from the SRQ. */
+    consumers: z.array(z.object({ messages: u32 })).min(1).max(MAX_ACTORS),
+    /** max_wr values the resizer applies in order, spread over the run. */
+    resizes: z.array(z.object({ max_wr: u32.min(1) })).max(MAX_MODIFIES),
+    /** srq_limit values the armer applies in order, spread over the run. */
+    arms: z.array(z.object({ srq_limit: u32 })).max(MAX_MODIFIES),
+    /** On the kernel adapter, the last this many posters post from a hard-IRQ timer; elsewhere 0. */
+    hardirq_posters: z.number().int().min(0).max(MAX_ACTORS),
+    /** The engine stops (ETIMEDOUT) once this passed. */
+    timeout_ms: z.number().int().min(1).max(600_000),
+  })
+  .superRefine((plan, ctx) => {
+    if (plan.hardirq_posters > plan.posters.length) ctx.addIssue({ code: 'custom', message: 'hardirq_posters exceeds the posters', path: ['hardirq_posters'] });
+    const wrs = plan.posters.reduce((n, p) => n + p.batches.reduce((m, b) => m + b, 0), 0);
+    const messages = plan.consumers.reduce((n, c) => n + c.messages, 0);
+    if (messages > wrs) ctx.addIssue({ code: 'custom', message: `the consumers would receive ${messages} messages of ${wrs} posted WRs`, path: ['consumers'] });
+    // Every WR is a post record at least (refusals add some) and every message a receive record.
+    if (wrs + messages > MAX_RECORDS / 2) ctx.addIssue({ code: 'custom', message: `${wrs} WRs and ${messages} messages exceed what one run records`, path: ['posters'] });
+  });
+export type ConcurrentPlan = z.infer<typeof ConcurrentPlan>;
+
+/** The kinds of operation a record holds (the native and kernel engines write the same numbers). */
+export const RecordKind = { POST: 0, RECV: 1, RESIZE: 2, ARM: 3, LIMIT_EVENT: 4 } as const;
+/** Numbers per record: actor, kind, invoke, response, a, b, c, d (suites/concurrent/history.ts). */
+export const RECORD_WIDTH = 8;
+
+export const ConcurrentOutcome = z.object({
+  /** 0, or the positive errno of the step that stopped the workload (ETIMEDOUT at the deadline). */
+  err: u32,
+  /** Which step failed, e.g. `ibv_create_srq`; empty when err is 0. */
+  stage: z.string(),
+  /** The history, RECORD_WIDTH numbers per operation, times in ns since the run started. */
+  records: z.array(z.number()).refine((r) => r.length % RECORD_WIDTH === 0, 'records come in groups of 8'),
+});
+export type ConcurrentOutcome = z.infer<typeof ConcurrentOutcome>;

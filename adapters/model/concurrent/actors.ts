@@ -1,0 +1,131 @@
+import { type ConcurrentPlan, RecordKind } from '../../concurrent.js';
+import type { Clock, Steps, Wait } from './scheduler.js';
+import type { ConcurrentSrq, SharedSrq } from './srq.js';
+
+/**
+ * The actors of concurrent.cc (posters, consumers, the resizer, the armer, the event reader)
+ * over the model's SRQ paths, recording in the history's layout (adapters/concurrent.ts) with
+ * times in ticks.
+ */
+
+/** What the actors share while the workload runs. */
+export interface Run {
+  readonly clock: Clock;
+  readonly srq: SharedSrq;
+  readonly paths: ConcurrentSrq;
+  /** RECORD_WIDTH numbers per operation, in the order the operations completed. */
+  readonly records: number[];
+  /** WRs the posts accepted (the resizer's counter). */
+  posted: number;
+  /** Receive completions the consumers polled (the armer's counter). */
+  received: number;
+  /** Modifies done: with posted and received, what tells a running workload from a stuck one. */
+  modified: number;
+  /** Limit events raised and not read yet. */
+  pendingEvents: number;
+  /** Actors other than the event reader still running. */
+  busy: number;
+}
+
+/** concurrent.cc's kConsumerDepth: SENDs a consumer keeps in flight. */
+const CONSUMER_DEPTH = 16;
+/** The RNR timer, in ticks: a SEND that met an empty SRQ is retried this much later (rnr_retry 7: for ever). */
+const RNR_TICKS = 32;
+/** A refused post waits this many ticks, doubled with each refusal up to 64 times this: concurrent.cc's 1, 2, 4 ... 64 us. */
+const BACKOFF_TICKS = 8;
+
+function record(run: Run, actor: number, kind: number, invoke: number, a: number, b: number, c: number, d: number): void {
+  run.records.push(actor, kind, invoke, run.clock.now, a, b, c, d);
+}
+
+/** Posts its batches in order; the part of a batch a full SRQ refused is posted again, as a new operation, after a backoff. */
+export function* poster(run: Run, actor: number, plan: ConcurrentPlan['posters'][number]): Steps {
+  let next = plan.first_wr_id;
+  let refusals = 0;
+  for (const batch of plan.batches) {
+    for (let done = 0; done < batch; ) {
+      const first = next + done;
+      const count = batch - done;
+      const wrs = Array.from({ length: count }, (_, i) => ({ wr_id: first + i, num_sge: 0 }));
+      const invoke = run.clock.now;
+      const { ret, badWr } = yield* run.paths.postSrqRecv(run.srq, wrs);
+      const accepted = ret === 0 ? count : (badWr ?? 0);
+      record(run, actor, RecordKind.POST, invoke, first, count, Math.abs(ret), accepted);
+      done += accepted;
+      run.posted += accepted;
+      refusals = ret === 0 ? 0 : refusals + 1;
+      if (ret !== 0) yield { at: run.clock.now + BACKOFF_TICKS * 2 ** Math.min(refusals, 6) };
+    }
+    next += batch;
+  }
+}
+
+/**
+ * Sends `messages` SENDs on its own loopback pair, up to CONSUMER_DEPTH in flight; each is
+ * delivered through rvt_get_rwqe on the SRQ, in order, and its completion polled: the k-th
+ * receive's interval runs from the k-th SEND's post to the poll that saw it.
+ */
+export function* consumer(run: Run, actor: number, index: number, messages: number): Steps {
+  const sentAt = new Float64Array(messages);
+  let posted = 0;
+  let received = 0;
+  while (received < messages) {
+    while (posted < messages && posted - received < CONSUMER_DEPTH) {
+      yield;
+      sentAt[posted++] = run.clock.now;
+    }
+    const taken = yield* run.paths.getRwqe(run.srq);
+    if (taken === undefined) {
+      yield { at: run.clock.now + RNR_TICKS };
+      continue;
+    }
+    if (taken.limitEvent) run.pendingEvents++;
+    yield;
+    record(run, actor, RecordKind.RECV, sentAt[received] as number, taken.wr_id, 0, index, 0);
+    received++;
+    run.received++;
+  }
+}
+
+/** concurrent.cc's Spread: the i-th of n operations once the counter passed (i + 1) / (n + 1) of the total. */
+export function spread(n: number, total: number): number[] {
+  return Array.from({ length: n }, (_, i) => Math.floor((total * (i + 1)) / (n + 1)));
+}
+
+/** The resizer or the armer: applies values[i] once `counter()` reached at[i]. */
+export function* modifier(
+  run: Run,
+  actor: number,
+  kind: typeof RecordKind.RESIZE | typeof RecordKind.ARM,
+  values: readonly number[],
+  at: readonly number[],
+  counter: () => number,
+): Steps {
+  for (const [i, value] of values.entries()) {
+    const due = at[i] as number;
+    const wait: Wait = { until: () => counter() >= due };
+    while (counter() < due) yield wait;
+    const invoke = run.clock.now;
+    const ret = yield* run.paths.modifySrq(run.srq, kind === RecordKind.RESIZE ? { max_wr: value } : { srq_limit: value });
+    record(run, actor, kind, invoke, value, Math.abs(ret), 0, 0);
+    run.modified++;
+  }
+}
+
+/** Reads the limit events some steps after they were raised (whenever the scheduler picks it), until the others are done. */
+export function* eventReader(run: Run, actor: number): Steps {
+  const wait: Wait = { until: () => run.pendingEvents > 0 || run.busy === 0 };
+  for (;;) {
+    while (run.pendingEvents === 0 && run.busy > 0) yield wait;
+    if (run.pendingEvents === 0) return;
+    yield;
+    run.pendingEvents--;
+    record(run, actor, RecordKind.LIMIT_EVENT, run.clock.now, 0, 0, 0, 0);
+  }
+}
+
+/** An actor that counts itself out of `busy` when it ends, so the event reader knows when to stop. */
+export function* busy(run: Run, steps: Steps): Steps {
+  yield* steps;
+  run.busy--;
+}

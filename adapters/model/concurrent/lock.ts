@@ -1,0 +1,27 @@
+import type { Steps, Wait } from './scheduler.js';
+
+/**
+ * A spinlock of the model (p_lock, c_lock). Taking it is a step; an actor that finds it held
+ * leaves the run queue until it is free, rather than spinning, so a held lock costs no steps.
+ */
+export interface Mutex {
+  held: boolean;
+  readonly free: Wait;
+}
+
+export function newMutex(): Mutex {
+  const m: Mutex = { held: false, free: { until: () => !m.held } };
+  return m;
+}
+
+/** spin_lock: a switch point, then test-and-set (one step: nothing runs between the test and the set). */
+export function* lock(m: Mutex): Steps {
+  yield;
+  while (m.held) yield m.free;
+  m.held = true;
+}
+
+/** spin_unlock: the actor's next step yields first, so no switch point is needed here. */
+export function unlock(m: Mutex): void {
+  m.held = false;
+}

@@ -1,0 +1,140 @@
+import { RECORD_WIDTH, RecordKind } from '../../adapters/concurrent.js';
+import type { Capability } from '../../adapters/adapter.js';
+import { defineCase } from '../case.js';
+import type { CaseContext } from '../context.js';
+import { type CheckOutcome, type ClauseId, checkHistory } from './checker.js';
+import { type WorkloadShape, planWorkload } from './plan.js';
+
+/**
+ * The concurrent tier (issue 17): each case runs one seeded workload through the implementation's
+ * own engine (runConcurrent) and checks the whole history against the SRQ's sequential contract.
+ * The plans are fixed by their seeds, so a run is repeatable as far as the device's scheduling is.
+ */
+
+/** 4,000 WRs: a second or two on a device under TCG, a fifth of a second on the model, and a ring of 64 filled many times over. */
+const BASE: WorkloadShape = { posters: 4, consumers: 4, wrs: 4000, max_wr: 64, resizes: 0, arms: 0, hardirqPosters: 0, timeoutMs: 60_000 };
+
+/** What in a history exercises a clause: without any, the run could not have broken it, so it is not a pass. */
+const EXERCISED: Record<ClauseId, { kinds: readonly number[]; errno?: number; none: string }> = {
+  'post_srq_recv.concurrent.exactly-once': { kinds: [RecordKind.RECV], none: 'no receive was recorded' },
+  'post_srq_recv.concurrent.fifo': { kinds: [RecordKind.RECV], none: 'no receive was recorded' },
+  'post_srq_recv.concurrent.enomem-when-full': { kinds: [RecordKind.POST], errno: 12, none: 'no post was refused with ENOMEM: the posters never found the SRQ full' },
+  'post_srq_recv.concurrent.capacity-exact': { kinds: [RecordKind.POST], errno: 12, none: 'the SRQ never filled, so nothing could overfill it' },
+  'srq_limit.concurrent.once-per-arm': { kinds: [RecordKind.ARM], errno: 0, none: 'no arming of the limit succeeded' },
+  'srq_limit.concurrent.fires-below': { kinds: [RecordKind.ARM], errno: 0, none: 'no arming of the limit succeeded' },
+  'srq_limit.concurrent.not-above': { kinds: [RecordKind.LIMIT_EVENT], none: 'no limit event was read' },
+};
+
+/** How many records exercise a clause: of its kinds, and with its errno (a POST's is field c, a modify's field b). */
+function exercised(records: readonly number[], clause: ClauseId): number {
+  const { kinds, errno } = EXERCISED[clause];
+  let n = 0;
+  for (let i = 0; i < records.length; i += RECORD_WIDTH) {
+    const kind = records[i + 1] as number;
+    if (!kinds.includes(kind)) continue;
+    const err = records[i + (kind === RecordKind.POST ? 6 : 5)];
+    if (errno === undefined || err === errno) n++;
+  }
+  return n;
+}
+
+/** The operations of a history by kind, for the report: what the verdict rests on. */
+function census(records: readonly number[]): Record<string, number> {
+  const names = ['posts', 'receives', 'resizes', 'arms', 'limit events'];
+  const out: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+  let refused = 0;
+  for (let i = 0; i < records.length; i += RECORD_WIDTH) {
+    const kind = records[i + 1] as number;
+    const name = names[kind] as string;
+    out[name] = (out[name] ?? 0) + 1;
+    if (kind === RecordKind.POST && records[i + 6] !== 0) refused++;
+  }
+  return { ...out, 'posts refused': refused };
+}
+
+/** Records one check per clause: held when the checker found no violation of it, with the counterexample when not. */
+function judge(ctx: CaseContext, clauses: readonly ClauseId[], records: readonly number[], outcome: CheckOutcome): void {
+  const seen = census(records);
+  for (const clause of clauses) {
+    const count = outcome.counts.filter((c) => c.clause === clause).reduce((n, c) => n + c.count, 0);
+    if (count === 0 && exercised(records, clause) === 0) {
+      ctx.check.notObservable(clause, `this run did not exercise it: ${EXERCISED[clause].none} (${outcome.operations} operations)`);
+      continue;
+    }
+    const violations = outcome.violations.filter((v) => v.clause === clause);
+    ctx.check.that(
+      clause,
+      `the history of ${outcome.operations} operations, checked for linearizability against the SRQ as a bounded FIFO`,
+      count === 0,
+      'no violation',
+      count === 0 ? { violations: 0, history: seen } : { violations: count, history: seen, counterexamples: violations },
+    );
+  }
+}
+
+interface ConcurrentCaseDef {
+  name: string;
+  title: string;
+  clauses: readonly ClauseId[];
+  requires: readonly Capability[];
+  seed: number;
+  shape: Partial<WorkloadShape>;
+}
+
+function concurrentCase(def: ConcurrentCaseDef) {
+  return defineCase({
+    id: `concurrent/${def.name}`,
+    verb: def.clauses[0]?.split('.')[0] ?? 'post_srq_recv',
+    title: def.title,
+    clauses: def.clauses,
+    requires: ['srq', 'rc_loopback', 'concurrent', ...def.requires],
+    async run(ctx) {
+      const plan = planWorkload({ ...BASE, ...def.shape }, def.seed);
+      const out = await ctx.verbs.runConcurrent(plan);
+      // The checker reads exactly: rdmavt's ring holds max_wr; elsewhere capacity-exact is a reference clause, not binding.
+      const outcome = checkHistory({ max_wr: plan.max_wr, srq_limit: 0, capacity: 'exact', records: out.records });
+      judge(ctx, def.clauses, out.records, outcome);
+      // A workload that stopped early is a verdict only where its history already shows a violation
+      // (a lost WQE starves a consumer until the deadline); otherwise nothing was decided.
+      if (out.err !== 0 && outcome.linearizable) {
+        throw new Error(`the concurrent workload stopped at ${out.stage} with errno ${out.err} after ${outcome.operations} operations`);
+      }
+    },
+  });
+}
+
+export const concurrentCases = [
+  concurrentCase({
+    name: 'posters-and-consumers',
+    title: '4 posters and 4 consumers on one SRQ of 64: every WR received once, in order, ENOMEM only when full',
+    clauses: ['post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo', 'post_srq_recv.concurrent.enomem-when-full', 'post_srq_recv.concurrent.capacity-exact'],
+    requires: [],
+    seed: 17_001,
+    shape: {},
+  }),
+  concurrentCase({
+    name: 'resize-while-posting',
+    title: 'The same while the SRQ is resized 8 times (grown and shrunk): no WQE lost or reordered',
+    clauses: ['post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo', 'post_srq_recv.concurrent.capacity-exact'],
+    requires: ['srq_resize'],
+    seed: 17_002,
+    shape: { resizes: 8 },
+  }),
+  concurrentCase({
+    name: 'limit-while-consuming',
+    title: 'The limit armed 12 times while 4 consumers drain the SRQ: at most one event per arming, one whenever it fell below, none while it stayed at or above',
+    clauses: ['srq_limit.concurrent.once-per-arm', 'srq_limit.concurrent.fires-below', 'srq_limit.concurrent.not-above'],
+    requires: ['srq_limit_event', 'async_events'],
+    seed: 17_003,
+    // Limits up to max_wr / 4: above rvt_get_rwqe's recount threshold (16), where a stale cached count could show.
+    shape: { arms: 12, max_wr: 256 },
+  }),
+  concurrentCase({
+    name: 'hardirq-posters',
+    title: '4 posters, 2 of them from a hard-IRQ timer ("may be called from interrupt context"), and 4 consumers',
+    clauses: ['post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo'],
+    requires: ['post_contexts'],
+    seed: 17_004,
+    shape: { hardirqPosters: 2 },
+  }),
+];
