@@ -86,6 +86,9 @@ export interface BootWatch {
   started?: string;
 }
 
+/** The signals that end a process by default, after which its VM must not run on. */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /** How often the console log is read: the start time is measured to this. */
 const WATCH_POLL_MS = 250;
 
@@ -128,13 +131,22 @@ export function runQemu(binary: string, args: readonly string[], timeoutMs: numb
               child.kill('SIGKILL');
             }
           }, WATCH_POLL_MS);
-    // A VM must not outlive the process that started it.
+    // A VM must not outlive the process that started it: not at exit, and not when a signal
+    // (Ctrl-C, a cancelled CI job's SIGTERM) ends the process, which emits no 'exit' then.
     const killOnExit = () => child.kill('SIGKILL');
+    const onSignal = (signal: NodeJS.Signals) => {
+      child.kill('SIGKILL');
+      settle();
+      // Nobody else handles it: die of it as the default action would.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
     process.once('exit', killOnExit);
+    for (const signal of SIGNALS) process.once(signal, onSignal);
     const settle = () => {
       clearTimeout(timer);
       clearInterval(watcher);
       process.removeListener('exit', killOnExit);
+      for (const signal of SIGNALS) process.removeListener(signal, onSignal);
     };
     child.on('error', (error) => {
       settle();

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -172,5 +172,30 @@ describe('the boot watchdog', () => {
     const exit = await runQemu('/bin/sh', ['-c', script], 60_000, { path: log, marker: '[rvt-vm ', withinMs: 1500, started: 'running the job' });
     expect(exit.startedAfterMs).toBeGreaterThanOrEqual(600);
     expect(exit.startedAfterMs).toBeLessThan(1600);
+  });
+});
+
+describe('a VM and the process that started it', () => {
+  /** Live processes whose command line is exactly `args` (a killed child not yet reaped is not live). */
+  const live = (args: string) =>
+    execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('Z') && line.trim().endsWith(args)).length;
+  const until = async (holds: () => boolean, what: string) => {
+    for (let i = 0; i < 100 && !holds(); i++) await new Promise((r) => setTimeout(r, 50));
+    if (!holds()) throw new Error(`waited 5 s for ${what}`);
+  };
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('ends the VM when %s ends that process (which emits no exit event then)', async (signal) => {
+    // A stand-in for QEMU: a sleep of a duration no other process here uses.
+    const vm = `sleep ${40_000 + (process.pid % 10_000)}.${signal.length}`;
+    const qemu = join(projectRoot(), 'dist/adapters/rxe/vm/qemu.js');
+    const script = `const { runQemu } = await import(${JSON.stringify(qemu)}); await runQemu('/bin/sleep', [${JSON.stringify(vm.split(' ')[1])}], 60_000);`;
+    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
+    await until(() => live(vm) === 1, 'the stand-in VM to start');
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => parent.once('exit', (_code, sig) => resolve(sig)));
+    parent.kill(signal);
+    expect(await exited).toBe(signal);
+    await until(() => live(vm) === 0, 'the stand-in VM to end');
   });
 });
