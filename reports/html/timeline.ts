@@ -45,7 +45,7 @@ function timeline(v: Violation): string {
     );
   });
   const names = lanes.map((name, i) => `<text class="tl-lane" x="4" y="${i * LANE + LANE - 8}">${esc(name)}</text>`);
-  const span = `<text class="tl-lane" x="${LEFT}" y="${height - 4}">${esc(`${((t1 - t0) / 1000).toFixed(1)} µs from the first invocation to the last response`)}</text>`;
+  const span = `<text class="tl-lane" x="${LEFT}" y="${height - 4}">${esc(`${t1 - t0} from the first invocation to the last response (ns on a device, scheduler steps on the model)`)}</text>`;
   return (
     `<figure class="timeline"><figcaption><code>${esc(v.clause)}</code> ${esc(v.kind)}: ${esc(v.message)}</figcaption>` +
     `<svg role="img" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}">${names.join('')}${bars.join('')}${span}</svg></figure>`

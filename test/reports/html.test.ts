@@ -7,7 +7,7 @@ import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../reports/html/render.js';
 import type { RunResults } from '../../reports/results-schema.js';
-import { capacityMinusOne, resultsFor } from './fixture.js';
+import { capacityMinusOne, casesNamed, mutant, resultsFor } from './fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** What Jenkins serves archived HTML with by default (hudson.model.DirectoryBrowserSupport.CSP). */
@@ -31,6 +31,18 @@ describe('report.html', () => {
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|<img|<iframe|@import|url\(/i);
     expect(html).toContain('<style>');
     expect(html).toContain('<script>');
+  });
+
+  it("draws a concurrent case's counterexamples as per-actor timelines, and a passing one as none", async () => {
+    const cases = casesNamed('concurrent/posters-and-consumers');
+    const broken = renderHtml([await resultsFor({ adapter: mutant('srq-head-published-early'), cases })]);
+    const figures = broken.match(/<figure class="timeline">[\s\S]*?<\/figure>/g) ?? [];
+    expect(figures.length).toBeGreaterThan(0);
+    // One lane per actor of the witness, each operation a bar titled with what it did and when.
+    expect(figures[0]).toMatch(/<svg role="img"[^>]*>.*<text class="tl-lane"[^>]*>(poster|consumer) \d+/);
+    expect(figures[0]).toMatch(/<rect class="tl-(post|recv)"[^>]*><title>(post|recv) wr_id \d+/);
+    expect(figures[0]).toContain('post_srq_recv.concurrent.');
+    expect(renderHtml([await resultsFor({ cases })])).not.toContain('<figure class="timeline">');
   });
 
   it('escapes what it shows', async () => {
