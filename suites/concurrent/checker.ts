@@ -710,12 +710,16 @@ export function checkHistory(history: ConcurrentHistory): CheckOutcome {
     }
     return out;
   }
-  /** Posts done before b that still count during [a, b] (not wholly taken before a), with their WQEs' receives begun by b. */
-  function inFlight(a: number, b: number): number[] {
+  /**
+   * Posts done before b that still count during [a, b] (not wholly taken before a), with their
+   * WQEs' receives begun by b. `closed`: as L counts at the ends (a post done at b counts, a
+   * receive begun at a is not yet before a), so a witness keeps L over [a, b] what it is.
+   */
+  function inFlight(a: number, b: number, closed = false): number[] {
     const out: number[] = [];
     for (let s = 0; s < S; s++) {
       const p = slotPost[s] as number;
-      if (resp(p) >= b) continue;
+      if (closed ? resp(p) > b : resp(p) >= b) continue;
       const taken: number[] = [];
       let takenBeforeA = 0;
       for (let g = slotStart[s] as number; g < (slotStart[s + 1] as number); g++) {
@@ -723,7 +727,7 @@ export function checkHistory(history: ConcurrentHistory): CheckOutcome {
         const r = recvs[k] as number;
         if (!counted[k] || inv(r) > b) continue;
         taken.push(r);
-        if (inv(r) <= a) takenBeforeA++;
+        if (closed ? inv(r) < a : inv(r) <= a) takenBeforeA++;
       }
       if (resp(p) < a && takenBeforeA === fd(p)) continue;
       out.push(p, ...taken);
@@ -831,10 +835,24 @@ export function checkHistory(history: ConcurrentHistory): CheckOutcome {
   // as done, and a receive's interval (send posted .. completion polled) is wide.
   if (eventsByTime.length > 0 && (initiallyArmed || armings.length > 0)) {
     const negL = rangeMax(L.map((x) => -x), E);
-    /** The last grid point at or before x (-1 before the first: the SRQ is empty there). */
-    const atOrBefore = (x: number) => {
-      const g = gi(x);
-      return g < E && grid[g] === x ? g : g - 1;
+    /**
+     * Whether the SRQ may have held fewer than the arming's limit somewhere in [since, te]: L just
+     * after each grid point strictly inside, and at an end that is a grid point Lat (the fewest at
+     * that instant: a post done then may take effect after a receive of the same instant).
+     */
+    const mayBeBelow = (w: { since: number; limit: number }, te: number) => {
+      const g = gi(te);
+      const hi = g - 1;
+      const gs = w.since === -Infinity ? 0 : gi(w.since);
+      const startsAt = w.since !== -Infinity && gs < E && grid[gs] === w.since;
+      const lo = w.since === -Infinity ? 0 : startsAt ? gs : gs - 1;
+      // Before the first grid point the SRQ is empty.
+      if (lo < 0 || hi < 0) return true;
+      const fewest: number[] = [];
+      if (lo <= hi) fewest.push(-negL(lo, hi));
+      if (g < E && grid[g] === te) fewest.push(Lat[g] as number);
+      if (startsAt) fewest.push(Lat[gs] as number);
+      return fewest.length === 0 || Math.min(...fewest) < w.limit;
     };
     const inForce = [
       ...(initiallyArmed ? [{ arming: -1, since: -Infinity, limit: params.srq_limit }] : []),
@@ -843,20 +861,15 @@ export function checkHistory(history: ConcurrentHistory): CheckOutcome {
     for (const e of eventsByTime) {
       const te = inv(e);
       const before = inForce.filter((w) => w.since <= te);
-      const hi = atOrBefore(te);
-      const mayBeBelow = (w: (typeof before)[number]) => {
-        const lo = w.since === -Infinity ? 0 : Math.max(0, atOrBefore(w.since));
-        return hi < 0 || -negL(lo, hi) < w.limit;
-      };
       // An event with no arming before it is once-per-arm's to report.
-      if (before.length === 0 || before.some(mayBeBelow)) continue;
+      if (before.length === 0 || before.some((w) => mayBeBelow(w, te))) continue;
       const since = Math.min(...before.map((w) => w.since));
       found.add(C.notAbove, 'unwarranted-event', () => ({
         message:
           `the limit event read at ${ns(te)} (record ${e}) could not have been raised: since each arming before it ` +
           `(${before.map((w) => `srq_limit ${w.limit} ${w.arming < 0 ? 'at create' : `by record ${w.arming}`}`).join(', ')}) ` +
           'the SRQ certainly held at least that many WQEs',
-        witness: [...before.flatMap((w) => (w.arming < 0 ? [] : [w.arming])), ...inFlight(since, te), e],
+        witness: [...before.flatMap((w) => (w.arming < 0 ? [] : [w.arming])), ...inFlight(since, te, true), e],
       }));
     }
   }
