@@ -1,4 +1,5 @@
 import type { Session } from '../adapters/adapter.js';
+import { RECORD_WIDTH } from '../adapters/concurrent.js';
 import { type CallArgsInput, type CallName, type CallResult, callNames, calls } from '../adapters/calls.js';
 import type { Layer } from '../spec/layer.js';
 import { type Normalised, normaliseReturn } from '../spec/verbs/outcome.js';
@@ -24,7 +25,7 @@ export interface TraceEntry {
  * workload's history (millions of numbers) stays with its case's checks, which cite what matters.
  */
 const TRACED: Partial<Record<CallName, (result: Record<string, unknown>) => Record<string, unknown>>> = {
-  runConcurrent: (result) => ({ ...result, records: [], operations: Array.isArray(result.records) ? result.records.length / 8 : 0 }),
+  runConcurrent: (result) => ({ ...result, records: [], operations: Array.isArray(result.records) ? result.records.length / RECORD_WIDTH : 0 }),
 };
 
 /** The adapter broke its own contract (malformed result): a harness-level error, not a verbs failure. */
