@@ -3,6 +3,7 @@ import { AdapterInfo, CapabilityProbe, Profile } from '../adapters/adapter.js';
 import { Clause } from '../spec/clauses/schema.js';
 import { CoverageEntry } from '../spec/coverage.js';
 import { AppliedExpectation } from './expectations/schema.js';
+import { CaseStatus, CheckStatus, ClauseStatus, Ran } from '../spec/status.js';
 import { JsonValue } from './json-value.js';
 
 /**
@@ -11,20 +12,12 @@ import { JsonValue } from './json-value.js';
  */
 export const RESULTS_SCHEMA_VERSION = 3;
 
-/** `xfail` (an expected failure happened) and `xpass` (an expected failure passed) exist only where an expectation applied. */
-export const CaseStatus = z.enum(['pass', 'fail', 'error', 'skip', 'not-observable', 'xfail', 'xpass']);
-export type CaseStatus = z.infer<typeof CaseStatus>;
-
-/** "Did the case run", separate from what its checks found. */
-export const Ran = z.enum(['ok', 'error', 'timeout', 'crash', 'capability-missing', 'precondition-failed', 'not-run']);
-
-export const ClauseStatus = z.enum([...CaseStatus.options, 'not-run']);
-export type ClauseStatus = z.infer<typeof ClauseStatus>;
+export { CaseStatus, ClauseStatus, Ran } from '../spec/status.js';
 
 export const CheckResult = z.object({
   clause: z.string(),
   what: z.string(),
-  status: z.enum(['pass', 'fail', 'not-observable']),
+  status: CheckStatus,
   expected: JsonValue,
   actual: JsonValue,
   reason: z.string().optional(),

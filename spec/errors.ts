@@ -40,3 +40,8 @@ export class InfrastructureError extends Error {
     this.hint = options.hint;
   }
 }
+
+/** A crash of the implementation (a worker process dying): a result, not a lost run. */
+export class ImplementationCrash extends Error {
+  override name = 'ImplementationCrash';
+}

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { CheckStatus } from '../spec/status.js';
 
 /** One observation about one clause: what was expected, what was seen, whether it held. */
 export interface Check {
@@ -6,7 +7,7 @@ export interface Check {
   what: string;
   expected: unknown;
   actual: unknown;
-  status: 'pass' | 'fail' | 'not-observable';
+  status: CheckStatus;
   /** For not-observable: why. */
   reason?: string;
 }

@@ -1,6 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Adapter, AdapterInfo, CapabilityProbe, Profile, Session } from '../adapters/adapter.js';
-import { InfrastructureError } from '../spec/errors.js';
+import { ImplementationCrash, InfrastructureError } from '../spec/errors.js';
+import type { Ran, RunStatus } from '../spec/status.js';
 import type { Case } from './case.js';
 import type { Check } from './checks.js';
 import { CaseContext } from './context.js';
@@ -8,18 +9,11 @@ import { fenced } from './fence.js';
 import { SetupError } from './fixtures.js';
 import { type TraceEntry, tracedVerbs } from './verbs.js';
 
-/**
- * How a case ran, apart from what its checks found: `capability-missing` (the adapter does not
- * declare what it needs), `precondition-failed` (a verb it does not test refused its setup),
- * `not-run` (an expectation skips it, the run was interrupted, or the kernel went down before it).
- */
-export type Ran = 'ok' | 'error' | 'timeout' | 'crash' | 'capability-missing' | 'precondition-failed' | 'not-run';
-export type CaseStatus = 'pass' | 'fail' | 'error' | 'skip' | 'not-observable';
 
 export interface CaseRun {
   case: Case;
   ran: Ran;
-  status: CaseStatus;
+  status: RunStatus;
   /** Why it was skipped or errored, in a sentence. */
   reason?: string;
   error?: { name: string; message: string; stack?: string };
@@ -62,11 +56,6 @@ class Interrupted extends Error {}
 /** How long opening a session may take (a worker start under TCG takes seconds): never the case's budget. */
 const OPEN_TIMEOUT_MS = 120_000;
 
-/** A crash of the implementation (the rxe worker dying): a result, not a lost run. */
-export class ImplementationCrash extends Error {
-  override name = 'ImplementationCrash';
-}
-
 /** `promise`, unless `ms` pass first (a Timeout) or `signal` aborts (Interrupted): a hung adapter never holds the run. */
 function bounded<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
   let stop!: (error: Error) => void;
@@ -84,7 +73,7 @@ function bounded<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Prom
 }
 
 /** The verdict of a case that ran to its end, from its checks. */
-export function statusFromChecks(kase: Case, checks: readonly Check[]): { status: CaseStatus; reason?: string } {
+export function statusFromChecks(kase: Case, checks: readonly Check[]): { status: RunStatus; reason?: string } {
   const unchecked = kase.clauses.filter((id) => !checks.some((c) => c.clause === id));
   if (unchecked.length > 0) return { status: 'error', reason: `harness: the case recorded no check for ${unchecked.join(', ')}` };
   const stray = checks.find((c) => !kase.clauses.includes(c.clause));

@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { UserError } from '../../spec/errors.js';
-import { ImplementationCrash } from '../../suites/runner.js';
+import { ImplementationCrash, UserError } from '../../spec/errors.js';
 import { builtEntry } from './vm/project-root.js';
 import { type RequestBody, type WorkerError, decodeResponse, encodeLine } from './protocol.js';
 

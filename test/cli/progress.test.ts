@@ -7,7 +7,8 @@ import { runCli } from '../cli-in-process.js';
 import { type ProgressStream, progressMode, progressPrinter } from '../../cli/progress.js';
 import { RunResults } from '../../reports/results-schema.js';
 import { allCases } from '../../suites/index.js';
-import type { CaseRun, CaseStatus, RunEvent } from '../../suites/runner.js';
+import type { RunStatus } from '../../spec/status.js';
+import type { CaseRun, RunEvent } from '../../suites/runner.js';
 import { CLI, MODEL_EXPECTATIONS } from '../helpers.js';
 
 const [first, second] = allCases;
@@ -20,7 +21,7 @@ function recorder(extra: Partial<ProgressStream> = {}) {
 }
 
 const start = (index: number): RunEvent => ({ type: 'case-start', index, total: 2, case: index === 0 ? first : second });
-const end = (index: number, status: CaseStatus): RunEvent => {
+const end = (index: number, status: RunStatus): RunEvent => {
   const run: CaseRun = { case: index === 0 ? first : second, ran: 'ok', status, durationMs: 1, checks: [], trace: [] };
   return { type: 'case-end', index, total: 2, run };
 };

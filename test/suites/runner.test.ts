@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Adapter, AdapterInfo, Session, WatchFinding } from '../../adapters/adapter.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 import { defineCase } from '../../suites/case.js';
-import { ImplementationCrash, runCase, runCases } from '../../suites/runner.js';
+import { ImplementationCrash } from '../../spec/errors.js';
+import { runCase, runCases } from '../../suites/runner.js';
 import { InfrastructureError } from '../../spec/errors.js';
 
 const CLAUSE = 'post_srq_recv.return.zero-on-success';

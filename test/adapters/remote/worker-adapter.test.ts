@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Adapter, Session } from '../../../adapters/adapter.js';
-import { ImplementationCrash } from '../../../suites/runner.js';
+import { ImplementationCrash } from '../../../spec/errors.js';
 import { allCases } from '../../../suites/index.js';
 import { referenceModel, runAgainst } from '../../helpers.js';
 import { CRASH_WR_ID, modelWorkerAdapter } from './model-worker.js';
