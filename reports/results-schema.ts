@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AdapterInfo, CapabilityProbe, Profile } from '../adapters/adapter.js';
 import { Clause } from '../spec/clauses/schema.js';
-import { CoverageEntry } from '../spec/coverage.js';
+import { CoverageEntry } from './coverage.js';
 import { AppliedExpectation } from './expectations/schema.js';
 import { CaseStatus, CheckStatus, ClauseStatus, Ran } from '../spec/status.js';
 import { JsonValue } from './json-value.js';

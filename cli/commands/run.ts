@@ -10,7 +10,7 @@ import { probeCapabilities } from '../../suites/probes.js';
 import { renderSummary, summaryJson } from '../../reports/summary.js';
 import { clauseCitations } from '../../spec/citations.js';
 import { clauses } from '../../spec/clauses/index.js';
-import { coverage } from '../../spec/coverage.js';
+import { coverage } from '../../reports/coverage.js';
 import { loadCitedSnapshot, loadPinnedSnapshot, snapshotId } from '../../spec/snapshots/pinned.js';
 import type { Case } from '../../suites/case.js';
 import { allCases } from '../../suites/index.js';

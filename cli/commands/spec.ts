@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { UserError } from '../../spec/errors.js';
 import { clauses } from '../../spec/clauses/index.js';
-import { coverage } from '../../spec/coverage.js';
+import { coverage } from '../../reports/coverage.js';
 import { clausesTouchedBy } from '../../spec/drift-clauses.js';
 import { diffSnapshots, DriftReport, renderDrift } from '../../spec/kernel-doc/drift.js';
 import { openKernelSource } from '../../spec/kernel-doc/kernel-source.js';

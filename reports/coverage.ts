@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Case } from '../suites/case.js';
-import type { Clause } from './clauses/schema.js';
-import type { Snapshot } from './kernel-doc/snapshot.js';
+import type { Clause } from '../spec/clauses/schema.js';
+import type { Snapshot } from '../spec/kernel-doc/snapshot.js';
 
 /**
  * How far the cases reach into the documented functions of rdmavt (qp.c, srq.c, mr.c, cq.c, ah.c):

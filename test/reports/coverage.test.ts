@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clauses } from '../../spec/clauses/index.js';
-import { coverage } from '../../spec/coverage.js';
+import { coverage } from '../../reports/coverage.js';
 import { loadPinnedSnapshot } from '../../spec/snapshots/pinned.js';
 import { allCases } from '../../suites/index.js';
 
