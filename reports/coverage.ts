@@ -71,7 +71,7 @@ export function coverage(snapshot: Snapshot, clauses: readonly Clause[], cases: 
       if (citing.length > 0) return { ...base, status: 'reachable', reason: `cited by ${citing.join(', ')}, but no case checks those clauses` };
       const reachable = REACHABLE[fn.name];
       if (reachable !== undefined) return { ...base, status: 'reachable', reason: reachable };
-      return { ...base, status: 'internal', reason: INTERNAL[fn.name] ?? 'not classified: add it to spec/coverage.ts' };
+      return { ...base, status: 'internal', reason: INTERNAL[fn.name] ?? 'not classified: add it to reports/coverage.ts' };
     }),
   );
 }

@@ -55,7 +55,7 @@ export type CaseResult = z.infer<typeof CaseResult>;
 export const Citation = z.object({ source: z.number().int().min(0), text: z.string() });
 export type Citation = z.infer<typeof Citation>;
 
-/** How far the clauses reach a documented kernel function: the spec's own record (spec/coverage.ts). */
+/** How far the clauses reach a documented kernel function: the spec's own record (reports/coverage.ts). */
 export const Coverage = CoverageEntry;
 export type Coverage = CoverageEntry;
 

@@ -1,24 +1,22 @@
-import { ERRNO_NUMBERS, type KnownErrno } from '../../spec/errno.js';
-import { type Layer, rawErrnoReturn } from '../../spec/layer.js';
-import type { Profile } from '../adapter.js';
+import type { KnownErrno } from '../../spec/errno.js';
+import type { Layer } from '../../spec/layer.js';
 import type { QpAttrMask, QpState, QpType } from '../../spec/verbs/attrs.js';
 import type { Handle } from '../../spec/verbs/ints.js';
 import type { RawPostOutcome } from '../../spec/verbs/outcome.js';
-import { modifyQpIsOk } from '../../spec/verbs/qp-transitions.js';
 import type { RecvWr, Sge } from '../../spec/verbs/wr.js';
+import type { Profile } from '../adapter.js';
 import type { CallArgs, CallName, CallResult } from '../calls.js';
-import { rdmavtConcurrentSrq } from './concurrent/rdmavt.js';
 import type { ConcurrentSrq } from './concurrent/srq.js';
-import { resolveSgl, type Segment } from './mr.js';
-import { errorQp } from './qp.js';
-import { type StateOp, stateAllows } from './state-ops.js';
+import type { Segment } from './mr.js';
+import type { StateOp } from './state-ops.js';
 import type { ModelState, Qp, RecvQueue, RecvWqe, Srq } from './state.js';
 
 /** The per-WR checks of a receive post; the first that fails decides the errno. */
 export type RecvCheck = 'num_sge' | 'full';
 
 /**
- * The implementation-defined choices of the model, as data and small functions.
+ * The implementation-defined choices of the model, as data and small functions (the interface
+ * only: the model's modules depend on it, and rdmavt's values, in rdmavt.ts, depend on them).
  * `rdmavt` is the reference; other implementations (semantics.md section 5) and the
  * mutants are variations of it, made by replacing a field.
  */
@@ -73,61 +71,3 @@ export type Intercepts = {
   [N in CallName]?: (state: ModelState, args: CallArgs<N>, next: (args: CallArgs<N>) => CallResult<N>) => CallResult<N>;
 };
 
-/** rvt_post_srq_recv's per-WR loop: check, then copy wr_id and num_sge sges; stop at the first failure. */
-export function rdmavtPostRecvList(
-  b: Behaviour,
-  rq: RecvQueue,
-  wrs: readonly RecvWr[],
-  accept: (wqe: RecvWqe) => void,
-): RawPostOutcome {
-  for (const [index, wr] of wrs.entries()) {
-    for (const check of b.recvChecks) {
-      if (check === 'num_sge' && b.numSgeTooMany(wr.num_sge, rq.max_sge)) {
-        return { rawReturn: b.errno('EINVAL'), badWr: index };
-      }
-      if (check === 'full' && rq.ring.isFull()) {
-        return { rawReturn: b.errno('ENOMEM'), badWr: index };
-      }
-    }
-    accept(copyRecvWqe(wr));
-  }
-  return { rawReturn: 0, badWr: 'untouched' };
-}
-
-/** The WQE as rdmavt copies it: num_sge entries; entries past sg_list read as zero (the harness zero-fills). */
-export function copyRecvWqe(wr: RecvWr): RecvWqe {
-  const count = Math.max(0, wr.num_sge);
-  const sg_list = Array.from({ length: count }, (_, i) => {
-    const sge = wr.sg_list[i];
-    return sge === undefined ? { addr: 0n, length: 0, lkey: 0 } : { ...sge };
-  });
-  return { wr_id: wr.wr_id, sg_list };
-}
-
-export const rdmavt: Behaviour = {
-  name: 'rdmavt',
-  description: 'rdmavt (linux 6.1 drivers/infiniband/sw/rdmavt): num_sge then full, exactly max_wr, negative errno',
-  layer: 'kernel',
-  defaultProfile: 'rdmavt',
-  ringSize: (maxWr) => maxWr + 1,
-  reportedMaxWr: (size) => size - 1,
-  recvChecks: ['num_sge', 'full'],
-  numSgeTooMany: (numSge, maxSge) => numSge >>> 0 > maxSge,
-  errno(name) {
-    return rawErrnoReturn(this.layer, ERRNO_NUMBERS[name]);
-  },
-  postRecvList: rdmavtPostRecvList,
-  takeRecvWqe: (rq) => rq.ring.shift(),
-  limitEvent(srq, remaining) {
-    if (srq.limit === 0 || remaining >= srq.limit) return false;
-    srq.limit = 0;
-    return true;
-  },
-  stateAllows,
-  modifyQpIsOk,
-  postRecvQueue: (_state, qp) => qp.rq,
-  errorQp,
-  resolveRecvSgl: (state, pd, sgl) => resolveSgl(state, pd, sgl, 'LOCAL_WRITE'),
-  rnrRetries: (rnrRetry) => (rnrRetry >= 7 ? Number.POSITIVE_INFINITY : rnrRetry),
-  concurrentSrq: rdmavtConcurrentSrq,
-};

@@ -1,4 +1,5 @@
-import { type Behaviour, rdmavt } from './behaviour.js';
+import type { Behaviour } from './behaviour.js';
+import { rdmavt } from './rdmavt.js';
 
 /** The smallest power of two >= n. */
 const pow2 = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));

@@ -1,5 +1,6 @@
 import type { Adapter, AdapterInfo } from '../adapter.js';
-import { type Behaviour, rdmavt } from './behaviour.js';
+import type { Behaviour } from './behaviour.js';
+import { rdmavt } from './rdmavt.js';
 import { openModelSession } from './session.js';
 
 export const MODEL_VERSION = '6.1';

@@ -1,4 +1,4 @@
-import { rdmavt } from '../model/behaviour.js';
+import { rdmavt } from '../model/rdmavt.js';
 import { lock, unlock } from '../model/concurrent/lock.js';
 import { getRwqeWith, modifySrqWith, postSrqRecvWith, rdmavtConcurrentSrq } from '../model/concurrent/rdmavt.js';
 import type { Steps } from '../model/concurrent/scheduler.js';

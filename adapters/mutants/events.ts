@@ -1,4 +1,4 @@
-import { rdmavt } from '../model/behaviour.js';
+import { rdmavt } from '../model/rdmavt.js';
 import { stateAllows } from '../model/state-ops.js';
 import { resolveSgl } from '../model/mr.js';
 import { errorQp, flushRecv } from '../model/qp.js';

@@ -1,4 +1,4 @@
-import { rdmavt } from '../model/behaviour.js';
+import { rdmavt } from '../model/rdmavt.js';
 import { lookup } from '../model/device.js';
 import { sendsHoldLkey } from '../model/qp.js';
 import { type Mutant, mutate } from './mutant.js';

@@ -1,5 +1,5 @@
 import { modifyQpIsOk, QP_TRANSITIONS } from '../../spec/verbs/qp-transitions.js';
-import { rdmavt } from '../model/behaviour.js';
+import { rdmavt } from '../model/rdmavt.js';
 import { WqeRing } from '../model/ring.js';
 import { type Mutant, mutate } from './mutant.js';
 

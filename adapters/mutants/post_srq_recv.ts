@@ -1,5 +1,5 @@
 import { ERRNO_NUMBERS } from '../../spec/errno.js';
-import { copyRecvWqe, rdmavt, rdmavtPostRecvList } from '../model/behaviour.js';
+import { copyRecvWqe, rdmavt, rdmavtPostRecvList } from '../model/rdmavt.js';
 import { type Mutant, mutate } from './mutant.js';
 
 const VERB = 'post_srq_recv';

@@ -1,4 +1,4 @@
-import { rdmavt } from '../model/behaviour.js';
+import { rdmavt } from '../model/rdmavt.js';
 import { stateAllows } from '../model/state-ops.js';
 import { type Mutant, mutate } from './mutant.js';
 

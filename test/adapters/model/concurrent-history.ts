@@ -1,5 +1,5 @@
 import { type ConcurrentOutcome, type ConcurrentPlan, RECORD_WIDTH, RecordKind } from '../../../adapters/concurrent.js';
-import { rdmavt } from '../../../adapters/model/behaviour.js';
+import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import { runConcurrentModel } from '../../../adapters/model/concurrent/engine.js';
 import type { Steps } from '../../../adapters/model/concurrent/scheduler.js';
 import type { ConcurrentSrq } from '../../../adapters/model/concurrent/srq.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConcurrentOutcome, ConcurrentPlan, RecordKind } from '../../../adapters/concurrent.js';
-import { rdmavt } from '../../../adapters/model/behaviour.js';
+import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import { planSeed } from '../../../adapters/model/concurrent/engine.js';
 import { rdmavtConcurrentSrq } from '../../../adapters/model/concurrent/rdmavt.js';
 import { type Clock, interleave, seededRandom, type Steps } from '../../../adapters/model/concurrent/scheduler.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rdmavt } from '../../../adapters/model/behaviour.js';
+import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import { newModelState } from '../../../adapters/model/device.js';
 import { createSrq, destroySrq, modifySrq, postSrqRecv, querySrqAttr } from '../../../adapters/model/srq.js';
 import { RecvWr } from '../../../spec/verbs/wr.js';

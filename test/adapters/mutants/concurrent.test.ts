@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConcurrentPlan } from '../../../adapters/concurrent.js';
-import { rdmavt } from '../../../adapters/model/behaviour.js';
+import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import type { Steps } from '../../../adapters/model/concurrent/scheduler.js';
 import { newSharedSrq } from '../../../adapters/model/concurrent/srq.js';
 import { MODEL_DEVICE_ATTR } from '../../../adapters/model/device.js';
