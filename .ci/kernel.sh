@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-sh adapters/rxe/vm/install-deps.sh
+sh vm/install-deps.sh
 npm run build
 
 echo "== kernel: rvtc.ko and rvt_sim.ko pass checkpatch (linux-source-6.1's scripts/checkpatch.pl)"

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== rxe: packages (QEMU, Debian kernel, busybox, rdma-core) and the native toolchain"
-sh adapters/rxe/vm/install-deps.sh
+sh vm/install-deps.sh
 if ! command -v g++ >/dev/null || ! command -v make >/dev/null || ! command -v python3 >/dev/null; then
   apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends g++ make python3
 fi

@@ -9,9 +9,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { rvtcModule } from '../adapters/rxe/run-in-vm.js';
-import { VM_DEVICES, isVmDevice } from '../adapters/rxe/vm/devices.js';
-import { projectRoot } from '../adapters/rxe/vm/project-root.js';
-import { runInVm } from '../adapters/rxe/vm/run.js';
+import { VM_DEVICES, isVmDevice } from '../vm/devices.js';
+import { projectRoot } from '../vm/project-root.js';
+import { runInVm } from '../vm/run.js';
 import type { GuestConcurrent } from './concurrent-guest.js';
 import { type Figure, emit } from './measure.js';
 

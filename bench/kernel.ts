@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { execa } from 'execa';
 import { rvtcModule } from '../adapters/rxe/run-in-vm.js';
-import { projectRoot } from '../adapters/rxe/vm/project-root.js';
-import { runInVm } from '../adapters/rxe/vm/run.js';
+import { projectRoot } from '../vm/project-root.js';
+import { runInVm } from '../vm/run.js';
 import type { GuestRoundTrips } from './kernel-guest.js';
 import { type Figure, emit } from './measure.js';
 

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadBinding, packRecvWrs } from '../adapters/rxe/native/index.js';
-import { projectRoot } from '../adapters/rxe/vm/project-root.js';
+import { projectRoot } from '../vm/project-root.js';
 
 const TOTAL_WRS = 1_000_000;
 /** The object-array path is ~100x slower; a tenth of the WRs gives its rate in a few seconds. */

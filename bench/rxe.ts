@@ -11,8 +11,8 @@ import { loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { Writable } from 'node:stream';
 import { execa } from 'execa';
-import { runInVm } from '../adapters/rxe/vm/run.js';
-import { projectRoot } from '../adapters/rxe/vm/project-root.js';
+import { runInVm } from '../vm/run.js';
+import { projectRoot } from '../vm/project-root.js';
 import { type Figure, emit } from './measure.js';
 import type { GuestRates } from './rxe-guest.js';
 

@@ -18,7 +18,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   fuzz: async () => (await import('./commands/fuzz.js')).registerFuzzCommand,
   spec: async () => (await import('./commands/spec.js')).registerSpecCommands,
   agent: async () => (await import('./commands/agent.js')).registerAgentCommand,
-  vm: async () => (await import('../adapters/rxe/vm/cli.js')).registerVmCommand,
+  vm: async () => (await import('./commands/vm.js')).registerVmCommand,
   tiers: async () => (await import('./commands/tiers.js')).registerTiersCommand,
 };
 

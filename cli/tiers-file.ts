@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { Profile } from '../adapters/adapter.js';
-import { VM_DEVICES } from '../adapters/rxe/vm/devices.js';
+import { VM_DEVICES } from '../vm/devices.js';
 import { UserError } from '../spec/errors.js';
 import { MAX_CASE_TIMEOUT_SECONDS } from './options.js';
 

@@ -11,5 +11,5 @@ export default async function setup(): Promise<void> {
     cwd: root,
     stdio: 'inherit',
   });
-  execFileSync(process.execPath, [`${root}adapters/rxe/vm/bundle.mjs`], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [`${root}vm/bundle.mjs`], { cwd: root, stdio: 'inherit' });
 }

@@ -9,7 +9,7 @@ import { type CaseRun, runCases } from '../suites/runner.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CLI = `${ROOT}dist/cli/main.js`;
-/** The CLI as the VM's guest runs it (adapters/rxe/vm/bundle.mjs). */
+/** The CLI as the VM's guest runs it (vm/bundle.mjs). */
 export const GUEST_BUNDLE_CLI = `${ROOT}dist/guest/bundle/main.js`;
 
 /** Runs cases against an adapter the way the CLI does, with the adapter's own defaults. */

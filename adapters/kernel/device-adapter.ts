@@ -7,7 +7,7 @@ import { Unavailable } from '../remote/serve-worker.js';
 import { DeviceAttrResp, Op, PortAttrResp, QueryPortReq } from './abi.js';
 import { CONTROL_DEVICE, KernelControl, KernelRefusal } from './control.js';
 import * as names from './names.js';
-import { RDMAVT_KO_ENV, RDMAVT_SOURCE_ENV } from './rdmavt-env.js';
+import { RDMAVT_KO_ENV, RDMAVT_SOURCE_ENV } from '../../vm/rdmavt-env.js';
 import { openKernelSession } from './session.js';
 import { fromCString } from './struct.js';
 

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../../spec/errors.js';
 import { isFatalLine } from './kmsg.js';
-import { RDMAVT_SOURCE_ENV } from './rdmavt-env.js';
+import { RDMAVT_SOURCE_ENV } from '../../vm/rdmavt-env.js';
 import { rvtcModule } from '../rxe/run-in-vm.js';
-import { kernelSourceFolder } from '../rxe/vm/devices.js';
-import { guestCli, projectRoot, vmCacheDir } from '../rxe/vm/project-root.js';
-import { runInVm } from '../rxe/vm/run.js';
+import { kernelSourceFolder } from '../../vm/devices.js';
+import { guestCli, projectRoot, vmCacheDir } from '../../vm/project-root.js';
+import { runInVm } from '../../vm/run.js';
 
 /** The seeded rdmavt bugs: one patch each against drivers/infiniband/sw/rdmavt of 6.1. */
 export const RDMAVT_MUTANTS_DIR = 'adapters/kernel/rdmavt-mutants';

@@ -1,7 +1,7 @@
 import type { Adapter } from '../adapter.js';
 import { watchingKernelLog } from '../kernel/adapter.js';
 import { workerAdapter } from '../remote/worker-adapter.js';
-import { installHint } from './vm/project-root.js';
+import { installHint } from '../../vm/project-root.js';
 
 export interface RxeAdapterOptions {
   /** The RDMA device to drive (e.g. rxe0); the first one libibverbs lists by default. */

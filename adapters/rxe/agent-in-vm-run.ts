@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { canonicalAdapter } from '../../cli/adapters.js';
 import { isUserError } from '../../spec/errors.js';
 import { withAgentInVm } from './agent-in-vm.js';
-import { projectRoot } from './vm/project-root.js';
+import { projectRoot } from '../../vm/project-root.js';
 
 const DEFAULT_RUN_FLAGS = ['--profile', 'documented', '--expectations', 'expectations/rxe.yaml', '--timeout', '120'];
 

@@ -9,8 +9,8 @@ import { service as healthService } from 'grpc-health-check';
 import { UserError } from '../../spec/errors.js';
 import { addonPath } from './native/index.js';
 import { rvtcModule } from './run-in-vm.js';
-import { guestCli } from './vm/project-root.js';
-import { runInVm, type VmRunResult } from './vm/run.js';
+import { guestCli } from '../../vm/project-root.js';
+import { runInVm, type VmRunResult } from '../../vm/run.js';
 
 /** The agent's port inside the guest; the host reaches it through a QEMU hostfwd on a free port. */
 export const GUEST_AGENT_PORT = 7471;

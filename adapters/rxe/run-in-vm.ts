@@ -4,13 +4,13 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { UserError } from '../../spec/errors.js';
 import { addonPath } from './native/index.js';
-import { RDMAVT_SOURCE_ENV } from '../kernel/rdmavt-env.js';
-import { VM_DEVICES, type VmDevice, devicePrelude, isVmDevice, rdmavtSourceDir } from './vm/devices.js';
-import { findGuestKernel } from './vm/kernel.js';
-import { buildModule } from './vm/modules.js';
-import { type JobModule, quote } from './vm/job-script.js';
-import { guestCli, projectRoot, vmCacheDir } from './vm/project-root.js';
-import { runInVm, startEstimate, visibleInGuest, within } from './vm/run.js';
+import { RDMAVT_SOURCE_ENV } from '../../vm/rdmavt-env.js';
+import { VM_DEVICES, type VmDevice, devicePrelude, isVmDevice, rdmavtSourceDir } from '../../vm/devices.js';
+import { findGuestKernel } from '../../vm/kernel.js';
+import { buildModule } from '../../vm/modules.js';
+import { type JobModule, quote } from '../../vm/job-script.js';
+import { guestCli, projectRoot, vmCacheDir } from '../../vm/project-root.js';
+import { runInVm, startEstimate, visibleInGuest, within } from '../../vm/run.js';
 
 /** Boot, a full suite under TCG, power-off: minutes; an hour means something hangs. */
 const VM_RUN_TIMEOUT_MS = 60 * 60 * 1000;

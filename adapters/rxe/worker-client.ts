@@ -4,7 +4,7 @@ import { isAbsolute } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { ImplementationCrash, UserError } from '../../spec/errors.js';
-import { builtEntry } from './vm/project-root.js';
+import { builtEntry } from '../../vm/project-root.js';
 import { type RequestBody, type WorkerError, decodeResponse, encodeLine } from './protocol.js';
 
 /** The worker runs compiled: sources are not executable by plain Node. An absolute path is taken as it is (tests' workers). */

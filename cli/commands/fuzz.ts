@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type { Profile } from '../../adapters/adapter.js';
 import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { modelAdapter } from '../../adapters/model/index.js';
-import { quote } from '../../adapters/rxe/vm/job-script.js';
+import { quote } from '../../vm/job-script.js';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { FuzzPath, FuzzResults } from '../../suites/fuzz/report-schema.js';
 import { DEFAULT_MAX_COMMANDS, fuzz } from '../../suites/fuzz/run.js';

@@ -6,7 +6,7 @@ import { type MutationReport, runMutation } from '../../suites/mutation.js';
 import { parseNonNegativeInt } from '../options.js';
 import { UserError } from '../../spec/errors.js';
 import { killMatrix, runKernelMutation } from '../../adapters/kernel/rdmavt-mutants.js';
-import { projectRoot } from '../../adapters/rxe/vm/project-root.js';
+import { projectRoot } from '../../vm/project-root.js';
 import { expectationsOf } from './run.js';
 import { join } from 'node:path';
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
-const installScript = join(root, 'adapters/rxe/vm/install-deps.sh');
+const installScript = join(root, 'vm/install-deps.sh');
 const started = Date.now();
 
 function fail(message, hint) {

@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { projectRoot } from '../vm/project-root.js';
+import { projectRoot } from '../../../vm/project-root.js';
 import type { VerbsBinding } from './binding-types.js';
 
 export * from './binding-types.js';
@@ -39,7 +39,7 @@ function load(): Loaded {
     if (message.includes('libibverbs')) {
       return {
         reason: 'libibverbs-missing',
-        detail: `${message}; install libibverbs1 and ibverbs-providers (adapters/rxe/vm/install-deps.sh)`,
+        detail: `${message}; install libibverbs1 and ibverbs-providers (vm/install-deps.sh)`,
       };
     }
     return { reason: 'addon-not-built', detail: `${path} does not load (${message}); ${BUILD_HINT}` };

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rvtcModule } from '../../../adapters/rxe/run-in-vm.js';
 import { RunResults } from '../../../reports/results-schema.js';
 import { CLI } from '../../helpers.js';
-import { VM_TEST_TIMEOUT_MS, runGuestScript, vmSkipReason } from '../rxe/vm-helpers.js';
+import { VM_TEST_TIMEOUT_MS, runGuestScript, vmSkipReason } from '../../vm/helpers.js';
 
 const HOLDER = fileURLToPath(new URL('./fixtures/hold-resources.mjs', import.meta.url));
 const CASE = 'post_srq_recv/single-wr';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VM_TEST_TIMEOUT_MS, runGuestScript, vmSkipReason } from '../rxe/vm-helpers.js';
+import { VM_TEST_TIMEOUT_MS, runGuestScript, vmSkipReason } from '../../vm/helpers.js';
 
 const PROGRAMS = ['ibv_rc_pingpong', 'ibv_srq_pingpong', 'ibv_ud_pingpong'] as const;
 const ITERATIONS = 50;

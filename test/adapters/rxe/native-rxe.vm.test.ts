@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addonPath } from '../../../adapters/rxe/native/index.js';
-import { runInVm } from '../../../adapters/rxe/vm/run.js';
-import { VM_TEST_TIMEOUT_MS, collector, vmSkipReason } from './vm-helpers.js';
+import { runInVm } from '../../../vm/run.js';
+import { VM_TEST_TIMEOUT_MS, collector, vmSkipReason } from '../../vm/helpers.js';
 
 const CHECK = fileURLToPath(new URL('./fixtures/native-rxe-check.mjs', import.meta.url));
 const AVAILABILITY = fileURLToPath(new URL('./fixtures/availability-check.mjs', import.meta.url));

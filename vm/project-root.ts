@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UserError } from '../../../spec/errors.js';
+import { UserError } from '../spec/errors.js';
 
 const PACKAGE_NAME = 'rvt-conform';
 
@@ -30,7 +30,7 @@ function readName(manifest: string): unknown {
 
 /** The command a user runs to install what the VM runner and the native binding need. */
 export function installHint(): string {
-  return `install the packages with: sudo sh ${join(projectRoot(), 'adapters/rxe/vm/install-deps.sh')}`;
+  return `install the packages with: sudo sh ${join(projectRoot(), 'vm/install-deps.sh')}`;
 }
 
 /** Where built kernel images and initramfs files are kept between runs (git-ignored). */
@@ -38,7 +38,7 @@ export function vmCacheDir(): string {
   return join(projectRoot(), '.vm-cache');
 }
 
-/** Where adapters/rxe/vm/bundle.mjs puts the guest's bundle of the CLI and the workers. */
+/** Where vm/bundle.mjs puts the guest's bundle of the CLI and the workers. */
 const GUEST_BUNDLE = 'dist/guest/bundle';
 
 /** Whether this module runs from the guest bundle rather than from dist/. */

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { UserError } from '../../../spec/errors.js';
-import { RDMAVT_KO_ENV } from '../../kernel/rdmavt-env.js';
+import { UserError } from '../spec/errors.js';
+import { RDMAVT_KO_ENV } from './rdmavt-env.js';
 import { cachedFile } from './cache.js';
 import type { JobModule } from './job-script.js';
 import type { GuestKernel } from './kernel.js';

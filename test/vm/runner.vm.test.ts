@@ -1,12 +1,12 @@
-// Boots the rxe VM once (about 10-15 s). Run alone with: npx vitest run test/adapters/rxe/vm-runner.vm.test.ts
+// Boots the rxe VM once (about 10-15 s). Run alone with: npx vitest run test/vm/runner.vm.test.ts
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInVm } from '../../../adapters/rxe/vm/run.js';
-import { VM_TEST_TIMEOUT_MS, collector, vmSkipReason } from './vm-helpers.js';
+import { runInVm } from '../../vm/run.js';
+import { VM_TEST_TIMEOUT_MS, collector, vmSkipReason } from './helpers.js';
 
 const GUEST_PORT = 8080;
 

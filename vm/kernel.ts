@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../../../spec/errors.js';
+import { UserError } from '../spec/errors.js';
 import { installHint } from './project-root.js';
 
 /** A bootable kernel of the host whose modules include rxe and the 9p/virtio pieces the guest needs. */

@@ -1,4 +1,4 @@
-import { isUserError } from '../../../spec/errors.js';
+import { isUserError } from '../spec/errors.js';
 import { requireExecutable } from './host-tools.js';
 import { staticBusybox } from './initramfs.js';
 import { findGuestKernel } from './kernel.js';
@@ -15,7 +15,7 @@ export async function missingVmPrerequisite(): Promise<string | undefined> {
     await staticBusybox();
     return undefined;
   } catch (error) {
-    if (isUserError(error)) return `${error.message} (${error.hint ?? 'see adapters/rxe/vm/install-deps.sh'})`;
+    if (isUserError(error)) return `${error.message} (${error.hint ?? 'see vm/install-deps.sh'})`;
     throw error;
   }
 }

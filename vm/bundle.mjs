@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Three levels below the root, like dist/spec/snapshots/: the modules that find files relative to
 // themselves (the pinned snapshot, the .proto, package.json) find them from here as well.
 const out = join(root, 'dist/guest/bundle');

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { UserError } from '../../../spec/errors.js';
+import { UserError } from '../spec/errors.js';
 import { installHint } from './project-root.js';
 
 /** The absolute path of an executable on PATH (plus the sbin directories a non-root PATH may lack). */

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerVmCommand } from '../../../adapters/rxe/vm/cli.js';
-import { cpioArchive } from '../../../adapters/rxe/vm/cpio.js';
-import { STAGE1_INIT, STAGE2_SETUP } from '../../../adapters/rxe/vm/guest-init.js';
-import { jobScript } from '../../../adapters/rxe/vm/job-script.js';
-import { projectRoot } from '../../../adapters/rxe/vm/project-root.js';
-import { qemuArgs, runQemu } from '../../../adapters/rxe/vm/qemu.js';
-import { visibleInGuest } from '../../../adapters/rxe/vm/run.js';
+import { registerVmCommand } from '../../cli/commands/vm.js';
+import { cpioArchive } from '../../vm/cpio.js';
+import { STAGE1_INIT, STAGE2_SETUP } from '../../vm/guest-init.js';
+import { jobScript } from '../../vm/job-script.js';
+import { projectRoot } from '../../vm/project-root.js';
+import { qemuArgs, runQemu } from '../../vm/qemu.js';
+import { visibleInGuest } from '../../vm/run.js';
 
 /** Reads a newc archive back: name, mode, rdev and data of each entry, up to the trailer. */
 function parseNewc(archive: Buffer) {
@@ -189,7 +189,7 @@ describe('a VM and the process that started it', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('ends the VM when %s ends that process (which emits no exit event then)', async (signal) => {
     // A stand-in for QEMU: a sleep of a duration no other process here uses.
     const vm = `sleep ${40_000 + (process.pid % 10_000)}.${signal.length}`;
-    const qemu = join(projectRoot(), 'dist/adapters/rxe/vm/qemu.js');
+    const qemu = join(projectRoot(), 'dist/vm/qemu.js');
     const script = `const { runQemu } = await import(${JSON.stringify(qemu)}); await runQemu('/bin/sleep', [${JSON.stringify(vm.split(' ')[1])}], 60_000);`;
     const parent = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
     await until(() => live(vm) === 1, 'the stand-in VM to start');

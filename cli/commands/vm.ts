@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { VM_DEVICES, type VmDevice, isVmDevice } from './devices.js';
-import { runInVm, startEstimate } from './run.js';
-import { MAX_TIMER_SECONDS } from '../../../cli/options.js';
+import { VM_DEVICES, type VmDevice, isVmDevice } from '../../vm/devices.js';
+import { runInVm, startEstimate } from '../../vm/run.js';
+import { MAX_TIMER_SECONDS } from '../options.js';
 
 /**
  * `rvt-conform vm [options] -- <command...>`: runs a command next to a real rxe device.

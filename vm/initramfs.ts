@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { execa } from 'execa';
-import { UserError } from '../../../spec/errors.js';
+import { UserError } from '../spec/errors.js';
 import { cachedFile } from './cache.js';
 import { type CpioEntry, cpioArchive } from './cpio.js';
 import { STAGE1_INIT } from './guest-init.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { UserError } from '../../../spec/errors.js';
+import { UserError } from '../spec/errors.js';
 import { newConsoleLogPath } from './console-log.js';
 import { type PreludeOptions, type VmDevice, devicesPrelude } from './devices.js';
 import { CONTROL_FILES, STAGE2_SETUP } from './guest-init.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { execa } from 'execa';
-import { UserError } from '../../../spec/errors.js';
+import { UserError } from '../spec/errors.js';
 import type { GuestKernel } from './kernel.js';
 import { installHint } from './project-root.js';
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import { missingVmPrerequisite } from '../../../adapters/rxe/vm/prerequisites.js';
-import { type VmRunOptions, runInVm } from '../../../adapters/rxe/vm/run.js';
+import { missingVmPrerequisite } from '../../vm/prerequisites.js';
+import { type VmRunOptions, runInVm } from '../../vm/run.js';
 
 /** A whole VM cycle takes 10-25 s under TCG; allow for a slow or busy machine. */
 export const VM_TEST_TIMEOUT_MS = 300_000;
