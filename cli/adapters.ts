@@ -1,70 +1,42 @@
-import type { Command } from 'commander';
-import type { Adapter } from '../adapters/adapter.js';
-import { type GrpcFlags, grpcAdapterFromFlags, strayGrpcFlag } from '../adapters/grpc/flags.js';
-import { implementations } from '../adapters/model/implementations.js';
-import { modelAdapter } from '../adapters/model/index.js';
-import { mutantAdapter, mutants } from '../adapters/mutants/index.js';
-import { UserError } from '../spec/errors.js';
+import { type Command, InvalidArgumentError } from 'commander';
+import { adapterFlags, builtInAdapters, canonicalAdapter } from '../adapters/registry.js';
 
-/** What an adapter may need besides its name: the device it drives; for grpc, the agent and credentials. */
-export interface AdapterOptions extends GrpcFlags {
-  device?: string | undefined;
+/** `--adapter-option key=value`: an option of an adapter that has no flag of its own (an external one); repeatable. */
+function collectAdapterOption(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const eq = value.indexOf('=');
+  if (eq <= 0) throw new InvalidArgumentError('expected key=value');
+  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
 }
-
-/** The adapters the CLI can build, by the name given to --adapter. */
-const FACTORIES: Record<string, (options: AdapterOptions) => Adapter | Promise<Adapter>> = {
-  model: () => modelAdapter(),
-  grpc: (options) => grpcAdapterFromFlags(options),
-  // Real-device adapters load on demand: a model run never pays for their modules.
-  ibverbs: async (options) => (await import('../adapters/rxe/adapter.js')).rxeAdapter({ device: options.device }),
-  kernel: async (options) => (await import('../adapters/kernel/adapter.js')).kernelAdapter({ device: options.device }),
-  ...Object.fromEntries(Object.entries(implementations).map(([name, b]) => [`model:${name}`, () => modelAdapter(b, `model:${name}`)])),
-  ...Object.fromEntries(mutants.map((m) => [`mutant:${m.name}`, () => mutantAdapter(m)])),
-};
 
 /**
- * Earlier names still accepted: the libibverbs adapter was `rxe` while rxe0 was the only device it
- * drove; it now drives siw0 and rvt_sim0 (rdma-core's ipathverbs) as well.
+ * The adapter options of a command, as the registry declares them: `--adapter`, each built-in
+ * adapter's flags (or only those named in `only`, where the command's own flags would clash), and
+ * `--adapter-option` for the rest.
  */
-const ALIASES: Record<string, string> = { rxe: 'ibverbs' };
-
-/** The adapter an --adapter value names (parses the option, so every command sees one name). */
-export const canonicalAdapter = (name: string): string => ALIASES[name] ?? name;
-
-export const adapterNames = () => Object.keys(FACTORIES);
-
-/** The adapters that drive a real device and take --device (and --vm). */
-export const DEVICE_ADAPTERS = ['ibverbs', 'kernel'];
-
-/** --vm runs the command in the VM on one of its devices: only a device adapter has one to drive. */
-export function ensureVmAdapter(adapter: string): void {
-  if (!DEVICE_ADAPTERS.includes(adapter)) {
-    throw new UserError(`--vm is for --adapter ibverbs or kernel, not ${adapter}`, { hint: 'add --adapter ibverbs or --adapter kernel, or drop --vm' });
-  }
+export function addAdapterOptions(command: Command, what: string, only?: readonly string[]): Command {
+  const names = builtInAdapters()
+    .map((d) => d.name)
+    .filter((n) => !n.includes(':'));
+  command.option('-a, --adapter <name>', `${what} (${names.join(', ')}, model:NAME, mutant:NAME, or the path of a module that exports an adapter definition)`, canonicalAdapter, 'model');
+  for (const { key, flag } of adapterFlags()) if (only === undefined || only.includes(key)) command.option(flag.flag, flag.description);
+  return command.option('--adapter-option <key=value>', 'an option of the adapter that has no flag of its own (repeatable; e.g. for an external adapter)', collectAdapterOption);
 }
 
-/** The options of a command that reaches an implementation through an agent (--adapter grpc); createAdapter reads them. */
-export function addGrpcOptions(command: Command): Command {
-  return command
-    .option('--target <host:port>', 'with --adapter grpc: where the agent listens (rvt-conform agent on the machine with the device)')
-    .option('--tls-ca <file>', "with --adapter grpc: connect over TLS, trusting this CA for the agent's certificate")
-    .option('--tls-cert <file>', "with --adapter grpc: this client's certificate, for an agent that asks for one (mutual TLS)")
-    .option('--tls-key <file>', "with --adapter grpc: this client's private key")
-    .option('--token-file <file>', 'with --adapter grpc: the bearer token the agent requires (the file holds it on one line)');
+/** The adapter options a command's parsed flags carry, for createAdapter: the adapter flags that were given, then the --adapter-option pairs. */
+export function adapterOptionsOf(flags: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const given: Record<string, unknown> = {};
+  for (const { key } of adapterFlags()) if (flags[key] !== undefined) given[key] = flags[key];
+  return { ...given, ...(flags['adapterOption'] as Record<string, string> | undefined) };
 }
 
-export async function createAdapter(name: string, options: AdapterOptions = {}): Promise<Adapter> {
-  const factory = FACTORIES[canonicalAdapter(name)];
-  if (factory === undefined) {
-    throw new UserError(`unknown adapter '${name}'`, { hint: `choose one of: ${adapterNames().join(', ')} (rxe is the old name of ibverbs)` });
+/** The command-line words that reach the same adapter the same way (a replay command): `--adapter`, its flags, its other options. */
+export function adapterWords(adapter: string, options: Readonly<Record<string, unknown>>): string[] {
+  const flags = new Map(adapterFlags().map(({ key, flag }) => [key, flag.flag.split(' ')[0] ?? key]));
+  const words = ['--adapter', adapter];
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    const flag = flags.get(key);
+    words.push(...(flag === undefined ? ['--adapter-option', `${key}=${String(value)}`] : [flag, String(value)]));
   }
-  const stray = name === 'grpc' ? undefined : strayGrpcFlag(options);
-  if (stray !== undefined) {
-    throw new UserError(`${stray} is for --adapter grpc, not ${name}`, { hint: 'add --adapter grpc to run against an agent, or drop the flag' });
-  }
-  if (options.device !== undefined && !DEVICE_ADAPTERS.includes(canonicalAdapter(name))) {
-    // The device of a grpc run is chosen where the agent runs (rvt-conform agent --device).
-    throw new UserError(`--device is for --adapter ibverbs or kernel, not ${name}`, { hint: name === 'grpc' ? 'choose the device on the agent: rvt-conform agent --adapter ibverbs --device NAME' : 'drop --device, or add --adapter ibverbs or --adapter kernel' });
-  }
-  return factory(options);
+  return words;
 }

@@ -2,27 +2,13 @@ import { UserError } from '../../spec/errors.js';
 import type { Adapter } from '../adapter.js';
 import { readCredential, readKeyPair, readToken } from './credential-files.js';
 
-/** The flags of `rvt-conform run` that say where the agent is and how to prove who we are. */
+/** The options of the grpc adapter: where the agent is and how to prove who we are (flags in adapters/registry.ts). */
 export interface GrpcFlags {
   target?: string | undefined;
   tlsCa?: string | undefined;
   tlsCert?: string | undefined;
   tlsKey?: string | undefined;
   tokenFile?: string | undefined;
-}
-
-const FLAG_NAMES: Record<keyof GrpcFlags, string> = {
-  target: '--target',
-  tlsCa: '--tls-ca',
-  tlsCert: '--tls-cert',
-  tlsKey: '--tls-key',
-  tokenFile: '--token-file',
-};
-
-/** A gRPC flag given with another adapter: it would be ignored, and the run would not be what the user meant. */
-export function strayGrpcFlag(flags: GrpcFlags): string | undefined {
-  const given = (Object.keys(FLAG_NAMES) as (keyof GrpcFlags)[]).find((key) => flags[key] !== undefined);
-  return given === undefined ? undefined : FLAG_NAMES[given];
 }
 
 /** Loads the gRPC client (grpc-js, protobufjs) only for a grpc run: it is most of the CLI's start-up cost. */

@@ -12,7 +12,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { canonicalAdapter } from '../../cli/adapters.js';
+import { canonicalAdapter } from '../registry.js';
 import { isUserError } from '../../spec/errors.js';
 import { withAgentInVm } from './agent-in-vm.js';
 import { projectRoot } from '../../vm/project-root.js';

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { readCredential, readKeyPair, readToken } from '../../adapters/grpc/credential-files.js';
 import { type Agent, startAgent, type TlsFiles } from '../../adapters/grpc/server.js';
 import { DEFAULT_LIMITS, type HostLimits } from '../../adapters/remote/budget.js';
-import { canonicalAdapter, createAdapter } from '../adapters.js';
+import { createAdapter } from '../../adapters/registry.js';
+import { addAdapterOptions, adapterOptionsOf } from '../adapters.js';
 import { registerAgentStatusCommand } from './agent-status.js';
 import { UserError } from '../../spec/errors.js';
 import { parsePositiveInt } from '../options.js';
@@ -10,6 +11,7 @@ import { parsePositiveInt } from '../options.js';
 interface AgentFlags {
   adapter: string;
   device?: string;
+  adapterOption?: Record<string, string>;
   listen: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -72,7 +74,7 @@ function stopRequested(): Promise<void> {
 export async function agentCommand(flags: AgentFlags): Promise<void> {
   const tls = tlsOf(flags);
   const token = flags.tokenFile === undefined ? undefined : readToken('--token-file', flags.tokenFile);
-  const adapter = await createAdapter(flags.adapter, flags.device === undefined ? {} : { device: flags.device });
+  const adapter = await createAdapter(flags.adapter, adapterOptionsOf({ device: flags.device, adapterOption: flags.adapterOption }));
   let agent: Agent;
   try {
     const info = await adapter.info();
@@ -90,9 +92,9 @@ export async function agentCommand(flags: AgentFlags): Promise<void> {
 export function registerAgentCommand(program: Command): void {
   const agent = program
     .command('agent')
-    .description('serve a local adapter over gRPC, for `run --adapter grpc --target HOST:PORT` on another machine')
-    .option('-a, --adapter <name>', 'the implementation to serve (model, ibverbs, kernel, grpc, ...)', canonicalAdapter, 'model')
-    .option('--device <name>', 'the device, for adapters that drive one (e.g. rxe0)')
+    .description('serve a local adapter over gRPC, for `run --adapter grpc --target HOST:PORT` on another machine');
+  // Only --device: the agent's own --tls-cert, --tls-key and --token-file are the server's, not a client's.
+  addAdapterOptions(agent, 'the implementation to serve', ['device'])
     .option('--listen <host:port>', 'where to listen; anything but loopback needs a token or client certificates (or --insecure)', '127.0.0.1:7471')
     .option('--tls-cert <file>', "the agent's certificate (PEM); with --tls-key, serve over TLS")
     .option('--tls-key <file>', "the agent's private key (PEM)")

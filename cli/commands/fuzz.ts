@@ -1,17 +1,17 @@
 import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Profile } from '../../adapters/adapter.js';
-import type { GrpcFlags } from '../../adapters/grpc/flags.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 import { quote } from '../../vm/job-script.js';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { FuzzPath, FuzzResults } from '../../suites/fuzz/report-schema.js';
 import { DEFAULT_MAX_COMMANDS, fuzz } from '../../suites/fuzz/run.js';
-import { addGrpcOptions, canonicalAdapter, createAdapter, ensureVmAdapter } from '../adapters.js';
+import { createAdapter, ensureVmAdapter } from '../../adapters/registry.js';
+import { addAdapterOptions, adapterOptionsOf, adapterWords } from '../adapters.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
 import { outputDir } from '../output-paths.js';
 
-interface FuzzFlags extends GrpcFlags {
+interface FuzzFlags {
   adapter: string;
   runs: number;
   maxCommands: number;
@@ -21,8 +21,8 @@ interface FuzzFlags extends GrpcFlags {
   profile?: Profile;
   out: string;
   json: boolean;
-  device?: string;
   vm: boolean;
+  [adapterOption: string]: unknown;
 }
 
 /** Set by the host for a fuzz run it starts in the VM, so that the replay command the guest writes says --vm. */
@@ -36,17 +36,10 @@ const shellWord = (word: string) => (/^[\w.,:/=@+-]+$/.test(word) ? word : quote
  * when this run was), the profile, the seed and the path. `--seed=N` keeps a negative seed from
  * reading as an option.
  */
-export function replayCommand(flags: Pick<FuzzFlags, 'adapter' | 'device' | keyof GrpcFlags> & Partial<Pick<FuzzFlags, 'maxCommands'>>, profile: Profile, seed: number, path: string, inVm: boolean): string {
-  const given = (name: string, value: string | undefined) => (value === undefined ? [] : [name, value]);
+export function replayCommand(flags: { adapter: string; maxCommands?: number; [adapterOption: string]: unknown }, profile: Profile, seed: number, path: string, inVm: boolean): string {
   const words = [
-    ...['rvt-conform', 'fuzz', '--adapter', flags.adapter],
-    ...given('--device', flags.device),
+    ...['rvt-conform', 'fuzz', ...adapterWords(flags.adapter, adapterOptionsOf(flags))],
     ...(inVm ? ['--vm'] : []),
-    ...given('--target', flags.target),
-    ...given('--tls-ca', flags.tlsCa),
-    ...given('--tls-cert', flags.tlsCert),
-    ...given('--tls-key', flags.tlsKey),
-    ...given('--token-file', flags.tokenFile),
     // The sequence length bounds what is drawn: a replay draws with the same bound.
     ...(flags.maxCommands === undefined || flags.maxCommands === DEFAULT_MAX_COMMANDS ? [] : ['--max-commands', String(flags.maxCommands)]),
     ...['--profile', profile, `--seed=${seed}`, '--path', path],
@@ -63,9 +56,8 @@ function parseFuzzPath(value: string): string {
 export function registerFuzzCommand(program: Command): void {
   const command = program
     .command('fuzz')
-    .description('differential fuzzing: random verb sequences on an adapter and on the reference model; a divergence is shrunk and written with its replay seed and path')
-    .option('-a, --adapter <name>', 'the implementation to fuzz (model, ibverbs, kernel, grpc, ...)', canonicalAdapter, 'model');
-  addGrpcOptions(command)
+    .description('differential fuzzing: random verb sequences on an adapter and on the reference model; a divergence is shrunk and written with its replay seed and path');
+  addAdapterOptions(command, 'the implementation to fuzz')
     .option('--runs <n>', 'number of random sequences', parsePositiveInt, 100)
     .option('--seed <n>', 'seed, negative or not (replay a divergence with its seed and --path; --seed=-5 or --seed -5)', parseSeed)
     .option('--path <path>', 'replay path of a divergence, from fuzz.json', parseFuzzPath)
@@ -74,18 +66,17 @@ export function registerFuzzCommand(program: Command): void {
     .option('-p, --profile <profile>', "documented (only what the documented contract binds: success, bad_wr of a failure, completions of messages that fit) or rdmavt (errno names and error paths too); default: the adapter's", parseProfile)
     .option('-o, --out <dir>', 'where fuzz.json goes', 'conformance-report')
     .option('--json', 'print fuzz.json to stdout', false)
-    .option('--device <name>', 'with --adapter ibverbs or kernel: the RDMA device (e.g. rvt_sim0, the real rdmavt)')
     .option('--vm', 'with --adapter ibverbs or kernel: fuzz inside the QEMU VM (fuzz.json comes back under the current directory)', false)
     .action(async (flags: FuzzFlags) => {
       if (flags.vm) {
         ensureVmAdapter(flags.adapter);
         const { runSubcommandInVm } = await import('../../adapters/rxe/run-in-vm.js');
         const args = process.argv.slice(process.argv.indexOf('fuzz') + 1);
-        process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, args, flags.out, { device: flags.device, env: { [IN_VM_ENV]: '1' } });
+        process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, args, flags.out, { device: flags['device'] as string | undefined, env: { [IN_VM_ENV]: '1' } });
         return;
       }
       const outDir = await outputDir('--out', flags.out);
-      const adapter = await createAdapter(flags.adapter, flags);
+      const adapter = await createAdapter(flags.adapter, adapterOptionsOf(flags));
       try {
         const info = await adapter.info();
         const profile = flags.profile ?? info.defaultProfile;

@@ -15,8 +15,8 @@ import { loadCitedSnapshot, loadPinnedSnapshot, snapshotId } from '../../spec/sn
 import type { Case } from '../../suites/case.js';
 import { allCases } from '../../suites/index.js';
 import { runCases } from '../../suites/runner.js';
-import type { GrpcFlags } from '../../adapters/grpc/flags.js';
-import { addGrpcOptions, canonicalAdapter, createAdapter, ensureVmAdapter } from '../adapters.js';
+import { createAdapter, ensureVmAdapter } from '../../adapters/registry.js';
+import { addAdapterOptions, adapterOptionsOf } from '../adapters.js';
 import { UserError } from '../../spec/errors.js';
 import { outputDir, reportSetDir } from '../output-paths.js';
 import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
@@ -24,7 +24,7 @@ import { MAX_CASE_TIMEOUT_SECONDS, parseFormats, parseProfile, parseSeed, parseT
 import { progressMode, progressPrinter } from '../progress.js';
 import { selectCases } from '../select.js';
 
-interface RunFlags extends GrpcFlags {
+interface RunFlags {
   adapter: string;
   out: string;
   case?: string;
@@ -38,6 +38,7 @@ interface RunFlags extends GrpcFlags {
   vm: boolean;
   rdmavtSrc?: string;
   format: ReportFormat[];
+  [adapterOption: string]: unknown;
 }
 
 
@@ -96,7 +97,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   const expectations = await expectationsOf(flags.expectations);
   const inGuest = process.env[RENDER_ON_HOST_ENV] === '1';
   const outDir = inGuest ? await outputDir('--out', flags.out) : await reportSetDir('--out', flags.out);
-  const adapter = await createAdapter(flags.adapter, flags);
+  const adapter = await createAdapter(flags.adapter, adapterOptionsOf(flags));
   // Ctrl-C and SIGTERM (a CI job cancelled, a container stopped) both end the run with what it has.
   const controller = new AbortController();
   let signalled: NodeJS.Signals | undefined;
@@ -163,10 +164,8 @@ export async function runCommand(flags: RunFlags): Promise<number> {
 export function registerRunCommand(program: Command): void {
   const run = program
     .command('run')
-    .description('run the shared suites against an adapter and write the reports')
-    .option('-a, --adapter <name>', 'the implementation to test (model, ibverbs, kernel, grpc, ...)', canonicalAdapter, 'model');
-  addGrpcOptions(run)
-    .option('--device <name>', 'with --adapter ibverbs or kernel: the RDMA device (default: ibverbs: the first device libibverbs lists; kernel: rxe0)')
+    .description('run the shared suites against an adapter and write the reports');
+  addAdapterOptions(run, 'the implementation to test')
     .option('--vm', 'with --adapter ibverbs or kernel: run inside a QEMU VM that has the Soft-RoCE device rxe0 (kernel: with the rvtc module built and loaded; reports come back under the current directory)', false)
     .option('--rdmavt-src <dir>', 'with --vm --device rvt_sim0: build rdmavt.ko from this source (a kernel tree or a copy of drivers/infiniband/sw/rdmavt) and run on it instead of the stock module')
     .option('-o, --out <dir>', 'where the reports go', 'conformance-report')
