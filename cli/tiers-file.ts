@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
 import { z } from 'zod';
 import { Profile } from '../adapters/adapter.js';
 import { VM_DEVICES } from '../vm/devices.js';
 import { UserError } from '../spec/errors.js';
 import { MAX_CASE_TIMEOUT_SECONDS } from './options.js';
+import { loadYamlFile } from './yaml-file.js';
 
 /** One tier: the shared suite by one adapter on one device, with its own reports. Paths are relative to the current directory. */
 export const TierEntry = z
@@ -25,26 +24,9 @@ export const TiersFile = z.object({ tiers: z.array(TierEntry).min(1) }).strict()
 
 /** Reads and validates a tiers file; anything wrong is a UserError naming the file and the field. */
 export async function loadTiersFile(path: string): Promise<TierEntry[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UserError(`cannot read the tiers file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  let data: unknown;
-  try {
-    // Tiers files are short: no aliases, so no alias bomb.
-    data = parse(text, { maxAliasCount: 0 });
-  } catch (error) {
-    throw new UserError(`${path} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const parsed = TiersFile.safeParse(data);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((i) => `  ${i.path.join('.') || '(top)'}: ${i.message}`);
-    throw new UserError(`${path} is not a valid tiers file:\n${issues.join('\n')}`, { hint: 'see docs/CI.md for the format' });
-  }
-  const names = parsed.data.tiers.map((t) => t.name);
+  const { tiers } = await loadYamlFile(path, TiersFile, 'tiers file', 'see docs/CI.md for the format');
+  const names = tiers.map((t) => t.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice !== undefined) throw new UserError(`${path}: the tier name ${twice} is used twice`);
-  return parsed.data.tiers;
+  return tiers;
 }

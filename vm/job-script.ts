@@ -21,7 +21,10 @@ export interface JobSpec {
 
 /** The guest's root is the host's, read-only: HOME must be somewhere writable. */
 const GUEST_HOME = '/tmp/rvt-home';
+/** Set for every command in the guest: a command there knows it already runs in the VM (a config's `vm: true` is the host's). */
+export const IN_GUEST_ENV = 'RVT_CONFORM_GUEST';
 const DEFAULT_ENV: Readonly<Record<string, string>> = {
+  [IN_GUEST_ENV]: '1',
   HOME: GUEST_HOME,
   PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
   LANG: 'C.UTF-8',

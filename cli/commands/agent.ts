@@ -3,6 +3,7 @@ import { readCredential, readKeyPair, readToken } from '../../adapters/grpc/cred
 import { type Agent, startAgent, type TlsFiles } from '../../adapters/grpc/server.js';
 import { DEFAULT_LIMITS, type HostLimits } from '../../adapters/remote/budget.js';
 import { createAdapter } from '../../adapters/registry.js';
+import { withConfig } from '../config-file.js';
 import { addAdapterOptions, adapterOptionsOf } from '../adapters.js';
 import { registerAgentStatusCommand } from './agent-status.js';
 import { UserError } from '../../spec/errors.js';
@@ -94,7 +95,7 @@ export function registerAgentCommand(program: Command): void {
     .command('agent')
     .description('serve a local adapter over gRPC, for `run --adapter grpc --target HOST:PORT` on another machine');
   // Only --device: the agent's own --tls-cert, --tls-key and --token-file are the server's, not a client's.
-  addAdapterOptions(agent, 'the implementation to serve', ['device'])
+  addAdapterOptions(withConfig(agent), 'the implementation to serve', ['device'])
     .option('--listen <host:port>', 'where to listen; anything but loopback needs a token or client certificates (or --insecure)', '127.0.0.1:7471')
     .option('--tls-cert <file>', "the agent's certificate (PEM); with --tls-key, serve over TLS")
     .option('--tls-key <file>', "the agent's private key (PEM)")

@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../../reports/atomic.js';
 import { FuzzPath, FuzzResults } from '../../suites/fuzz/report-schema.js';
 import { DEFAULT_MAX_COMMANDS, fuzz } from '../../suites/fuzz/run.js';
 import { createAdapter, ensureVmAdapter } from '../../adapters/registry.js';
+import { withConfig } from '../config-file.js';
 import { addAdapterOptions, adapterOptionsOf, adapterWords } from '../adapters.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
 import { outputDir } from '../output-paths.js';
@@ -57,7 +58,7 @@ export function registerFuzzCommand(program: Command): void {
   const command = program
     .command('fuzz')
     .description('differential fuzzing: random verb sequences on an adapter and on the reference model; a divergence is shrunk and written with its replay seed and path');
-  addAdapterOptions(command, 'the implementation to fuzz')
+  addAdapterOptions(withConfig(command), 'the implementation to fuzz')
     .option('--runs <n>', 'number of random sequences', parsePositiveInt, 100)
     .option('--seed <n>', 'seed, negative or not (replay a divergence with its seed and --path; --seed=-5 or --seed -5)', parseSeed)
     .option('--path <path>', 'replay path of a divergence, from fuzz.json', parseFuzzPath)

@@ -16,6 +16,7 @@ import type { Case } from '../../suites/case.js';
 import { allCases } from '../../suites/index.js';
 import { runCases } from '../../suites/runner.js';
 import { createAdapter, ensureVmAdapter } from '../../adapters/registry.js';
+import { withConfig } from '../config-file.js';
 import { addAdapterOptions, adapterOptionsOf } from '../adapters.js';
 import { UserError } from '../../spec/errors.js';
 import { outputDir, reportSetDir } from '../output-paths.js';
@@ -165,7 +166,7 @@ export function registerRunCommand(program: Command): void {
   const run = program
     .command('run')
     .description('run the shared suites against an adapter and write the reports');
-  addAdapterOptions(run, 'the implementation to test')
+  addAdapterOptions(withConfig(run), 'the implementation to test')
     .option('--vm', 'with --adapter ibverbs or kernel: run inside a QEMU VM that has the Soft-RoCE device rxe0 (kernel: with the rvtc module built and loaded; reports come back under the current directory)', false)
     .option('--rdmavt-src <dir>', 'with --vm --device rvt_sim0: build rdmavt.ko from this source (a kernel tree or a copy of drivers/infiniband/sw/rdmavt) and run on it instead of the stock module')
     .option('-o, --out <dir>', 'where the reports go', 'conformance-report')

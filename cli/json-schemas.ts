@@ -1,18 +1,20 @@
 import { z } from 'zod';
+import { ExpectationsFile } from '../reports/expectations/schema.js';
+import { RunResults } from '../reports/results-schema.js';
 import { FuzzResults } from '../suites/fuzz/report-schema.js';
-import { ExpectationsFile } from './expectations/schema.js';
-import { RunResults } from './results-schema.js';
+import { ConfigFile } from './config-file.js';
 
 /**
  * The JSON Schemas shipped in schemas/, generated from the zod schemas (the single source of
  * truth): for other tools reading results.json, and for editors checking an expectations file
  * (`# yaml-language-server: $schema=../schemas/expectations.schema.json`).
- * The expectations schema describes what a person writes (input); results.json and fuzz.json what the tool writes (output).
+ * The expectations and config schemas describe what a person writes (input); results.json and fuzz.json what the tool writes (output).
  */
 export const JSON_SCHEMAS = {
   'results.schema.json': () => z.toJSONSchema(RunResults, { io: 'output' }),
   'expectations.schema.json': () => z.toJSONSchema(ExpectationsFile, { io: 'input' }),
   'fuzz.schema.json': () => z.toJSONSchema(FuzzResults, { io: 'output' }),
+  'config.schema.json': () => z.toJSONSchema(ConfigFile, { io: 'input' }),
 } as const;
 
 export const renderJsonSchema = (name: keyof typeof JSON_SCHEMAS): string => `${JSON.stringify(JSON_SCHEMAS[name](), null, 2)}\n`;
