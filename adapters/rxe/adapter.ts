@@ -15,7 +15,7 @@ export interface RxeAdapterOptions {
 
 /** What to do about each reason nativeAvailability gives (adapters/rxe/native/index.ts). */
 const REMEDIES: Record<string, string> = {
-  'addon-not-built': 'build the native binding: npm run build:native',
+  'addon-not-built': 'build the native binding: rvt-conform build-native (in a checkout: npm run build:native)',
   'libibverbs-missing': installHint(),
   'no-rdma-device': 'this machine has no RDMA device: run inside the rxe VM with `rvt-conform run --adapter ibverbs --vm`',
   'no-such-device': 'name a device that ibv_devices lists with --device NAME',

@@ -113,7 +113,7 @@ export async function withAgentInVm<T>(
   const dir = resolve(workDir);
   const adapter = options.adapter ?? 'ibverbs';
   if (adapter === 'ibverbs' && !existsSync(addonPath())) {
-    throw new UserError('the native binding is not built, so the agent in the VM would have no rxe adapter', { hint: 'npm run build:native' });
+    throw new UserError('the native binding is not built, so the agent in the VM would have no rxe adapter', { hint: 'rvt-conform build-native (in a checkout: npm run build:native)' });
   }
   const modules = adapter === 'kernel' ? [await rvtcModule()] : [];
   const tokenFile = join(dir, TOKEN_FILE_NAME);

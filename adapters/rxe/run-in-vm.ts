@@ -79,7 +79,7 @@ export async function runSubcommandInVm(
     });
   }
   if (adapter === 'ibverbs' && !existsSync(addonPath())) {
-    throw new UserError('the native binding is not built, so the VM would have nothing to run', { hint: 'npm run build:native' });
+    throw new UserError('the native binding is not built, so the VM would have nothing to run', { hint: 'rvt-conform build-native (in a checkout: npm run build:native)' });
   }
   if (!isVmDevice(device)) {
     throw new UserError(`the VM has no device ${device}`, { hint: `with --vm, --device is one of ${VM_DEVICES.join(', ')}` });
@@ -189,7 +189,7 @@ export async function runTiersInVm(tiers: readonly VmTier[], env: Record<string,
     });
   }
   if (tiers.some((t) => t.adapter === 'ibverbs') && !existsSync(addonPath())) {
-    throw new UserError('the native binding is not built, so the ibverbs tiers would have nothing to run', { hint: 'npm run build:native' });
+    throw new UserError('the native binding is not built, so the ibverbs tiers would have nothing to run', { hint: 'rvt-conform build-native (in a checkout: npm run build:native)' });
   }
   const modules = tiers.some((t) => t.adapter === 'kernel') ? [await rvtcModule()] : [];
   const main = guestCli();

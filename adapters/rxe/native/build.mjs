@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Builds the rxe verbs addon (build/Release/rvt_verbs.node) and the plain C benchmark baseline
 // (build/post_loop), offline: node-gyp gets --nodedir pointing at the running Node's own headers
-// and never downloads anything. Run it as `npm run build:native`; it is not an install hook, so a
-// machine without libibverbs can still `npm ci`.
+// and never downloads anything. Run it as `npm run build:native` in a checkout, or `rvt-conform
+// build-native` where the package is installed; it is not an install hook, so a machine without
+// libibverbs can still install. Exit 2: a prerequisite is missing (the message says which); 1: the build failed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,15 +15,15 @@ const root = resolve(here, '../../..');
 const installScript = join(root, 'vm/install-deps.sh');
 const started = Date.now();
 
-function fail(message, hint) {
+function fail(message, hint, status = 2) {
   process.stderr.write(`build-native: ${message}\n${hint ? `  ${hint}\n` : ''}`);
-  process.exit(1);
+  process.exit(status);
 }
 
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: here, stdio: 'inherit' });
   if (result.error) fail(`cannot run ${command}: ${result.error.message}`);
-  if (result.status !== 0) fail(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+  if (result.status !== 0) fail(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`, undefined, 1);
 }
 
 function output(command, args) {
@@ -54,10 +56,26 @@ if (nodedir === undefined) {
       'this build never downloads them',
   );
 }
-const nodeGyp = join(root, 'node_modules/.bin/node-gyp');
-if (!existsSync(nodeGyp)) fail(`${nodeGyp} not found`, 'run npm ci first');
+/**
+ * node-gyp: this checkout's (a devDependency), else the one npm brings (an installed package has no
+ * devDependencies, and every npm carries node-gyp for its own installs).
+ */
+function findNodeGyp() {
+  try {
+    return createRequire(join(root, 'package.json')).resolve('node-gyp/bin/node-gyp.js');
+  } catch {}
+  const npm = output('sh', ['-c', 'command -v npm']);
+  const candidates = [
+    process.env.npm_config_node_gyp,
+    npm === undefined ? undefined : join(dirname(realpathSync(npm)), '../node_modules/node-gyp/bin/node-gyp.js'),
+    join(prefix, 'lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js'),
+  ];
+  return candidates.find((path) => path !== undefined && path !== '' && existsSync(path));
+}
+const nodeGyp = findNodeGyp();
+if (nodeGyp === undefined) fail('node-gyp not found (neither installed here nor bundled with npm)', 'install npm (it brings node-gyp), or: npm i -g node-gyp');
 
-run(nodeGyp, ['configure', 'build', `--nodedir=${nodedir}`, '--jobs=max', '--loglevel=warn']);
+run(process.execPath, [nodeGyp, 'configure', 'build', `--nodedir=${nodedir}`, '--jobs=max', '--loglevel=warn']);
 
 mkdirSync(join(here, 'build'), { recursive: true });
 run('cc', [

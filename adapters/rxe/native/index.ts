@@ -26,7 +26,7 @@ export type NativeAvailability =
 
 type Loaded = { binding: VerbsBinding } | { reason: Unavailable; detail: string };
 
-const BUILD_HINT = 'build it with `npm run build:native`';
+const BUILD_HINT = 'build it with `rvt-conform build-native` (in a checkout: `npm run build:native`)';
 
 /** Loads the addon once per process; the dynamic loader caches it anyway. */
 function load(): Loaded {
