@@ -4,34 +4,44 @@ import { InfrastructureError, isUserError } from '../spec/errors.js';
 
 type Register = (program: Command) => void;
 
+/** A command as the top-level help lists it: its arguments and a line saying what it does; its module registers the rest. */
+interface CommandEntry {
+  readonly usage: string;
+  readonly summary: string;
+  readonly load: () => Promise<Register>;
+}
+
 /**
  * Each command's module, loaded only when that command runs: under the VM's emulated CPU every
  * module costs (the whole graph, gRPC included, took 11-14 s there for `--version`), and a
- * guest runs `run` or `agent`, never all of them.
+ * guest runs `run` or `agent`, never all of them. `--version` and the top-level help load none.
  */
-const COMMANDS: Record<string, () => Promise<Register>> = {
-  run: async () => (await import('./commands/run.js')).registerRunCommand,
-  list: async () => (await import('./commands/list.js')).registerListCommand,
-  compare: async () => (await import('./commands/compare.js')).registerCompareCommand,
-  repro: async () => (await import('./commands/repro.js')).registerReproCommand,
-  mutants: async () => (await import('./commands/mutants.js')).registerMutantsCommand,
-  fuzz: async () => (await import('./commands/fuzz.js')).registerFuzzCommand,
-  spec: async () => (await import('./commands/spec.js')).registerSpecCommands,
-  agent: async () => (await import('./commands/agent.js')).registerAgentCommand,
-  vm: async () => (await import('./commands/vm.js')).registerVmCommand,
-  tiers: async () => (await import('./commands/tiers.js')).registerTiersCommand,
+const COMMANDS: Record<string, CommandEntry> = {
+  run: { usage: '[options]', summary: 'run the shared suites against an adapter and write the reports', load: async () => (await import('./commands/run.js')).registerRunCommand },
+  list: { usage: '[options]', summary: 'list the shared cases and the clauses they check', load: async () => (await import('./commands/list.js')).registerListCommand },
+  compare: { usage: '[options] <results...>', summary: 'compare results.json files: a clause matrix, regressions and fixes', load: async () => (await import('./commands/compare.js')).registerCompareCommand },
+  repro: { usage: '[options] <case>', summary: "write a standalone C program (libibverbs) that replays a case's calls", load: async () => (await import('./commands/repro.js')).registerReproCommand },
+  mutants: { usage: '[options]', summary: 'run the suites against mutants (plausible driver bugs): which cases kill each', load: async () => (await import('./commands/mutants.js')).registerMutantsCommand },
+  fuzz: { usage: '[options]', summary: 'differential fuzzing of an adapter against the reference model', load: async () => (await import('./commands/fuzz.js')).registerFuzzCommand },
+  spec: { usage: '[command]', summary: 'the kernel-doc spec: import it, check a kernel for drift, show coverage', load: async () => (await import('./commands/spec.js')).registerSpecCommands },
+  agent: { usage: '[options] [command]', summary: 'serve a local adapter over gRPC to `run --adapter grpc` elsewhere', load: async () => (await import('./commands/agent.js')).registerAgentCommand },
+  vm: { usage: '[options] <command...>', summary: 'run a command in a QEMU VM that has the Soft-RoCE device rxe0', load: async () => (await import('./commands/vm.js')).registerVmCommand },
+  tiers: { usage: '[options] <file>', summary: 'run several device tiers of the suite in one VM boot', load: async () => (await import('./commands/tiers.js')).registerTiersCommand },
+  'build-native': { usage: '[options]', summary: 'build the native libibverbs addon that --adapter ibverbs uses', load: async () => (await import('./commands/build-native.js')).registerBuildNativeCommand },
 };
 
-/** The named command alone when argv names one; every command for help, --version or a typo. */
+/** The named command's module when argv names one; for help, --version or a typo, each command by its name and summary alone. */
 async function program(argv: readonly string[]): Promise<Command> {
   const root = new Command('rvt-conform')
     .description('Conformance harness for the Linux RDMA verbs (rdmavt rvt_post_srq_recv and siblings)')
     .version(TOOL_VERSION)
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
-  const named = argv[2] === undefined ? undefined : COMMANDS[argv[2]];
-  const loaders = named === undefined ? Object.values(COMMANDS) : [named];
-  for (const register of await Promise.all(loaders.map((load) => load()))) register(root);
+  // `help run` shows run's own help, so it needs run's module.
+  const name = argv[2] === 'help' ? argv[3] : argv[2];
+  const named = name === undefined ? undefined : COMMANDS[name];
+  if (named !== undefined) (await named.load())(root);
+  else for (const [name, entry] of Object.entries(COMMANDS)) root.command(name).usage(entry.usage).summary(entry.summary);
   for (const command of root.commands) command.exitOverride();
   return root;
 }
