@@ -68,7 +68,9 @@ describe('the packed package, installed into an empty folder', () => {
     const own = await execa(process.execPath, [join(examples, 'dist/run-my-case.js'), 'my-report'], { cwd: app, reject: false });
     expect(own.exitCode, own.stderr).toBe(0);
     expect(own.stdout).toMatch(/^PASS: \{"pass":1,/);
-    expect(await readFile(join(app, 'my-report/report.md'), 'utf8')).toContain('post_srq_recv/three-lists-in-a-row');
+    const results = JSON.parse(await readFile(join(app, 'my-report/results.json'), 'utf8')) as { cases: { id: string; status: string }[] };
+    expect(results.cases).toEqual([expect.objectContaining({ id: 'post_srq_recv/three-lists-in-a-row', status: 'pass' })]);
+    expect(await readFile(join(app, 'my-report/report.md'), 'utf8')).toContain('| `post_srq_recv.return.zero-on-success` | documented | yes | pass | 1 |');
 
     const adapter = await cli(['run', '--adapter', './examples/dist/counting-adapter.js', '--adapter-option', 'report=stderr', '--case', 'post_srq_recv/*', '--out', 'counted', '--json']);
     expect(adapter.exitCode, adapter.stderr).toBe(0);
