@@ -19,7 +19,7 @@ interface RunFlags {
 }
 
 /** An example's rvt-conform command, parsed by the real `run` command: a typo in a flag fails here. */
-function runFlags(line: string): RunFlags {
+async function runFlags(line: string): Promise<RunFlags> {
   const words = line.trim().split(/\s+/);
   expect(words.slice(0, 3)).toEqual(['npx', 'rvt-conform', 'run']);
   const program = new Command('rvt-conform').exitOverride();
@@ -30,7 +30,8 @@ function runFlags(line: string): RunFlags {
   run.exitOverride().action((parsed: RunFlags) => {
     flags = parsed;
   });
-  program.parse(words.slice(2), { from: 'user' });
+  // parseAsync: run's config hook (preAction) is asynchronous.
+  await program.parseAsync(words.slice(2), { from: 'user' });
   if (flags === undefined) throw new Error(`not parsed: ${line}`);
   expect(existsSync(join(ROOT, flags.expectations ?? 'missing')), `${flags.expectations} exists`).toBe(true);
   return flags;
@@ -59,7 +60,7 @@ describe('the CI examples in docs/ci', () => {
     for (const [name, job] of Object.entries(workflow.jobs)) {
       const runs = job.steps.map((s) => s.run ?? '');
       const line = rvtConformLine(runs);
-      const flags = runFlags(line);
+      const flags = await runFlags(line);
       expect(runs.indexOf('npm ci'), name).toBeLessThan(runs.indexOf(line));
       const upload = job.steps.slice(runs.indexOf(line)).find((s) => s.uses?.startsWith('actions/upload-artifact@'));
       expect(upload, name).toMatchObject({ if: 'always()', with: { path: flags.out } });
@@ -74,7 +75,7 @@ describe('the CI examples in docs/ci', () => {
     expect(jobs.map(([name]) => name)).toEqual(['conformance:model', 'conformance:rxe0']);
     for (const [name, job] of jobs) {
       const line = rvtConformLine(job.script ?? []);
-      const flags = runFlags(line);
+      const flags = await runFlags(line);
       expect(job.artifacts, name).toEqual({ when: 'always', paths: [`${flags.out}/`], reports: { junit: `${flags.out}/junit.xml` } });
       if (flags.adapter === 'model') await runsGreen(flags, line);
     }
@@ -95,7 +96,7 @@ describe('the CI examples in docs/ci', () => {
     expect(blocks).toEqual([]);
     const sh = [...where.keys()].filter((k) => k.startsWith("sh '")).map((k) => k.slice(4, -1));
     const line = rvtConformLine(sh);
-    const flags = runFlags(line);
+    const flags = await runFlags(line);
     expect(where.get(`sh '${line}'`)).toEqual(['pipeline', 'stages', 'stage', 'steps']);
     expect(where.get(`junit testResults: '${flags.out}/junit.xml'`)).toEqual(['pipeline', 'post', 'always']);
     expect(where.get(`archiveArtifacts artifacts: '${flags.out}/**'`)).toEqual(['pipeline', 'post', 'always']);
