@@ -3,7 +3,7 @@
 // costs 2.5 s on an unchanged tree, which was most of `npm run conform`. `npm run build` ends with
 // `--stamp`, which writes the stamp only: tsc leaves its .tsbuildinfo alone when nothing changed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,21 +12,29 @@ const STAMP = join(root, 'dist/.built');
 const INPUTS = ['index.ts', 'spec', 'vm', 'adapters', 'suites', 'reports', 'cli', 'bench', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 const SKIP = new Set(['node_modules', 'build', 'generated']);
 
-/** The newest modification time under `path` (files ending in .ts, .mjs, .json, .proto; a folder by its contents). */
-function newest(path) {
+/** The source files under `path` (.ts, .mjs, .json, .proto), each with its modification time. */
+function sources(path, found = new Map()) {
   const info = statSync(path, { throwIfNoEntry: false });
-  if (info === undefined) return 0;
-  if (!info.isDirectory()) return /\.(ts|mjs|json|proto)$/.test(path) ? info.mtimeMs : 0;
-  let latest = info.mtimeMs; // a deleted file shows only as its folder's change
-  for (const entry of readdirSync(path)) if (!SKIP.has(entry)) latest = Math.max(latest, newest(join(path, entry)));
-  return latest;
+  if (info === undefined) return found;
+  if (info.isDirectory()) {
+    for (const entry of readdirSync(path)) if (!SKIP.has(entry)) sources(join(path, entry), found);
+  } else if (/\.(ts|mjs|json|proto)$/.test(path)) {
+    found.set(path, info.mtimeMs);
+  }
+  return found;
 }
 
+const inputs = new Map();
+for (const input of INPUTS) sources(join(root, input), inputs);
+// The stamp lists the files of the last build: a file added, renamed or removed is a change its time alone would not show.
+const listed = [...inputs.keys()].sort().join('\n');
+
 if (process.argv.includes('--stamp')) {
-  writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+  writeFileSync(STAMP, `${listed}\n`);
 } else {
-  const built = existsSync(STAMP) ? statSync(STAMP).mtimeMs : 0;
-  if (INPUTS.some((input) => newest(join(root, input)) > built)) {
+  const stamp = existsSync(STAMP) ? { at: statSync(STAMP).mtimeMs, files: readFileSync(STAMP, 'utf8').trimEnd() } : undefined;
+  const stale = stamp === undefined || stamp.files !== listed || [...inputs.values()].some((mtime) => mtime > stamp.at);
+  if (stale) {
     const result = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
     if (result.status !== 0) process.exit(result.status ?? 1);
   }
