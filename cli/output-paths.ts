@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
+import { recoverSet } from '../reports/atomic.js';
 import { UserError } from '../spec/errors.js';
 
 /**
@@ -50,6 +51,8 @@ export async function outputDir(flag: string, path: string, swapped = false): Pr
  */
 export async function reportSetDir(flag: string, path: string): Promise<string> {
   const dir = await outputDir(flag, path, true);
+  // a swap a kill interrupted is put back first, so the checks below see the last reports where they belong
+  await recoverSet(dir);
   const fromDir = relative(dir, process.cwd());
   if (!fromDir.startsWith('..')) {
     throw new UserError(`${flag} ${path} holds the current directory: a new report set replaces that directory whole`, { hint: 'give the reports a directory of their own, e.g. --out conformance-report' });

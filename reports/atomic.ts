@@ -19,6 +19,24 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
 
 /** What a set write leaves beside the directory while it runs: its hidden siblings, removed by the next write when a kill left them. */
 const setPrefix = (dir: string) => `.${basename(dir)}.set-`;
+/** The suffix of the old set while the new one takes its place. */
+const RETIRED = '-old';
+
+/**
+ * Puts back a set that a kill caught between the two renames of a swap (`dir` gone, the new set
+ * and the retired one both hidden beside it): the new set was whole by then, so it takes `dir`'s
+ * place; failing that, the retired one does. Called before a set is written or a report folder is
+ * checked, so the next run never deletes the only copies of the last reports.
+ */
+export async function recoverSet(dir: string): Promise<void> {
+  const parent = dirname(dir);
+  const present = await readdir(parent).catch(() => [] as string[]);
+  if (present.includes(basename(dir))) return;
+  const retired = present.find((name) => name.startsWith(setPrefix(dir)) && name.endsWith(RETIRED));
+  if (retired === undefined) return;
+  const fresh = retired.slice(0, -RETIRED.length);
+  await rename(join(parent, present.includes(fresh) ? fresh : retired), dir);
+}
 
 /**
  * Replaces a set of files in `dir` as one: the new set is written into a fresh sibling directory
@@ -30,6 +48,7 @@ export async function writeSetAtomic(dir: string, files: ReadonlyMap<string, str
   const parent = dirname(dir);
   await mkdir(parent, { recursive: true });
   const prefix = setPrefix(dir);
+  await recoverSet(dir);
   for (const stale of (await readdir(parent)).filter((name) => name.startsWith(prefix))) await rm(join(parent, stale), { recursive: true, force: true });
   const fresh = await mkdtemp(join(parent, prefix));
   try {
@@ -43,7 +62,7 @@ export async function writeSetAtomic(dir: string, files: ReadonlyMap<string, str
     for (const entry of old.filter((e) => !owned.includes(e.name) && !files.has(e.name))) {
       await (entry.isFile() ? link : rename)(join(dir, entry.name), join(fresh, entry.name));
     }
-    const retired = `${fresh}-old`;
+    const retired = `${fresh}${RETIRED}`;
     await rename(dir, retired);
     await rename(fresh, dir);
     await rm(retired, { recursive: true, force: true });
