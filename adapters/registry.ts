@@ -36,10 +36,21 @@ export function defineAdapter<Options extends z.ZodObject>(definition: AdapterDe
 const none = z.strictObject({});
 const deviceOption = z.strictObject({ device: z.string().min(1).optional() });
 
-const deviceFlag = (adapter: string, fallback: string): AdapterFlag => ({
-  flag: '--device <name>',
-  description: `with --adapter ${adapter}: the RDMA device (default: ${fallback})`,
-});
+/** An adapter that drives a real device (`--device`, `--vm`), its module loaded only when it is built. */
+const deviceAdapter = (
+  name: string,
+  description: string,
+  fallback: string,
+  load: (options: z.infer<typeof deviceOption>) => Promise<Adapter>,
+): AdapterDefinition<typeof deviceOption> =>
+  defineAdapter({
+    name,
+    description,
+    options: deviceOption,
+    flags: { device: { flag: '--device <name>', description: `with --adapter ${name}: the RDMA device (default: ${fallback})` } },
+    vm: true,
+    create: load,
+  });
 
 const grpc = defineAdapter({
   name: 'grpc',
@@ -63,24 +74,14 @@ const grpc = defineAdapter({
 
 /** The adapters of this package, by the name given to --adapter. Real-device adapters load their modules on demand: a model run never pays for them. */
 const BUILT_IN: readonly AdapterDefinition[] = [
-  defineAdapter({ name: 'model', description: "the pure-TypeScript reference model of rdmavt 6.1", options: none, create: () => modelAdapter() }),
+  defineAdapter({ name: 'model', description: 'the pure-TypeScript reference model of rdmavt 6.1', options: none, create: () => modelAdapter() }),
   grpc,
-  defineAdapter({
-    name: 'ibverbs',
-    description: 'a real device through libibverbs (the native addon): rxe0, siw0, rvt_sim0 (rdma-core ipathverbs)',
-    options: deviceOption,
-    flags: { device: deviceFlag('ibverbs', 'the first device libibverbs lists') },
-    vm: true,
-    create: async (options) => (await import('./rxe/adapter.js')).rxeAdapter(options),
-  }),
-  defineAdapter({
-    name: 'kernel',
-    description: 'the kernel verbs through the rvtc module (in the VM): rxe0, siw0, rvt_sim0 (the real rdmavt)',
-    options: deviceOption,
-    flags: { device: deviceFlag('kernel', 'rxe0') },
-    vm: true,
-    create: async (options) => (await import('./kernel/adapter.js')).kernelAdapter(options),
-  }),
+  deviceAdapter('ibverbs', 'a real device through libibverbs (the native addon): rxe0, siw0, rvt_sim0 (rdma-core ipathverbs)', 'the first device libibverbs lists', async (options) =>
+    (await import('./rxe/adapter.js')).rxeAdapter(options),
+  ),
+  deviceAdapter('kernel', 'the kernel verbs through the rvtc module (in the VM): rxe0, siw0, rvt_sim0 (the real rdmavt)', 'rxe0', async (options) =>
+    (await import('./kernel/adapter.js')).kernelAdapter(options),
+  ),
   ...Object.entries(implementations).map(([name, behaviour]) =>
     defineAdapter({ name: `model:${name}`, description: behaviour.description, options: none, create: () => modelAdapter(behaviour, `model:${name}`) }),
   ),
