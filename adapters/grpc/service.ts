@@ -16,8 +16,8 @@ export interface ServiceOptions {
   host: SessionHost;
   /** When set, every call must carry it as a bearer token; nothing runs before it is checked. */
   token: string | undefined;
-  /** Receives one line per call: session, call, status, milliseconds. */
-  log: (line: string) => void;
+  /** Receives one line per call: session, call, status, milliseconds (none are made without it). */
+  log: ((line: string) => void) | undefined;
   /** Receives one line per refusal over a budget, always (the operator's evidence of a hostile or greedy client). */
   notice: (line: string) => void;
   /** The operator's view, for the Usage rpc. */
@@ -66,7 +66,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       end: ({ code, details }) => {
         if (ended && code === grpc.status.OK) return;
         ended = true;
-        log(`session=${rec.session ?? '-'} call=${rec.call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`);
+        log?.(`session=${rec.session ?? '-'} call=${rec.call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`);
         if (code === grpc.status.RESOURCE_EXHAUSTED) notice(`refused client=${clientOf(peer)} session=${rec.session ?? '-'} call=${rec.call}: ${details ?? ''}`);
       },
       restart: (session) => {
