@@ -11,9 +11,16 @@ import { emit, type Figure, time } from './measure.js';
 
 const COMMAND = 'npm run bench (bench/grpc.ts)';
 
-async function suite(adapter: Adapter): Promise<void> {
+/** Runs the shared suite; returns each case's status, by case. */
+async function suite(adapter: Adapter): Promise<Map<string, string>> {
   const info = await adapter.info();
-  await runCases({ adapter, info, cases: allCases, profile: info.defaultProfile, timeoutMs: 10_000 });
+  const { runs } = await runCases({ adapter, info, cases: allCases, profile: info.defaultProfile, timeoutMs: 10_000 });
+  return new Map(runs.map((run) => [run.case.id, run.status]));
+}
+
+/** How many cases end with the same status both ways: the transport must not change a verdict. */
+function sameStatuses(a: Map<string, string>, b: Map<string, string>): number {
+  return [...a].filter(([id, status]) => b.get(id) === status).length;
 }
 
 /** Microseconds per call of the cheapest verb, back to back on one session: the cost of a round trip. */
@@ -65,9 +72,8 @@ export async function benchGrpc(runs = { local: 15, grpc: 5 }): Promise<Figure[]
   const apart = grpcAdapter({ target: separate.address });
   try {
     const local = modelAdapter();
-    await suite(remote);
-    await suite(local);
-    await suite(apart);
+    const statuses = await suite(local);
+    const same = Math.min(sameStatuses(statuses, await suite(remote)), sameStatuses(statuses, await suite(apart)));
     const localTime = await time(() => suite(local), runs.local);
     const grpcTime = await time(() => suite(remote), runs.grpc);
     const apartTime = await time(() => suite(apart), runs.grpc);
@@ -75,6 +81,7 @@ export async function benchGrpc(runs = { local: 15, grpc: 5 }): Promise<Figure[]
     const apartRatio = apartTime.medianMs / localTime.medianMs;
     const name = `all ${allCases.length} cases`;
     return [
+      { name: 'cases with the same status through the agent (both ways) as on the local model', value: same, unit: `of ${statuses.size}`, target: { text: 'all', met: same === statuses.size }, command: COMMAND },
       { name: `suite on the local model: ${name}`, value: localTime.medianMs, unit: 'ms', command: COMMAND },
       { name: `suite through the gRPC agent on loopback, agent in this process: ${name}`, value: grpcTime.medianMs, unit: 'ms', command: COMMAND },
       { name: 'gRPC agent in this process / local model', value: Number(ratio.toFixed(2)), unit: 'x', command: COMMAND },

@@ -9,7 +9,7 @@ import { parseEndpoint } from './endpoint.js';
 import { callMethods, closeSessionMethod, infoMethod, openSessionMethod } from './methods.js';
 import { withSession, withToken } from './metadata.js';
 import { StatusError, isServiceError, serviceError, statusName } from './status.js';
-import { openStreamSession } from './stream-session.js';
+import { streamSessions } from './stream-session.js';
 
 export interface GrpcClientOptions {
   /** The agent's HOST:PORT. */
@@ -102,6 +102,8 @@ export function grpcAdapter(options: GrpcClientOptions): Adapter {
     return m;
   };
 
+  const streams = streamSessions({ client, metadata: () => metadata(), timeoutMs, failure: (error, call) => failure(error, target, call) });
+
   const unary = (definition: Definition, request: object, session?: string) =>
     new Promise<object>((resolve, reject) => {
       const callOptions = { deadline: Date.now() + timeoutMs };
@@ -148,9 +150,7 @@ export function grpcAdapter(options: GrpcClientOptions): Adapter {
     },
 
     async open(): Promise<Session> {
-      if (options.transport !== 'unary') {
-        return openStreamSession({ client, metadata: metadata(), timeoutMs, failure: (error, call) => failure(error, target, call) });
-      }
+      if (options.transport !== 'unary') return streams.open();
       const { session, end } = await lease();
       const invoke = async (name: CallName, args: unknown) => {
         const method = callMethods[name];
@@ -171,6 +171,7 @@ export function grpcAdapter(options: GrpcClientOptions): Adapter {
     },
 
     async dispose() {
+      await streams.dispose();
       client.close();
     },
   };

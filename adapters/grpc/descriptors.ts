@@ -35,9 +35,14 @@ export function messageLookup(definition: PackageDefinition): MessageLookup {
   for (const entry of Object.values(definition)) {
     if ('format' in entry && entry.format === 'Protocol Buffer 3 DescriptorProto') add(entry.type as MessageDescriptor);
   }
+  // by the name as written too: the request bound looks one up for every nested message it walks
+  const byTypeName = new Map<string, MessageDescriptor>();
   return (typeName) => {
-    const message = byName.get(typeName.split('.').pop() ?? typeName);
+    let message = byTypeName.get(typeName);
+    if (message !== undefined) return message;
+    message = byName.get(typeName.split('.').pop() ?? typeName);
     if (message === undefined) throw new Error(`protocol: no message ${typeName}`);
+    byTypeName.set(typeName, message);
     return message;
   };
 }

@@ -135,7 +135,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const implementation = agentImplementation({
     host,
     token: options.token,
-    log: options.log ?? (() => undefined),
+    log: options.log,
     notice,
     usage,
   });

@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { AdapterInfo } from '../adapter.js';
 import type { CallName } from '../calls.js';
-import { InvalidRequest, OverBudget } from '../remote/refusals.js';
+import { OverBudget } from '../remote/refusals.js';
 import type { SessionHost } from '../remote/session-host.js';
 import { clientOf } from './connections.js';
 import { type Lease, Leases } from './leases.js';
@@ -9,15 +9,15 @@ import { sessionOf, tokenMatches } from './metadata.js';
 import { type CallMethod, callMethods, infoMethod } from './methods.js';
 import { Oversized } from './request-bound.js';
 import { StatusError, serviceError, statusName, statusOf } from './status.js';
-import { decodeRequest, encodeError, encodeResult, OPENED } from './stream-codec.js';
+import { decodeRequest, encodeError, encodeResult, ended, opened, type Received } from './stream-codec.js';
 import { type AgentUsage, usageMethod } from './usage.js';
 
 export interface ServiceOptions {
   host: SessionHost;
   /** When set, every call must carry it as a bearer token; nothing runs before it is checked. */
   token: string | undefined;
-  /** Receives one line per call: session, call, status, milliseconds. */
-  log: (line: string) => void;
+  /** Receives one line per call: session, call, status, milliseconds (none are made without it). */
+  log: ((line: string) => void) | undefined;
   /** Receives one line per refusal over a budget, always (the operator's evidence of a hostile or greedy client). */
   notice: (line: string) => void;
   /** The operator's view, for the Usage rpc. */
@@ -28,7 +28,20 @@ export interface ServiceOptions {
 interface Record {
   session: number | undefined;
   call: string;
+  /** Logs the end; once per start, except that a failure is always logged. */
   end(status: { code: grpc.status; details?: string }): void;
+  /** Starts the record again, for the next session on a session stream. */
+  restart(session: number): void;
+}
+
+/** How long a session stream may stay open without a session: a client that reuses it begins the next at once. */
+export const STREAM_BETWEEN_MS = 10_000;
+
+/** Why a session stream's message was not served: a call with no session, an end without one, a begin beside one. */
+function misplaced(kind: Received['kind'], holding: boolean): { code: grpc.status; details: string } {
+  if (kind === 'unknown') return { code: grpc.status.INVALID_ARGUMENT, details: 'a SessionRequest that names no call this agent knows' };
+  if (kind === 'begin') return { code: grpc.status.FAILED_PRECONDITION, details: holding ? 'this stream holds a session already: end it first' : 'this stream is ending' };
+  return { code: grpc.status.NOT_FOUND, details: 'this stream holds no session (it ended): begin one first' };
 }
 
 type Unary = grpc.handleUnaryCall<object, object>;
@@ -45,13 +58,21 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
   const leases = new Leases(host);
 
   const record = (call: string, peer: string): Record => {
-    const started = performance.now();
+    let started = performance.now();
+    let ended = false;
     const rec: Record = {
       session: undefined,
       call,
       end: ({ code, details }) => {
-        log(`session=${rec.session ?? '-'} call=${rec.call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`);
+        if (ended && code === grpc.status.OK) return;
+        ended = true;
+        log?.(`session=${rec.session ?? '-'} call=${rec.call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`);
         if (code === grpc.status.RESOURCE_EXHAUSTED) notice(`refused client=${clientOf(peer)} session=${rec.session ?? '-'} call=${rec.call}: ${details ?? ''}`);
+      },
+      restart: (session) => {
+        rec.session = session;
+        started = performance.now();
+        ended = false;
       },
     };
     return rec;
@@ -170,15 +191,11 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     );
 
   /** One call of a session stream: answered with its id, logged as a unary call is. */
-  const answerCall = async (session: number, peer: string, message: { [key: string]: unknown }, answer: (message: object) => void) => {
-    const id = typeof message.id === 'number' ? message.id : 0;
-    const rec = record('session', peer);
+  const answerCall = async (session: number, peer: string, id: number, call: CallName, args: unknown, answer: (message: object) => void) => {
+    const rec = record(call, peer);
     rec.session = session;
     try {
-      const request = decodeRequest(message);
-      if (request.call === undefined) throw new InvalidRequest('a SessionRequest that names no call this agent knows');
-      rec.call = request.call;
-      answer(encodeResult(id, request.call, await host.call(session, request.call, request.args)));
+      answer(encodeResult(id, call, await host.call(session, call, args)));
       rec.end({ code: grpc.status.OK });
     } catch (error) {
       const status = statusOf(error);
@@ -187,10 +204,21 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     }
   };
 
+  /** Streams that hold no session (between `end` and `begin`), per client address: a client may keep as many as it may hold sessions. */
+  const between = new Map<string, number>();
+  const count = (client: string, by: number) => {
+    const n = (between.get(client) ?? 0) + by;
+    if (n === 0) between.delete(client);
+    else between.set(client, n);
+  };
+
   /**
    * A session on one stream (the client's transport): the stream's opening opens it, each message
    * is one call, answered with its id as soon as it is done, and the client's end of the stream
-   * (or a cancel, or a vanished client) closes it. A message too large to decode ends it with
+   * (or a cancel, or a vanished client) closes it. `end` closes the session and keeps the stream
+   * for a next one, which `begin` opens: a new stream costs several times a call. A stream without
+   * a session is ended after STREAM_BETWEEN_MS, or at once when its client already holds as many
+   * such streams as it may hold sessions. A message too large to decode ends the stream with
    * RESOURCE_EXHAUSTED, since its id cannot be read without decoding it.
    */
   const session: grpc.handleBidiStreamingCall<object, object> = (stream) =>
@@ -199,12 +227,68 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       stream,
       async (rec) => {
         const peer = stream.getPeer();
-        const lease = await leases.grant(clientOf(peer));
+        const client = clientOf(peer);
+        let lease: Lease | undefined = await leases.grant(client);
         rec.session = lease.id;
         let refusal: Oversized | undefined;
-        const release = () => void leases.release(lease.name);
+        let waiting: NodeJS.Timeout | undefined;
+        let finished = false;
+        let finish = () => {};
+        const done = new Promise<void>((resolve) => {
+          finish = resolve;
+        });
         const answer = (message: object) => {
           if (!stream.cancelled && !stream.writableEnded) stream.write(message);
+        };
+        // ends, begins and the stream's own end run one after another, each on the state the one before left
+        let ops = Promise.resolve();
+        const control = (op: () => Promise<void>) => {
+          ops = ops.then(op).catch(() => undefined);
+        };
+        const stopWaiting = () => {
+          if (waiting === undefined) return;
+          clearTimeout(waiting);
+          waiting = undefined;
+          count(client, -1);
+        };
+        /** The stream is over: its session (if it holds one) is closed, then the stream ends. */
+        const release = () => {
+          if (finished) return;
+          finished = true;
+          control(async () => {
+            stopWaiting();
+            const held = lease;
+            lease = undefined;
+            if (held !== undefined) await leases.release(held.name);
+            finish();
+          });
+        };
+        const endSession = async (id: number) => {
+          const held = lease;
+          if (held === undefined) return answer(encodeError(id, misplaced('end', false)));
+          lease = undefined;
+          await leases.release(held.name);
+          rec.end({ code: grpc.status.OK });
+          rec.session = undefined;
+          answer(ended(id));
+          if (finished) return;
+          if ((between.get(client) ?? 0) >= host.limits.maxSessionsPerClient) return release();
+          count(client, 1);
+          waiting = setTimeout(release, STREAM_BETWEEN_MS);
+        };
+        const beginSession = async (id: number) => {
+          if (lease !== undefined || finished) return answer(encodeError(id, misplaced('begin', lease !== undefined)));
+          stopWaiting();
+          try {
+            lease = await leases.grant(client);
+            rec.restart(lease.id);
+            answer(opened(id));
+          } catch (error) {
+            const status = statusOf(error);
+            record('session', peer).end(status);
+            answer(encodeError(id, status));
+            release();
+          }
         };
         stream.on('cancelled', release);
         stream.on('end', release);
@@ -212,12 +296,23 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
           if (message instanceof Oversized) {
             refusal = message;
             release();
-          } else void answerCall(lease.id, peer, message as { [key: string]: unknown }, answer);
+            return;
+          }
+          const request = decodeRequest(message as { [key: string]: unknown });
+          if (request.kind === 'end') control(() => endSession(request.id));
+          else if (request.kind === 'begin') control(() => beginSession(request.id));
+          else if (request.kind === 'call' && lease !== undefined) void answerCall(lease.id, peer, request.id, request.call, request.args, answer);
+          else {
+            const status = misplaced(request.kind, false);
+            const refused = record(request.kind === 'call' ? request.call : 'session', peer);
+            refused.end(status);
+            answer(encodeError(request.id, status));
+          }
         });
         // the client may have left while the session was being opened
         if (stream.cancelled) release();
-        else answer(OPENED);
-        await lease.released;
+        else answer(opened(0));
+        await done;
         refuseOversized('session', refusal);
         return stream.cancelled ? grpc.status.CANCELLED : grpc.status.OK;
       },

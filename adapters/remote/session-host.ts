@@ -7,6 +7,8 @@ import { InvalidRequest, OverBudget, UnknownHandle } from './refusals.js';
 const CREATES: Partial<Record<CallName, string>> = { allocPd: 'pd', regMr: 'mr', createCq: 'cq', createSrq: 'srq', createQp: 'qp' };
 const DESTROYS: Partial<Record<CallName, string>> = { deallocPd: 'pd', deregMr: 'mr', destroyCq: 'cq', destroySrq: 'srq', destroyQp: 'qp' };
 
+const CALL_NAMES: ReadonlySet<string> = new Set(callNames);
+
 /** Where a request names a handle, and of which kind: at the top level, or in a QP's init. */
 const HANDLE_KINDS: Record<string, string> = { pd: 'pd', mr: 'mr', cq: 'cq', srq: 'srq', qp: 'qp' };
 const INIT_HANDLE_KINDS: Record<string, string> = { send_cq: 'cq', recv_cq: 'cq', srq: 'srq' };
@@ -84,7 +86,7 @@ export class SessionHost {
     const hosted = this.sessions.get(id);
     const session = hosted?.session;
     if (hosted === undefined || session === undefined) throw new UnknownHandle(`no session ${id}`);
-    if (!(callNames as string[]).includes(name)) throw new InvalidRequest(`no call named ${name}`);
+    if (!CALL_NAMES.has(name)) throw new InvalidRequest(`no call named ${name}`);
     const call = name as CallName;
     this.checkPostSize(call, rawArgs);
     if (hosted.inFlight >= this.limits.maxCallsInFlight) {

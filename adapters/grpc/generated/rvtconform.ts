@@ -59,6 +59,9 @@ import type { RegMrRequest as _rvtconform_v1_RegMrRequest, RegMrRequest__Output 
 import type { RegMrResponse as _rvtconform_v1_RegMrResponse, RegMrResponse__Output as _rvtconform_v1_RegMrResponse__Output } from './rvtconform/v1/RegMrResponse.js';
 import type { RunConcurrentRequest as _rvtconform_v1_RunConcurrentRequest, RunConcurrentRequest__Output as _rvtconform_v1_RunConcurrentRequest__Output } from './rvtconform/v1/RunConcurrentRequest.js';
 import type { SendWr as _rvtconform_v1_SendWr, SendWr__Output as _rvtconform_v1_SendWr__Output } from './rvtconform/v1/SendWr.js';
+import type { SessionBegin as _rvtconform_v1_SessionBegin, SessionBegin__Output as _rvtconform_v1_SessionBegin__Output } from './rvtconform/v1/SessionBegin.js';
+import type { SessionEnd as _rvtconform_v1_SessionEnd, SessionEnd__Output as _rvtconform_v1_SessionEnd__Output } from './rvtconform/v1/SessionEnd.js';
+import type { SessionEnded as _rvtconform_v1_SessionEnded, SessionEnded__Output as _rvtconform_v1_SessionEnded__Output } from './rvtconform/v1/SessionEnded.js';
 import type { SessionLease as _rvtconform_v1_SessionLease, SessionLease__Output as _rvtconform_v1_SessionLease__Output } from './rvtconform/v1/SessionLease.js';
 import type { SessionOpened as _rvtconform_v1_SessionOpened, SessionOpened__Output as _rvtconform_v1_SessionOpened__Output } from './rvtconform/v1/SessionOpened.js';
 import type { SessionRequest as _rvtconform_v1_SessionRequest, SessionRequest__Output as _rvtconform_v1_SessionRequest__Output } from './rvtconform/v1/SessionRequest.js';
@@ -135,6 +138,9 @@ export interface ProtoGrpcType {
       RegMrResponse: MessageTypeDefinition<_rvtconform_v1_RegMrResponse, _rvtconform_v1_RegMrResponse__Output>
       RunConcurrentRequest: MessageTypeDefinition<_rvtconform_v1_RunConcurrentRequest, _rvtconform_v1_RunConcurrentRequest__Output>
       SendWr: MessageTypeDefinition<_rvtconform_v1_SendWr, _rvtconform_v1_SendWr__Output>
+      SessionBegin: MessageTypeDefinition<_rvtconform_v1_SessionBegin, _rvtconform_v1_SessionBegin__Output>
+      SessionEnd: MessageTypeDefinition<_rvtconform_v1_SessionEnd, _rvtconform_v1_SessionEnd__Output>
+      SessionEnded: MessageTypeDefinition<_rvtconform_v1_SessionEnded, _rvtconform_v1_SessionEnded__Output>
       SessionLease: MessageTypeDefinition<_rvtconform_v1_SessionLease, _rvtconform_v1_SessionLease__Output>
       SessionOpened: MessageTypeDefinition<_rvtconform_v1_SessionOpened, _rvtconform_v1_SessionOpened__Output>
       SessionRequest: MessageTypeDefinition<_rvtconform_v1_SessionRequest, _rvtconform_v1_SessionRequest__Output>

@@ -25,6 +25,8 @@ import type { PostRecvRequest as _rvtconform_v1_PostRecvRequest, PostRecvRequest
 import type { PostSendRequest as _rvtconform_v1_PostSendRequest, PostSendRequest__Output as _rvtconform_v1_PostSendRequest__Output } from '../../rvtconform/v1/PostSendRequest.js';
 import type { GetAsyncEventsRequest as _rvtconform_v1_GetAsyncEventsRequest, GetAsyncEventsRequest__Output as _rvtconform_v1_GetAsyncEventsRequest__Output } from '../../rvtconform/v1/GetAsyncEventsRequest.js';
 import type { RunConcurrentRequest as _rvtconform_v1_RunConcurrentRequest, RunConcurrentRequest__Output as _rvtconform_v1_RunConcurrentRequest__Output } from '../../rvtconform/v1/RunConcurrentRequest.js';
+import type { SessionEnd as _rvtconform_v1_SessionEnd, SessionEnd__Output as _rvtconform_v1_SessionEnd__Output } from '../../rvtconform/v1/SessionEnd.js';
+import type { SessionBegin as _rvtconform_v1_SessionBegin, SessionBegin__Output as _rvtconform_v1_SessionBegin__Output } from '../../rvtconform/v1/SessionBegin.js';
 
 export interface SessionRequest {
   /**
@@ -56,11 +58,17 @@ export interface SessionRequest {
   'post_send'?: (_rvtconform_v1_PostSendRequest | null);
   'get_async_events'?: (_rvtconform_v1_GetAsyncEventsRequest | null);
   'run_concurrent'?: (_rvtconform_v1_RunConcurrentRequest | null);
+  /**
+   * Ends the stream's session (the agent destroys what it created, answers `ended`) and keeps the
+   * stream for a next session, which `begin` opens (answered `opened`).
+   */
+  'end'?: (_rvtconform_v1_SessionEnd | null);
+  'begin'?: (_rvtconform_v1_SessionBegin | null);
   '_id'?: "id";
   /**
    * One of the calls, named as in adapters/calls.ts (snake_case), with the rpc's request message.
    */
-  'call'?: "query_device"|"query_port"|"query_gid"|"alloc_pd"|"dealloc_pd"|"reg_mr"|"write_mr"|"read_mr"|"dereg_mr"|"create_cq"|"poll_cq"|"destroy_cq"|"create_srq"|"modify_srq"|"query_srq"|"destroy_srq"|"post_srq_recv"|"create_qp"|"modify_qp"|"query_qp"|"destroy_qp"|"post_recv"|"post_send"|"get_async_events"|"run_concurrent";
+  'call'?: "query_device"|"query_port"|"query_gid"|"alloc_pd"|"dealloc_pd"|"reg_mr"|"write_mr"|"read_mr"|"dereg_mr"|"create_cq"|"poll_cq"|"destroy_cq"|"create_srq"|"modify_srq"|"query_srq"|"destroy_srq"|"post_srq_recv"|"create_qp"|"modify_qp"|"query_qp"|"destroy_qp"|"post_recv"|"post_send"|"get_async_events"|"run_concurrent"|"end"|"begin";
 }
 
 export interface SessionRequest__Output {
@@ -93,4 +101,10 @@ export interface SessionRequest__Output {
   'post_send'?: (_rvtconform_v1_PostSendRequest__Output);
   'get_async_events'?: (_rvtconform_v1_GetAsyncEventsRequest__Output);
   'run_concurrent'?: (_rvtconform_v1_RunConcurrentRequest__Output);
+  /**
+   * Ends the stream's session (the agent destroys what it created, answers `ended`) and keeps the
+   * stream for a next session, which `begin` opens (answered `opened`).
+   */
+  'end'?: (_rvtconform_v1_SessionEnd__Output);
+  'begin'?: (_rvtconform_v1_SessionBegin__Output);
 }

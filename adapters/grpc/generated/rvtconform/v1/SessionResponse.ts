@@ -18,6 +18,7 @@ import type { AsyncEvents as _rvtconform_v1_AsyncEvents, AsyncEvents__Output as 
 import type { CallError as _rvtconform_v1_CallError, CallError__Output as _rvtconform_v1_CallError__Output } from '../../rvtconform/v1/CallError.js';
 import type { SessionOpened as _rvtconform_v1_SessionOpened, SessionOpened__Output as _rvtconform_v1_SessionOpened__Output } from '../../rvtconform/v1/SessionOpened.js';
 import type { ConcurrentOutcome as _rvtconform_v1_ConcurrentOutcome, ConcurrentOutcome__Output as _rvtconform_v1_ConcurrentOutcome__Output } from '../../rvtconform/v1/ConcurrentOutcome.js';
+import type { SessionEnded as _rvtconform_v1_SessionEnded, SessionEnded__Output as _rvtconform_v1_SessionEnded__Output } from '../../rvtconform/v1/SessionEnded.js';
 
 export interface SessionResponse {
   'id'?: (number);
@@ -48,11 +49,12 @@ export interface SessionResponse {
   'error'?: (_rvtconform_v1_CallError | null);
   'opened'?: (_rvtconform_v1_SessionOpened | null);
   'run_concurrent'?: (_rvtconform_v1_ConcurrentOutcome | null);
+  'ended'?: (_rvtconform_v1_SessionEnded | null);
   '_id'?: "id";
   /**
    * The answer to the call the request named, with the rpc's response message; or why it failed.
    */
-  'result'?: "query_device"|"query_port"|"query_gid"|"alloc_pd"|"dealloc_pd"|"reg_mr"|"write_mr"|"read_mr"|"dereg_mr"|"create_cq"|"poll_cq"|"destroy_cq"|"create_srq"|"modify_srq"|"query_srq"|"destroy_srq"|"post_srq_recv"|"create_qp"|"modify_qp"|"query_qp"|"destroy_qp"|"post_recv"|"post_send"|"get_async_events"|"error"|"opened"|"run_concurrent";
+  'result'?: "query_device"|"query_port"|"query_gid"|"alloc_pd"|"dealloc_pd"|"reg_mr"|"write_mr"|"read_mr"|"dereg_mr"|"create_cq"|"poll_cq"|"destroy_cq"|"create_srq"|"modify_srq"|"query_srq"|"destroy_srq"|"post_srq_recv"|"create_qp"|"modify_qp"|"query_qp"|"destroy_qp"|"post_recv"|"post_send"|"get_async_events"|"error"|"opened"|"run_concurrent"|"ended";
 }
 
 export interface SessionResponse__Output {
@@ -84,4 +86,5 @@ export interface SessionResponse__Output {
   'error'?: (_rvtconform_v1_CallError__Output);
   'opened'?: (_rvtconform_v1_SessionOpened__Output);
   'run_concurrent'?: (_rvtconform_v1_ConcurrentOutcome__Output);
+  'ended'?: (_rvtconform_v1_SessionEnded__Output);
 }
