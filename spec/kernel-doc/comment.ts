@@ -60,7 +60,7 @@ export function readDocComment(
 }
 
 /** Tabs to spaces at 8-column stops, as the script does first: indentation then counts in columns. */
-function expandTabs(line: string): string {
+export function expandTabs(line: string): string {
   if (!line.includes('\t')) return line;
   let out = '';
   for (const char of line) out += char === '\t' ? ' '.repeat(8 - (out.length % 8)) : char;

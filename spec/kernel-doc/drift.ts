@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canonicalSectionName, type DocFunction } from './schema.js';
+import { canonicalSectionName, type DocEntry } from './schema.js';
 import type { Snapshot } from './snapshot.js';
 import { withoutMarkup } from './markup.js';
 import { collapseWhitespace } from './text.js';
@@ -65,15 +65,15 @@ export function diffSnapshots(pinned: Snapshot, other: Snapshot): DriftEntry[] {
   return entries;
 }
 
-function whereIs(fn: DocFunction): Pick<DriftEntry, 'function' | 'file'> {
+function whereIs(fn: DocEntry): Pick<DriftEntry, 'function' | 'file'> {
   return { function: fn.name, file: fn.file };
 }
 
-function functionsByKey(snapshot: Snapshot): Map<string, DocFunction> {
+function functionsByKey(snapshot: Snapshot): Map<string, DocEntry> {
   return new Map(snapshot.files.flatMap((file) => file.functions.map((fn) => [`${file.path}:${fn.name}`, fn] as const)));
 }
 
-function diffFunction(pinned: DocFunction, other: DocFunction): DriftEntry[] {
+function diffFunction(pinned: DocEntry, other: DocEntry): DriftEntry[] {
   const at = whereIs(pinned);
   const single = (field: 'signature' | 'brief' | 'description', a: string | null, b: string | null): DriftEntry[] =>
     same(a, b) ? [] : [{ kind: `${field}-changed`, ...at, field, before: a, after: b }];
@@ -86,11 +86,11 @@ function diffFunction(pinned: DocFunction, other: DocFunction): DriftEntry[] {
   ];
 }
 
-function paramTexts(fn: DocFunction): Texts {
+function paramTexts(fn: DocEntry): Texts {
   return new Map(fn.params.map((param) => [param.name, param.description]));
 }
 
-function sectionTexts(fn: DocFunction): Texts {
+function sectionTexts(fn: DocEntry): Texts {
   return new Map(fn.sections.map((section) => [canonicalSectionName(section.name), section.text]));
 }
 

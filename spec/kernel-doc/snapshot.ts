@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { kernelVersionFromMakefile, RDMAVT_DIR, type KernelSource } from './kernel-source.js';
 import { parseKernelDoc } from './parse.js';
-import { DocFunction, type Diagnostic } from './schema.js';
+import { DocEntry, type Diagnostic } from './schema.js';
 
 export { diffSnapshots, renderDrift } from './drift.js';
 
@@ -21,7 +21,7 @@ export const SNAPSHOT_FILES = [`${RDMAVT_DIR}/qp.c`, `${RDMAVT_DIR}/srq.c`, `${R
 export const SnapshotFile = z.object({
   path: z.string(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  functions: z.array(DocFunction),
+  functions: z.array(DocEntry),
 });
 export type SnapshotFile = z.infer<typeof SnapshotFile>;
 

@@ -20,6 +20,7 @@ describe('parseManPages on real `kernel-doc -man` output (srq.c, linux 6.1)', ()
     ]);
     expect(functions[1]).toEqual({
       name: 'rvt_create_srq',
+      kind: 'function',
       file: 'srq.man',
       line: 12,
       brief: 'create a shared receive queue',
@@ -28,6 +29,7 @@ describe('parseManPages on real `kernel-doc -man` output (srq.c, linux 6.1)', ()
         { name: 'srq_init_attr', description: 'the attributes of the SRQ' },
         { name: 'udata', description: 'data from libibverbs when creating a user SRQ' },
       ],
+      members: [],
       description: '',
       sections: [{ name: 'Return', text: '0 on success', inferred: false }],
       signature: {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseKernelDoc } from '../../../spec/kernel-doc/parse.js';
-import { findSection, type DocFunction } from '../../../spec/kernel-doc/schema.js';
+import { findSection, type DocEntry } from '../../../spec/kernel-doc/schema.js';
 
 const FILE = 'drivers/infiniband/sw/rdmavt/example.c';
 
 /** The only function documented in `source`, failing loudly otherwise. */
-function only(source: string): DocFunction {
+function only(source: string): DocEntry {
   const { functions } = parseKernelDoc(source, FILE);
   expect(functions.map((fn) => fn.name)).toHaveLength(1);
   return functions[0]!;
@@ -404,7 +404,7 @@ ${POST_SRQ_RECV}`;
 
   it('ignores /** not alone on its line, and /*** banners', () => {
     const source = '/** one-liner */\n/***********\n * foo - bar\n */\n  /**\n   * @inline: member doc\n   */\n';
-    expect(parseKernelDoc(source, FILE)).toEqual({ functions: [], diagnostics: [] });
+    expect(parseKernelDoc(source, FILE)).toEqual({ functions: [], types: [], diagnostics: [] });
   });
 
   it('reports a /** comment that is not kernel-doc and goes on', () => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseManPage, parseManPages } from '../../../spec/kernel-doc/man.js';
 import { parseKernelDoc } from '../../../spec/kernel-doc/parse.js';
-import { Diagnostic, DocFunction } from '../../../spec/kernel-doc/schema.js';
+import { Diagnostic, DocEntry } from '../../../spec/kernel-doc/schema.js';
 
 /**
  * Whatever the input, the readers return well-formed data: no exception escapes, every
@@ -49,12 +49,12 @@ function lineCount(text: string): number {
   return text.split(/\r?\n/).length;
 }
 
-function expectWellFormed(text: string, result: { functions: DocFunction[]; diagnostics: Diagnostic[] }): void {
+function expectWellFormed(text: string, result: { functions: DocEntry[]; diagnostics: Diagnostic[] }): void {
   const lines = lineCount(text);
   for (const d of Diagnostic.array().parse(result.diagnostics)) {
     expect(d.line, `${d.code} ${d.message}`).toBeLessThanOrEqual(lines);
   }
-  for (const fn of DocFunction.array().parse(result.functions)) expect(fn.line).toBeLessThanOrEqual(lines);
+  for (const fn of DocEntry.array().parse(result.functions)) expect(fn.line).toBeLessThanOrEqual(lines);
 }
 
 describe('parseKernelDoc never throws', () => {
