@@ -1,4 +1,4 @@
-import { expandTabs, type DocComment } from './comment.js';
+import { expandTabs, INLINE_END, INLINE_ONE_LINE, INLINE_START, type DocComment } from './comment.js';
 import { joinedLine } from './continuation.js';
 import type { DocParam } from './schema.js';
 import { joinLines } from './text.js';
@@ -22,10 +22,7 @@ export interface TypeDeclaration {
   inline: DocParam[];
 }
 
-const INLINE_ONE_LINE = /^\s*\/\*\*\s*(@[\w\s]+):\s*(.*)\s*\*\/\s*$/;
-const INLINE_START = /^\s*\/\*\*\s*$/;
 const INLINE_HEADING = /\s*\*\s*(@\s*[\w][\w.]*\s*):(.*)/;
-const INLINE_END = /^\s*\*\/\s*$/;
 const CONTENT = /\s*\* ?(.*)/;
 // dump_section's $type_param, unanchored as there: `@ foo ` names `foo`.
 const PARAM_NAME = /@(\w*(?:(?:\.\w+)|(?:->\w+))*(?:\.\.\.)?)/;
