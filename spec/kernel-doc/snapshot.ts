@@ -22,6 +22,8 @@ export const SnapshotFile = z.object({
   path: z.string(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   functions: z.array(DocEntry),
+  /** Its documented structs, unions, enums and typedefs; absent from snapshots pinned before they were read. */
+  types: z.array(DocEntry).default([]),
 });
 export type SnapshotFile = z.infer<typeof SnapshotFile>;
 
@@ -56,10 +58,10 @@ export async function buildSnapshot(source: KernelSource, options: BuildOptions 
   const texts = await source.readFiles(['Makefile', ...paths]);
   const files = paths.map((path) => {
     const text = texts.get(path)!;
-    const { functions, diagnostics } = parseKernelDoc(text, path);
+    const { functions, types, diagnostics } = parseKernelDoc(text, path);
     diagnostics.forEach((diagnostic) => options.onDiagnostic?.(diagnostic));
     // Of the UTF-8 text: equals `sha256sum` for the (ASCII) kernel sources.
-    return { path, sha256: createHash('sha256').update(text).digest('hex'), functions };
+    return { path, sha256: createHash('sha256').update(text).digest('hex'), functions, types };
   });
   return Snapshot.parse({
     snapshotVersion: 1,
