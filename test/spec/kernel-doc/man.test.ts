@@ -182,3 +182,22 @@ Kernel file \\fBdrivers/infiniband/sw/rdmavt/qp.c\\fR
     expect(diagnostics.map((d) => `${d.line}:${d.code}`)).toEqual(['1:man-no-synopsis']);
   });
 });
+
+describe('parseManPages on a type page (types.man, the script on types.h)', () => {
+  const { functions, types, diagnostics } = parseManPages(fixture('types.man'), 'types.man');
+
+  it('reads struct, enum and typedef pages as types, with Members and Constants, no SYNOPSIS needed', () => {
+    expect(functions).toEqual([]);
+    expect(diagnostics).toEqual([]);
+    expect(types.map((type) => [type.kind, type.name, type.members.length])).toEqual([
+      ['struct', 'rvt_demo', 12],
+      ['enum', 'rvt_demo_state', 2],
+      ['typedef', 'rvt_demo_t', 0],
+    ]);
+  });
+
+  it("drops the script's fillers: an anonymous union's {unnamed_union} and an undocumented constant", () => {
+    expect(types[0]!.members.map((member) => member.name)).not.toContain('{unnamed_union}');
+    expect(types[1]!.members.map((member) => member.name)).toEqual(['RVT_DEMO_A', 'RVT_DEMO_B']);
+  });
+});
