@@ -20,7 +20,8 @@ export interface KernelDocParse {
  * Never throws: whatever it cannot read becomes a diagnostic at file:line. One pass over the lines.
  */
 export function parseKernelDoc(text: string, file: string): KernelDocParse {
-  const lines = text.split(/\r?\n/);
+  // A string split is several times faster than the regex one, and most files have no `\r`.
+  const lines = text.includes('\r') ? text.split(/\r?\n/) : text.split('\n');
   const functions: DocEntry[] = [];
   const types: DocEntry[] = [];
   const diagnostics: Diagnostic[] = [];
