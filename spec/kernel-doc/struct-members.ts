@@ -1,3 +1,4 @@
+import { matchingParen } from './c-declaration.js';
 import { perlSplit } from './text.js';
 
 /**
@@ -93,15 +94,6 @@ function unwrapStructGroups(text: string): string {
     at = end + 1;
   }
   return out + text.slice(at);
-}
-
-function matchingParen(text: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    if (text[i] === '(') depth++;
-    else if (text[i] === ')' && --depth === 0) return i;
-  }
-  return -1;
 }
 
 /** A nested `struct { ... } ids;` as the members it declares, named as the script names them. */
