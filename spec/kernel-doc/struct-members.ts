@@ -132,13 +132,29 @@ function flattenNested(type: string, content: string, ids: string): string {
 }
 
 /**
+ * Commas inside a function pointer's parameters do not separate members: the script turns them
+ * into `#` (repeating `s/(\([^),]+),/$1#/g` until none is left, which is quadratic; this is the
+ * same in one pass). A comma goes when a `(` that no `)` has closed yet comes before it, not right
+ * before it.
+ */
+function hideParameterCommas(text: string): string {
+  let open = -1; // the first `(` since the last `)`
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char === '(' && open < 0) open = i;
+    else if (char === ')') open = -1;
+    out += char === ',' && open >= 0 && i > open + 1 ? '#' : char;
+  }
+  return out;
+}
+
+/**
  * The names create_parameterlist pushes for `;`-separated members, without what the page leaves
  * out or fills in itself: preprocessor lines, `{unnamed_struct}` ("anonymous") and `void`.
  */
 function parameterNames(members: string): string[] {
-  // Commas inside a function pointer's parameters do not separate members.
-  let text = members;
-  while (/\([^),]+,/.test(text)) text = text.replace(/(\([^),]+),/g, '$1#');
+  const text = hideParameterCommas(members);
   const names: string[] = [];
   let afterAnonymous = false;
   const push = (param: string, type: string) => {
