@@ -32,6 +32,7 @@ const DOC_BLOCK = /^\s*DOC:/;
 // `struct foo`, `union`, `enum` and `typedef` ones document a type.
 const IDENTIFIER = /^\s*([\w\s]+?)(?:\(\w*\))?\s*(?:[-:].*)?$|^\s*(\w+)/s;
 const TYPE_IDENTIFIER = /^(struct|union|enum|typedef)\b\s*(\S*)/;
+const TYPE_WORD = /^\s*(?:struct|union|enum|typedef)\b/;
 // The headings scripts/kernel-doc knows ($doc_sect); `Example::` (a literal block) is not one.
 const HEADING = /^\s*(@[\w.]+|description|context|returns?|notes?|examples?)\s*:(?!:)\s*(.*)$/is;
 // The script's pattern is not anchored: a heading after any later `*` on the line counts too
@@ -71,7 +72,8 @@ type Target =
 export function readDocBody(comment: DocComment, file: string, diagnostics: Diagnostic[]): DocBody {
   const [first, ...rest] = comment.body;
   if (first && DOC_BLOCK.test(first.text)) return { kind: 'other' };
-  const identifier = first ? IDENTIFIER.exec(first.text) : null;
+  // Only a line whose first word names a kind can document a type: the costlier pattern runs on those alone.
+  const identifier = first && TYPE_WORD.test(first.text) ? IDENTIFIER.exec(first.text) : null;
   const type = TYPE_IDENTIFIER.exec(identifier?.[1] ?? identifier?.[2] ?? '');
   if (first && type && (type[2] !== '' || type[1] === 'enum')) {
     const brief = /[-:](.*)/s.exec(first.text)?.[1];
