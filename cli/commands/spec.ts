@@ -42,7 +42,7 @@ async function importSnapshot(flags: SetFlags & { out?: string; force: boolean }
     });
   }
   await writeFileAtomic(out, serializeSnapshot(snapshot));
-  const counts = snapshot.files.map((f) => `${f.path}: ${f.functions.length} functions`).join(', ');
+  const counts = snapshot.files.map((f) => `${f.path}: ${f.functions.length} functions${f.types.length > 0 ? `, ${f.types.length} types` : ''}`).join(', ');
   process.stdout.write(`imported linux ${snapshot.kernel.version} (${snapshot.kernel.source}): ${counts}\nwritten: ${relative(process.cwd(), out) || out}\n`);
 }
 

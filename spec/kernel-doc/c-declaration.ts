@@ -157,7 +157,7 @@ function splitItems(text: string): string[] {
 }
 
 /** Index of the `)` closing the `(` at `open`, or -1. */
-function matchingParen(text: string, open: number): number {
+export function matchingParen(text: string, open: number): number {
   let depth = 0;
   for (let i = open; i < text.length; i++) {
     if (text[i] === '(') depth++;

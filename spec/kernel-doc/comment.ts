@@ -23,6 +23,15 @@ export function isDocCommentStart(line: string): boolean {
 }
 
 /**
+ * Inside a declaration the script reads `/**` lines (indented or not) as kernel-doc comments on
+ * members (process_proto, process_inline): a block up to a line that is `*\/` alone, or one line
+ * `/** @member: text *\/`. So a comment whose declaration is missing swallows the next one.
+ */
+export const INLINE_START = /^\s*\/\*\*\s*$/;
+export const INLINE_END = /^\s*\*\/\s*$/;
+export const INLINE_ONE_LINE = /^\s*\/\*\*\s*(@[\w\s]+):\s*(.*)\s*\*\/\s*$/;
+
+/**
  * Reads the block opened at lines[start]. Returns null (with an error) when the comment never
  * closes: everything after it is comment text, so there is nothing more to read in the file.
  */
@@ -50,7 +59,8 @@ export function readDocComment(
       diagnostics.push(...found);
       return { line: start + 1, body, endIndex: i, after: text.slice(end + 2) };
     }
-    const content = /^\s*\* ?(.*)$/s.exec(expandTabs(text));
+    // Unanchored, as the script's $doc_content: a line without its leading `*` is read from its first `*`.
+    const content = /\s*\* ?(.*)$/s.exec(expandTabs(text));
     if (content) body.push({ line, text: content[1]! });
     else found.push(diagnostic(file, line, 'bad-line', 'kernel-doc line does not start with "*"; ignored'));
   }
@@ -60,7 +70,7 @@ export function readDocComment(
 }
 
 /** Tabs to spaces at 8-column stops, as the script does first: indentation then counts in columns. */
-function expandTabs(line: string): string {
+export function expandTabs(line: string): string {
   if (!line.includes('\t')) return line;
   let out = '';
   for (const char of line) out += char === '\t' ? ' '.repeat(8 - (out.length % 8)) : char;

@@ -50,8 +50,24 @@ const FUNCTION_TYPEDEFS = [
  * other typedef, which is a type, not a function.
  */
 export function functionTypedef(text: string): string | null {
-  const match = FUNCTION_TYPEDEFS.map((pattern) => pattern.exec(`${text};`)).find((found) => found !== null);
+  const flat = withoutBlockComments(text).replace(/;$/, '');
+  const match = FUNCTION_TYPEDEFS.map((pattern) => pattern.exec(`${flat};`)).find((found) => found !== null);
   return match ? `${match[1]!.trim()} ${match[2]}(${match[3]})` : null;
+}
+
+/**
+ * The name another typedef declares (dump_typedef after its function patterns): the last word
+ * before the `;`, once trailing `(...)` and `[...]` groups are cut as the script cuts them (one
+ * character and the bracket at a time: `u8 id[16]` is left unreadable, as the script leaves it).
+ */
+export function typedefName(text: string): string | null {
+  let flat = withoutBlockComments(text);
+  while (/\(*.\)\s*;$/.test(flat) || /\[*.\]\s*;$/.test(flat)) flat = flat.replace(/\(*.\)\s*;$/, ';').replace(/\[*.\]\s*;$/, ';');
+  return /typedef.*\s+(\w+)\s*;/.exec(flat)?.[1] ?? null;
+}
+
+function withoutBlockComments(text: string): string {
+  return text.replace(/\/\*.*?\*\//gs, '');
 }
 
 /** The declaration as the script reads it, or null when the script reads it as written. */

@@ -1,4 +1,4 @@
-import { isDocCommentStart, type DocComment } from './comment.js';
+import { INLINE_END, INLINE_ONE_LINE, INLINE_START, type DocComment } from './comment.js';
 import { joinedLine } from './continuation.js';
 
 /**
@@ -16,8 +16,9 @@ export interface DeclarationText {
 }
 
 /**
- * Reads from just after the comment to the first `{` or `;` (or a `#define` line).
- * Null when the file ends, or the next kernel-doc comment starts, before that.
+ * Reads from just after the comment to the first `{` or `;` (or a `#define` line); null when the
+ * file ends before that. A kernel-doc comment on the way is skipped (INLINE_START), as the script
+ * skips it.
  */
 export function readDeclaration(lines: readonly string[], comment: DocComment): DeclarationText | null {
   const parts: string[] = [];
@@ -27,7 +28,11 @@ export function readDeclaration(lines: readonly string[], comment: DocComment): 
     const first = i;
     let raw = comment.after;
     if (i > comment.endIndex) ({ text: raw, end: i } = joinedLine(lines, i));
-    if (first > comment.endIndex && isDocCommentStart(raw)) return null;
+    if (first > comment.endIndex && INLINE_ONE_LINE.test(raw)) continue;
+    if (first > comment.endIndex && INLINE_START.test(raw)) {
+      while (i < lines.length && !INLINE_END.test(lines[i]!)) i++;
+      continue;
+    }
     const stripped = stripComments(raw, inComment);
     inComment = stripped.inComment;
     const code = stripped.code;

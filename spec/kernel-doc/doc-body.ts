@@ -1,20 +1,24 @@
 import type { CommentLine, DocComment } from './comment.js';
-import { canonicalSectionName, diagnostic, type Diagnostic, type DocParam, type DocSection } from './schema.js';
+import { canonicalSectionName, diagnostic, type Diagnostic, type DocKind, type DocParam, type DocSection } from './schema.js';
 import { collapseWhitespace, dedent, joinLines } from './text.js';
 
 /** What a kernel-doc comment documents, before its C declaration is read. */
 export type DocBody =
-  | FunctionBody
-  /** DOC:, struct, union, enum and typedef comments: valid kernel-doc, not a function. */
+  | EntryBody
+  /** A DOC: block: valid kernel-doc, documenting no declaration. */
   | { kind: 'other' }
   /** A `/**` comment that is not kernel-doc at all (a diagnostic says why). */
   | { kind: 'invalid' };
 
-export interface FunctionBody {
-  kind: 'function';
+export interface EntryBody {
+  kind: 'entry';
+  /**
+   * What the name line says it documents (`struct foo - ...`). A typedef documents a function
+   * only if it is of a function (pointer): its declaration decides.
+   */
+  declares: DocKind;
+  /** '' for an anonymous enum (`enum - ...`), which the script allows. */
   name: string;
-  /** `typedef name - ...`: documents a function only if the typedef is of a function pointer. */
-  typedef: boolean;
   brief: string;
   params: DocParam[];
   description: string;
@@ -23,8 +27,12 @@ export interface FunctionBody {
 
 // `name() - brief`, also `type *name - brief`, `name: brief` and a bare `name` (no brief).
 const NAME_LINE = /^\s*(?:\w+\s*\*\s*)?(\w+)\s*(?:\(\w*\))?\s*(?:[-:](.*))?$/s;
-const OTHER_KIND = /^\s*(?:DOC:|(?:struct|union|enum)\b)/;
-const TYPEDEF = /^\s*typedef\s+/;
+const DOC_BLOCK = /^\s*DOC:/;
+// process_name: the words before `()` and the brief, or else the first word, name the identifier;
+// `struct foo`, `union`, `enum` and `typedef` ones document a type.
+const IDENTIFIER = /^\s*([\w\s]+?)(?:\(\w*\))?\s*(?:[-:].*)?$|^\s*(\w+)/s;
+const TYPE_IDENTIFIER = /^(struct|union|enum|typedef)\b\s*(\S*)/;
+const TYPE_WORD = /^\s*(?:struct|union|enum|typedef)\b/;
 // The headings scripts/kernel-doc knows ($doc_sect); `Example::` (a literal block) is not one.
 const HEADING = /^\s*(@[\w.]+|description|context|returns?|notes?|examples?)\s*:(?!:)\s*(.*)$/is;
 // The script's pattern is not anchored: a heading after any later `*` on the line counts too
@@ -63,24 +71,31 @@ type Target =
 
 export function readDocBody(comment: DocComment, file: string, diagnostics: Diagnostic[]): DocBody {
   const [first, ...rest] = comment.body;
-  if (first && OTHER_KIND.test(first.text)) return { kind: 'other' };
-  const typedef = first !== undefined && TYPEDEF.test(first.text);
-  const nameLine = first ? NAME_LINE.exec(first.text.replace(TYPEDEF, '')) : null;
+  if (first && DOC_BLOCK.test(first.text)) return { kind: 'other' };
+  // Only a line whose first word names a kind can document a type: the costlier pattern runs on those alone.
+  const identifier = first && TYPE_WORD.test(first.text) ? IDENTIFIER.exec(first.text) : null;
+  const type = TYPE_IDENTIFIER.exec(identifier?.[1] ?? identifier?.[2] ?? '');
+  if (first && type && (type[2] !== '' || type[1] === 'enum')) {
+    const brief = /[-:](.*)/s.exec(first.text)?.[1];
+    return readEntryBody(type[1] as DocKind, type[2]!, brief, rest, file, diagnostics);
+  }
+  const nameLine = first && !type ? NAME_LINE.exec(first.text) : null;
   if (!first || !nameLine) {
     const message = 'comment starts with /** but its first line is not `name() - brief`';
     diagnostics.push(diagnostic(file, first?.line ?? comment.line, 'not-kernel-doc', message));
     return { kind: 'invalid' };
   }
-  return { ...readFunctionBody(nameLine[1]!, nameLine[2], rest, file, diagnostics), typedef };
+  return readEntryBody('function', nameLine[1]!, nameLine[2], rest, file, diagnostics);
 }
 
-function readFunctionBody(
+function readEntryBody(
+  declares: DocKind,
   name: string,
   briefStart: string | undefined,
   lines: readonly CommentLine[],
   file: string,
   diagnostics: Diagnostic[],
-): Omit<FunctionBody, 'typedef'> {
+): EntryBody {
   // Without a `-` after the name there is no brief, and the next lines are description.
   // Typed wide on purpose: the closures below reassign it, which flow analysis cannot see.
   let target = (briefStart === undefined ? { kind: 'description' } : { kind: 'brief' }) as Target;
@@ -165,7 +180,8 @@ function readFunctionBody(
   }
 
   return {
-    kind: 'function',
+    kind: 'entry',
+    declares,
     name,
     brief: collapseWhitespace(brief.join(' ')),
     params: [...params.values()].map((entry) => ({ name: entry.name, description: entryText(entry) })),

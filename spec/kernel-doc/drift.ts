@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canonicalSectionName, type DocFunction } from './schema.js';
+import { canonicalSectionName, type DocEntry } from './schema.js';
 import type { Snapshot } from './snapshot.js';
 import { withoutMarkup } from './markup.js';
 import { collapseWhitespace } from './text.js';
@@ -20,6 +20,9 @@ export const DriftKind = z.enum([
   'param-added',
   'param-removed',
   'param-changed',
+  'member-added',
+  'member-removed',
+  'member-changed',
   'section-added',
   'section-removed',
   'section-changed',
@@ -28,9 +31,13 @@ export type DriftKind = z.infer<typeof DriftKind>;
 
 export const DriftEntry = z.object({
   kind: DriftKind,
+  /** The function's name, or the type's with its kind: `struct ib_srq_attr`. */
   function: z.string(),
   file: z.string(),
-  /** '' for a whole function; 'signature', 'brief', 'description', 'params.<name>' or 'sections.<Name>'. */
+  /**
+   * '' for a whole function or type; 'signature', 'brief', 'description', 'params.<name>',
+   * 'members.<name>' or 'sections.<Name>'.
+   */
   field: z.string(),
   before: z.string().nullable(),
   after: z.string().nullable(),
@@ -65,15 +72,18 @@ export function diffSnapshots(pinned: Snapshot, other: Snapshot): DriftEntry[] {
   return entries;
 }
 
-function whereIs(fn: DocFunction): Pick<DriftEntry, 'function' | 'file'> {
-  return { function: fn.name, file: fn.file };
+function whereIs(fn: DocEntry): Pick<DriftEntry, 'function' | 'file'> {
+  return { function: fn.kind === 'function' ? fn.name : `${fn.kind} ${fn.name}`, file: fn.file };
 }
 
-function functionsByKey(snapshot: Snapshot): Map<string, DocFunction> {
-  return new Map(snapshot.files.flatMap((file) => file.functions.map((fn) => [`${file.path}:${fn.name}`, fn] as const)));
+/** Functions and types by file and title: `struct foo` and `foo()` are two. */
+function functionsByKey(snapshot: Snapshot): Map<string, DocEntry> {
+  return new Map(
+    snapshot.files.flatMap((file) => [...file.functions, ...file.types].map((fn) => [`${file.path}:${whereIs(fn).function}`, fn] as const)),
+  );
 }
 
-function diffFunction(pinned: DocFunction, other: DocFunction): DriftEntry[] {
+function diffFunction(pinned: DocEntry, other: DocEntry): DriftEntry[] {
   const at = whereIs(pinned);
   const single = (field: 'signature' | 'brief' | 'description', a: string | null, b: string | null): DriftEntry[] =>
     same(a, b) ? [] : [{ kind: `${field}-changed`, ...at, field, before: a, after: b }];
@@ -81,22 +91,23 @@ function diffFunction(pinned: DocFunction, other: DocFunction): DriftEntry[] {
     ...single('signature', pinned.signature?.text ?? null, other.signature?.text ?? null),
     ...single('brief', pinned.brief, other.brief),
     ...single('description', pinned.description, other.description),
-    ...diffNamed('param', 'params', paramTexts(pinned), paramTexts(other)).map((entry) => ({ ...at, ...entry })),
+    ...diffNamed('param', 'params', paramTexts(pinned.params), paramTexts(other.params)).map((entry) => ({ ...at, ...entry })),
+    ...diffNamed('member', 'members', paramTexts(pinned.members), paramTexts(other.members)).map((entry) => ({ ...at, ...entry })),
     ...diffNamed('section', 'sections', sectionTexts(pinned), sectionTexts(other)).map((entry) => ({ ...at, ...entry })),
   ];
 }
 
-function paramTexts(fn: DocFunction): Texts {
-  return new Map(fn.params.map((param) => [param.name, param.description]));
+function paramTexts(params: DocEntry['params']): Texts {
+  return new Map(params.map((param) => [param.name, param.description]));
 }
 
-function sectionTexts(fn: DocFunction): Texts {
+function sectionTexts(fn: DocEntry): Texts {
   return new Map(fn.sections.map((section) => [canonicalSectionName(section.name), section.text]));
 }
 
 function diffNamed(
-  kind: 'param' | 'section',
-  prefix: 'params' | 'sections',
+  kind: 'param' | 'member' | 'section',
+  prefix: 'params' | 'members' | 'sections',
   pinned: Texts,
   other: Texts,
 ): Pick<DriftEntry, 'kind' | 'field' | 'before' | 'after'>[] {
@@ -121,15 +132,16 @@ function readable(text: string): string {
 
 /** The drift as text for a terminal or a CI log, grouped by file and function. */
 export function renderDrift(entries: readonly DriftEntry[]): string {
-  if (entries.length === 0) return 'No drift: the documented functions match the pinned snapshot.\n';
-  const lines = [`${entries.length} change${entries.length === 1 ? '' : 's'} to the documented functions:`];
+  if (entries.length === 0) return 'No drift: the documented functions and types match the pinned snapshot.\n';
+  const lines = [`${entries.length} change${entries.length === 1 ? '' : 's'} to the documented functions and types:`];
   let file = '';
   for (const entry of entries) {
     if (entry.file !== file) {
       file = entry.file;
       lines.push('', file);
     }
-    lines.push(`  ${entry.function}(): ${headline(entry)}`);
+    // A type's title has its kind (`struct foo`); a function's gets its parentheses.
+    lines.push(`  ${entry.function.includes(' ') ? entry.function : `${entry.function}()`}: ${headline(entry)}`);
     // A whole function's brief is already in its headline.
     if (!entry.kind.startsWith('function-')) {
       if (entry.before !== null) lines.push(`    - ${collapseWhitespace(entry.before)}`);
@@ -143,7 +155,7 @@ function headline(entry: DriftEntry): string {
   const [kind, change] = splitKind(entry.kind);
   if (kind === 'function') return change === 'added' ? `newly documented: ${entry.after}` : 'no longer documented';
   const name = entry.field.slice(entry.field.indexOf('.') + 1);
-  const subject = kind === 'param' ? `@${name}` : kind === 'section' ? `${name}:` : kind;
+  const subject = kind === 'param' || kind === 'member' ? `@${name}` : kind === 'section' ? `${name}:` : kind;
   return `${subject} ${change}`;
 }
 

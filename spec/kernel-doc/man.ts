@@ -4,7 +4,8 @@ import {
   canonicalSectionName,
   diagnostic,
   type Diagnostic,
-  type DocFunction,
+  type DocEntry,
+  type DocKind,
   type DocParam,
   type Signature,
 } from './schema.js';
@@ -13,15 +14,17 @@ import { type ManSection, plainText, requestOf, splitSections, unescape } from '
 
 /**
  * Reads man(9) pages as `scripts/kernel-doc -man` writes them (one `.TH` page per function:
- * NAME, SYNOPSIS, ARGUMENTS, then one `.SH` per kernel-doc section) back into DocFunctions.
+ * NAME, SYNOPSIS, ARGUMENTS, then one `.SH` per kernel-doc section; a struct or union's page has
+ * Members instead of ARGUMENTS, an enum's Constants, a typedef's neither) back into DocEntries.
  * Text comes back plain: troff fonts and escapes are removed. The script's fillers for
  * parameters nobody documented ("-- undescribed --", `void` "no arguments", `...` "variable
- * arguments") are dropped, so `params` means "documented" as it does for parseKernelDoc.
- * Pages for structs, enums, typedefs and DOC: blocks are skipped. Never throws.
+ * arguments", an anonymous struct member's `{unnamed_struct}` "anonymous") are dropped, so
+ * `params` and `members` mean "documented" as they do for parseKernelDoc. A type's SYNOPSIS (its
+ * re-indented definition) is not read. DOC: pages are skipped. Never throws.
  */
 
 export interface ManPageParse {
-  function: DocFunction | null;
+  function: DocEntry | null;
   diagnostics: Diagnostic[];
 }
 
@@ -30,7 +33,8 @@ const FILLERS = new Map([
   ['...', 'variable arguments'],
 ]);
 const UNDESCRIBED = '-- undescribed --';
-const NOT_FUNCTIONS = /^(struct|union|enum|typedef)\b/;
+const TYPE_NAME = /^(struct|union|enum|typedef) (.*)$/;
+const ANONYMOUS = /^\{unnamed_\w+\}$/;
 
 /** Every page of a `kernel-doc -man FILE` stream. */
 export function parseManPages(text: string, file = 'kernel-doc.man'): KernelDocParse {
@@ -41,11 +45,15 @@ export function parseManPages(text: string, file = 'kernel-doc.man'): KernelDocP
   if (stray >= 0) {
     diagnostics.push(diagnostic(file, stray + 1, 'man-stray-text', 'text outside any .TH page; ignored'));
   }
-  const functions = starts.flatMap((start, i) => {
+  const entries = starts.flatMap((start, i) => {
     const fn = readPage(lines, start, starts[i + 1] ?? lines.length, file, diagnostics);
     return fn ? [fn] : [];
   });
-  return { functions, diagnostics };
+  return {
+    functions: entries.filter((entry) => entry.kind === 'function'),
+    types: entries.filter((entry) => entry.kind !== 'function'),
+    diagnostics,
+  };
 }
 
 /** One page; a stream of several is read by parseManPages. */
@@ -65,32 +73,40 @@ function readPage(
   end: number,
   file: string,
   diagnostics: Diagnostic[],
-): DocFunction | null {
+): DocEntry | null {
   const sections = splitSections(lines, start + 1, end);
   const nameSection = sections.find((section) => section.name === 'NAME');
   if (!nameSection) return null; // a DOC: overview page
   const nameLine = lines.slice(nameSection.start, nameSection.end).join(' ');
   const dash = nameLine.indexOf('\\-');
-  const name = collapseWhitespace(unescape(dash < 0 ? nameLine : nameLine.slice(0, dash)));
-  if (name === '' || NOT_FUNCTIONS.test(name)) return null;
+  const title = collapseWhitespace(unescape(dash < 0 ? nameLine : nameLine.slice(0, dash)));
+  if (title === '') return null;
+  const type = TYPE_NAME.exec(title);
+  const kind = (type?.[1] ?? 'function') as DocKind;
+  const name = type ? type[2]! : title;
 
   const body = (section: ManSection) => lines.slice(section.start, section.end);
-  const synopsis = sections.find((section) => section.name === 'SYNOPSIS');
-  const args = sections.find((section) => section.name === 'ARGUMENTS');
-  const description = sections.find((section) => section.name === 'DESCRIPTION');
-  const own = new Set(['NAME', 'SYNOPSIS', 'ARGUMENTS', 'DESCRIPTION', 'SEE ALSO']); // SEE ALSO: generated links
-  if (!synopsis) diagnostics.push(diagnostic(file, start + 1, 'man-no-synopsis', `page for ${name} has no SYNOPSIS`));
+  const named = (...names: string[]) => sections.find((section) => names.includes(section.name));
+  const synopsis = named('SYNOPSIS');
+  const args = named('ARGUMENTS');
+  const members = named('MEMBERS', 'CONSTANTS');
+  const description = named('DESCRIPTION');
+  // SEE ALSO: generated links
+  const own = new Set(['NAME', 'SYNOPSIS', 'ARGUMENTS', 'MEMBERS', 'CONSTANTS', 'DESCRIPTION', 'SEE ALSO']);
+  if (!synopsis && kind === 'function') diagnostics.push(diagnostic(file, start + 1, 'man-no-synopsis', `page for ${name} has no SYNOPSIS`));
   return {
     name,
+    kind,
     file,
     line: start + 1,
     brief: dash < 0 ? '' : collapseWhitespace(unescape(nameLine.slice(dash + 2))),
     params: args ? readArguments(body(args)) : [],
+    members: members ? readArguments(body(members)) : [],
     description: description ? plainText(body(description)) : '',
     sections: sections
       .filter((section) => !own.has(section.name))
       .map((section) => ({ name: sectionName(section.name), text: plainText(body(section)), inferred: false })),
-    signature: synopsis ? readSynopsis(body(synopsis), name, file, synopsis.start, diagnostics) : null,
+    signature: synopsis && kind === 'function' ? readSynopsis(body(synopsis), name, file, synopsis.start, diagnostics) : null,
   };
 }
 
@@ -136,7 +152,10 @@ function readArguments(lines: readonly string[]): DocParam[] {
   }
   return entries
     .map((entry) => ({ name: entry.name, description: plainText(entry.lines) }))
-    .filter(({ name, description }) => description !== UNDESCRIBED && FILLERS.get(name) !== description);
+    .filter(
+      ({ name, description }) =>
+        description !== UNDESCRIBED && FILLERS.get(name) !== description && !(ANONYMOUS.test(name) && description === 'anonymous'),
+    );
 }
 
 function isComment(line: string): boolean {

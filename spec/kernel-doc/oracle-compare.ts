@@ -1,4 +1,4 @@
-import { canonicalSectionName, type DocFunction } from './schema.js';
+import { canonicalSectionName, type DocEntry, type DocKind } from './schema.js';
 import { withoutMarkup } from './markup.js';
 import { collapseWhitespace } from './text.js';
 
@@ -18,7 +18,10 @@ import { collapseWhitespace } from './text.js';
  *    descriptions compare, and is not expected among the script's sections.
  * 5. A macro's named variadic parameter (`args...`) described as "variable arguments" is left out
  *    on both sides: the script's filler for an undocumented one reads the same.
- * Parameters compare as ordered lists: both readings list them in declaration order.
+ * 6. A type's SYNOPSIS is not compared (neither reading keeps a type's signature): the script
+ *    shows the definition re-indented; its members list, which compares, says what it declares.
+ * Parameters and members compare as ordered lists: both readings list them in declaration order.
+ * Entries pair by kind and name: `struct foo` and `foo()` are two.
  */
 
 function highlighted(text: string): string {
@@ -28,6 +31,7 @@ function highlighted(text: string): string {
 interface View {
   brief: string;
   params: string[];
+  members: string[];
   description: string;
   sections: string[];
   /** Texts of inferred sections (ours), or those found in the script's description (theirs). */
@@ -35,14 +39,15 @@ interface View {
   signature: string;
 }
 
-function inferredTexts(fn: DocFunction): string[] {
+function inferredTexts(fn: DocEntry): string[] {
   return fn.sections.filter((section) => section.inferred).map((section) => highlighted(section.text));
 }
 
-function viewOfSource(fn: DocFunction): View {
+function viewOfSource(fn: DocEntry): View {
   return {
     brief: collapseWhitespace(fn.brief),
     params: documentedParams(fn).map((param) => `${param.name}: ${highlighted(param.description)}`),
+    members: fn.members.map((member) => `${member.name}: ${highlighted(member.description)}`),
     description: highlighted(fn.description),
     sections: fn.sections
       .filter((section) => !section.inferred)
@@ -52,13 +57,14 @@ function viewOfSource(fn: DocFunction): View {
   };
 }
 
-function viewOfMan(fn: DocFunction, inferred: readonly string[]): View {
+function viewOfMan(fn: DocEntry, inferred: readonly string[]): View {
   let description = collapseWhitespace(fn.description);
   const found = inferred.filter((text) => description.includes(text));
   for (const text of found) description = collapseWhitespace(description.replace(text, ' '));
   return {
     brief: collapseWhitespace(fn.brief),
     params: documentedParams(fn).map((param) => `${param.name}: ${collapseWhitespace(param.description)}`),
+    members: fn.members.map((member) => `${member.name}: ${collapseWhitespace(member.description)}`),
     description,
     sections: fn.sections.map((section) => `${canonicalSectionName(section.name)}: ${collapseWhitespace(section.text)}`),
     inferred: found,
@@ -71,21 +77,23 @@ function viewOfMan(fn: DocFunction, inferred: readonly string[]): View {
  * the script writes that text for it when nobody documented it, so on its page the text does not
  * say whether the comment did (5.)
  */
-function documentedParams(fn: DocFunction): DocFunction['params'] {
+function documentedParams(fn: DocEntry): DocEntry['params'] {
   const variadic = new Set(fn.signature?.params.flatMap((param) => (/\w\.\.\.$/.test(param.name) ? [param.name.slice(0, -3)] : [])));
   return fn.params.filter((param) => !(variadic.has(param.name) && collapseWhitespace(param.description) === 'variable arguments'));
 }
 
 /** Return type and parameters: the script drops storage (`static inline`) and attributes. */
-function signatureView(fn: DocFunction): string {
+function signatureView(fn: DocEntry): string {
   if (!fn.signature) return '(none)';
   const params = fn.signature.params.map((param) => `${param.type} ${param.name}`.trim());
   return `${fn.signature.returnType} (${params.join(', ')})`;
 }
 
-/** One field on which the two readings of a function differ ('function' when only one side has it). */
+/** One field on which the two readings of an entry differ ('function' when only one side has it). */
 export interface Disagreement {
   file: string;
+  kind: DocKind;
+  /** The entry's name as its page titles it: `rvt_post_srq_recv`, `struct ib_srq_attr`. */
   function: string;
   field: keyof View | 'function';
   ours: string;
@@ -96,14 +104,15 @@ export interface Disagreement {
  * Every disagreement between the two readings of one file (empty: they agree). Functions pair by
  * name, in order: a file may document one name twice (`#ifdef` alternatives).
  */
-export function compareReadings(file: string, ours: readonly DocFunction[], script: readonly DocFunction[]): Disagreement[] {
+export function compareReadings(file: string, ours: readonly DocEntry[], script: readonly DocEntry[]): Disagreement[] {
   const problems: Disagreement[] = [];
-  const theirs = new Map<string, DocFunction[]>();
-  for (const fn of script) theirs.set(fn.name, [...(theirs.get(fn.name) ?? []), fn]);
+  const theirs = new Map<string, DocEntry[]>();
+  for (const fn of script) theirs.set(title(fn), [...(theirs.get(title(fn)) ?? []), fn]);
+  const at = (fn: DocEntry) => ({ file, kind: fn.kind, function: title(fn) });
   for (const fn of ours) {
-    const other = theirs.get(fn.name)?.shift();
+    const other = theirs.get(title(fn))?.shift();
     if (!other) {
-      problems.push({ file, function: fn.name, field: 'function', ours: 'documented', script: '(none)' });
+      problems.push({ ...at(fn), field: 'function', ours: 'documented', script: '(none)' });
       continue;
     }
     const a = viewOfSource(fn);
@@ -111,13 +120,18 @@ export function compareReadings(file: string, ours: readonly DocFunction[], scri
     for (const field of Object.keys(a) as (keyof View)[]) {
       const left = JSON.stringify(a[field]);
       const right = JSON.stringify(b[field]);
-      if (left !== right) problems.push({ file, function: fn.name, field, ours: left, script: right });
+      if (left !== right) problems.push({ ...at(fn), field, ours: left, script: right });
     }
   }
   for (const fn of [...theirs.values()].flat()) {
-    problems.push({ file, function: fn.name, field: 'function', ours: '(none)', script: 'documented' });
+    problems.push({ ...at(fn), field: 'function', ours: '(none)', script: 'documented' });
   }
   return problems;
+}
+
+/** `rvt_post_srq_recv` for a function, `struct ib_srq_attr` for a type. */
+function title(entry: DocEntry): string {
+  return entry.kind === 'function' ? entry.name : `${entry.kind} ${entry.name}`;
 }
 
 /** A disagreement as readable lines. */
@@ -127,6 +141,6 @@ export function describeDisagreement(d: Disagreement): string {
 }
 
 /** compareReadings as readable lines (empty: they agree). */
-export function disagreements(file: string, ours: readonly DocFunction[], script: readonly DocFunction[]): string[] {
+export function disagreements(file: string, ours: readonly DocEntry[], script: readonly DocEntry[]): string[] {
   return compareReadings(file, ours, script).map(describeDisagreement);
 }

@@ -1,11 +1,16 @@
 import { z } from 'zod';
 
 /**
- * The shape of a kernel-doc function comment (Documentation/doc-guide/kernel-doc.rst),
- * as read from C source (parse.ts) or from a `kernel-doc -man` page (man.ts).
+ * The shape of a kernel-doc comment (Documentation/doc-guide/kernel-doc.rst) on a function,
+ * struct, union, enum or typedef, as read from C source (parse.ts) or from a `kernel-doc -man`
+ * page (man.ts).
  */
 
-/** `@wr: the list of work requests to post` */
+/**
+ * `@wr: the list of work requests to post`: a parameter, or a member of a struct or union (a
+ * nested one as the script names it, `@attr.max_wr`; an anonymous one's by its own name) or an
+ * enum constant.
+ */
 export const DocParam = z.object({
   name: z.string(),
   description: z.string(),
@@ -43,20 +48,33 @@ export const Signature = z.object({
 });
 export type Signature = z.infer<typeof Signature>;
 
-export const DocFunction = z.object({
+/**
+ * What a comment documents. A typedef of a function (pointer) is a 'function', as the script
+ * documents it; 'typedef' is any other typedef.
+ */
+export const DocKind = z.enum(['function', 'struct', 'union', 'enum', 'typedef']);
+export type DocKind = z.infer<typeof DocKind>;
+
+/** One documented entry. The defaults keep snapshots pinned before types were read valid. */
+export const DocEntry = z.object({
+  /** Without `struct`/`union`/`enum`/`typedef`: `ib_srq_attr`. */
   name: z.string(),
+  kind: DocKind.default('function'),
   file: z.string(),
   /** Line of the opening `/**` (of the `.TH` request for a man page), 1-based. */
   line: z.number().int().positive(),
   brief: z.string(),
+  /** A function's documented parameters, in declaration order; none for a type. */
   params: z.array(DocParam),
+  /** A type's documented members (constants of an enum) in declaration order; none for a function. */
+  members: z.array(DocParam).default([]),
   /** The long description, raw text with the comment's ` * ` prefixes removed. */
   description: z.string(),
   sections: z.array(DocSection),
-  /** null when no declaration for this name follows the comment. */
+  /** A function's declaration; null for a type, or a page without SYNOPSIS. */
   signature: Signature.nullable(),
 });
-export type DocFunction = z.infer<typeof DocFunction>;
+export type DocEntry = z.infer<typeof DocEntry>;
 
 export const DiagnosticCode = z.enum([
   'not-kernel-doc',
@@ -111,7 +129,7 @@ export function canonicalSectionName(name: string): string {
 }
 
 /** The section with this canonical name (see canonicalSectionName), if documented. */
-export function findSection(fn: DocFunction, name: string): DocSection | undefined {
+export function findSection(fn: DocEntry, name: string): DocSection | undefined {
   const wanted = canonicalSectionName(name);
   return fn.sections.find((section) => canonicalSectionName(section.name) === wanted);
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { kernelVersionFromMakefile, RDMAVT_DIR, type KernelSource } from './kernel-source.js';
 import { parseKernelDoc } from './parse.js';
-import { DocFunction, type Diagnostic } from './schema.js';
+import { DocEntry, type Diagnostic } from './schema.js';
 
 export { diffSnapshots, renderDrift } from './drift.js';
 
@@ -21,7 +21,9 @@ export const SNAPSHOT_FILES = [`${RDMAVT_DIR}/qp.c`, `${RDMAVT_DIR}/srq.c`, `${R
 export const SnapshotFile = z.object({
   path: z.string(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  functions: z.array(DocFunction),
+  functions: z.array(DocEntry),
+  /** Its documented structs, unions, enums and typedefs; absent from snapshots pinned before they were read. */
+  types: z.array(DocEntry).default([]),
 });
 export type SnapshotFile = z.infer<typeof SnapshotFile>;
 
@@ -56,10 +58,10 @@ export async function buildSnapshot(source: KernelSource, options: BuildOptions 
   const texts = await source.readFiles(['Makefile', ...paths]);
   const files = paths.map((path) => {
     const text = texts.get(path)!;
-    const { functions, diagnostics } = parseKernelDoc(text, path);
+    const { functions, types, diagnostics } = parseKernelDoc(text, path);
     diagnostics.forEach((diagnostic) => options.onDiagnostic?.(diagnostic));
     // Of the UTF-8 text: equals `sha256sum` for the (ASCII) kernel sources.
-    return { path, sha256: createHash('sha256').update(text).digest('hex'), functions };
+    return { path, sha256: createHash('sha256').update(text).digest('hex'), functions, types };
   });
   return Snapshot.parse({
     snapshotVersion: 1,

@@ -31,3 +31,10 @@ function commonPrefix(a: string, b: string): string {
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return a.slice(0, i);
 }
+
+/** Perl's split, which the ports of scripts/kernel-doc need: trailing empty fields dropped (none for ''). */
+export function perlSplit(text: string, separator: string | RegExp): string[] {
+  const parts = text.split(separator);
+  while (parts.length > 0 && parts.at(-1) === '') parts.pop();
+  return parts;
+}

@@ -119,4 +119,28 @@ describe.skipIf(!hasTarball)(`rvt-conform spec against the real kernel sources (
     expect(check.exitCode, check.stderr).toBe(0);
     expect(JSON.parse(check.stdout)).toEqual({ set: 'include/rdma/ib_verbs.h', pinned: '6.1.192', checked: '6.1.192', drift: [], clauses: [] });
   }, 120_000);
+
+  it("checks ib_verbs.h's struct and enum pages too: a member redescribed is drift, a member's markup is not", async () => {
+    const edited = join(tree, 'struct');
+    await cp(kernelTree(), edited, { recursive: true });
+    const header = join(edited, 'include/rdma/ib_verbs.h');
+    const text = await readFile(header, 'utf8');
+    const changed = text
+      .replace(' * @sig_err: Additional info for IB_MR_CEHCK_SIG_STATUS', ' * @sig_err: Details of a failed IB_MR_CEHCK_SIG_STATUS')
+      .replace(' * @IB_MR_TYPE_MEM_REG:       memory region', ' * @IB_MR_TYPE_MEM_REG:       %memory region');
+    expect(changed.split('\n').filter((line, i) => line !== text.split('\n')[i])).toHaveLength(2);
+    await writeFile(header, changed);
+    const check = await cli(['spec', 'check', '--kernel-src', edited, '--files', 'include/rdma/ib_verbs.h', '--json']);
+    expect(check.exitCode, check.stderr).toBe(1);
+    expect(JSON.parse(check.stdout).drift).toEqual([
+      {
+        kind: 'member-changed',
+        function: 'struct ib_mr_status',
+        file: 'include/rdma/ib_verbs.h',
+        field: 'members.sig_err',
+        before: 'Additional info for IB_MR_CEHCK_SIG_STATUS\nfailure.',
+        after: 'Details of a failed IB_MR_CEHCK_SIG_STATUS\nfailure.',
+      },
+    ]);
+  }, 120_000);
 });

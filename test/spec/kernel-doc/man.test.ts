@@ -20,6 +20,7 @@ describe('parseManPages on real `kernel-doc -man` output (srq.c, linux 6.1)', ()
     ]);
     expect(functions[1]).toEqual({
       name: 'rvt_create_srq',
+      kind: 'function',
       file: 'srq.man',
       line: 12,
       brief: 'create a shared receive queue',
@@ -28,6 +29,7 @@ describe('parseManPages on real `kernel-doc -man` output (srq.c, linux 6.1)', ()
         { name: 'srq_init_attr', description: 'the attributes of the SRQ' },
         { name: 'udata', description: 'data from libibverbs when creating a user SRQ' },
       ],
+      members: [],
       description: '',
       sections: [{ name: 'Return', text: '0 on success', inferred: false }],
       signature: {
@@ -178,5 +180,24 @@ Kernel file \\fBdrivers/infiniband/sw/rdmavt/qp.c\\fR
     const { function: fn, diagnostics } = parseManPage('.TH x\n.SH NAME\nfoo \\- bar\n', 'x.9');
     expect(fn).toMatchObject({ name: 'foo', brief: 'bar', signature: null });
     expect(diagnostics.map((d) => `${d.line}:${d.code}`)).toEqual(['1:man-no-synopsis']);
+  });
+});
+
+describe('parseManPages on a type page (types.man, the script on types.h)', () => {
+  const { functions, types, diagnostics } = parseManPages(fixture('types.man'), 'types.man');
+
+  it('reads struct, enum and typedef pages as types, with Members and Constants, no SYNOPSIS needed', () => {
+    expect(functions).toEqual([]);
+    expect(diagnostics).toEqual([]);
+    expect(types.map((type) => [type.kind, type.name, type.members.length])).toEqual([
+      ['struct', 'rvt_demo', 12],
+      ['enum', 'rvt_demo_state', 2],
+      ['typedef', 'rvt_demo_t', 0],
+    ]);
+  });
+
+  it("drops the script's fillers: an anonymous union's {unnamed_union} and an undocumented constant", () => {
+    expect(types[0]!.members.map((member) => member.name)).not.toContain('{unnamed_union}');
+    expect(types[1]!.members.map((member) => member.name)).toEqual(['RVT_DEMO_A', 'RVT_DEMO_B']);
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseKernelDoc } from '../../../spec/kernel-doc/parse.js';
-import { findSection, type DocFunction } from '../../../spec/kernel-doc/schema.js';
+import { findSection, type DocEntry } from '../../../spec/kernel-doc/schema.js';
 
 const FILE = 'drivers/infiniband/sw/rdmavt/example.c';
 
 /** The only function documented in `source`, failing loudly otherwise. */
-function only(source: string): DocFunction {
+function only(source: string): DocEntry {
   const { functions } = parseKernelDoc(source, FILE);
   expect(functions.map((fn) => fn.name)).toHaveLength(1);
   return functions[0]!;
@@ -359,19 +359,20 @@ int rvt_foo(int a) // trailing
     expect(codes(source)).toEqual(['6:param-undescribed', '1:param-excess']);
   });
 
-  it('drops a comment whose declaration is for another name, or missing, as the script does', () => {
+  it('drops a comment whose declaration is for another name, or behind the next comment, as the script does', () => {
     const mismatch = '/**\n * foo - bar\n */\nint bar(void);\n';
     expect(parseKernelDoc(mismatch, FILE).functions).toEqual([]);
     expect(codes(mismatch)).toEqual(['4:name-mismatch']);
+    // The script reads the next comment as an inline one inside foo's declaration, and baz's as foo's.
     const missing = '/**\n * foo - bar\n */\n/**\n * baz - qux\n */\nint baz(void);\n';
     const { functions, diagnostics } = parseKernelDoc(missing, FILE);
-    expect(functions.map((fn) => [fn.name, fn.signature?.text ?? null])).toEqual([['baz', 'int baz(void)']]);
-    expect(diagnostics.map((d) => `${d.line}:${d.code}`)).toEqual(['1:missing-declaration']);
+    expect(functions).toEqual([]);
+    expect(diagnostics.map((d) => `${d.line}:${d.code}`)).toEqual(['7:name-mismatch']);
   });
 });
 
 describe('parseKernelDoc: what is not ours, and garbage', () => {
-  it('skips DOC:, struct, union, enum and (non-function) typedef comments without a diagnostic', () => {
+  it('reads struct, enum and (non-function) typedef comments as types, and skips DOC: without a diagnostic', () => {
     const source = `/**
  * DOC: overview
  *
@@ -397,14 +398,19 @@ enum rvt_state { RVT_A };
  */
 typedef u32 rvt_key;
 ${POST_SRQ_RECV}`;
-    const { functions, diagnostics } = parseKernelDoc(source, FILE);
+    const { functions, types, diagnostics } = parseKernelDoc(source, FILE);
     expect(functions.map((fn) => fn.name)).toEqual(['rvt_post_srq_recv']);
+    expect(types.map((type) => [type.kind, type.name, type.members.map((member) => member.name)])).toEqual([
+      ['struct', 'rvt_qp', ['ibqp']],
+      ['enum', 'rvt_state', ['RVT_A']],
+      ['typedef', 'rvt_key', []],
+    ]);
     expect(diagnostics).toEqual([]);
   });
 
   it('ignores /** not alone on its line, and /*** banners', () => {
     const source = '/** one-liner */\n/***********\n * foo - bar\n */\n  /**\n   * @inline: member doc\n   */\n';
-    expect(parseKernelDoc(source, FILE)).toEqual({ functions: [], diagnostics: [] });
+    expect(parseKernelDoc(source, FILE)).toEqual({ functions: [], types: [], diagnostics: [] });
   });
 
   it('reports a /** comment that is not kernel-doc and goes on', () => {
@@ -433,6 +439,12 @@ ${POST_SRQ_RECV}`;
       '8:unparsable-declaration',
       '12:unparsable-declaration',
     ]);
+  });
+
+  it('reads a comment line without its leading * from its first *, as the script does', () => {
+    // vmwgfx_drv.h: a continuation line indented without ` * ` that has a ` * ` later on.
+    const fn = only('/**\n * foo - bar\n * @a: faces\n                times * array_size.\n */\nint foo(int a);\n');
+    expect(fn.params).toEqual([{ name: 'a', description: 'faces\narray_size.' }]);
   });
 
   it('keeps text written before */ on the closing line, with a warning', () => {

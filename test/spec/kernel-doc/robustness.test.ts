@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseManPage, parseManPages } from '../../../spec/kernel-doc/man.js';
 import { parseKernelDoc } from '../../../spec/kernel-doc/parse.js';
-import { Diagnostic, DocFunction } from '../../../spec/kernel-doc/schema.js';
+import { Diagnostic, DocEntry } from '../../../spec/kernel-doc/schema.js';
 
 /**
  * Whatever the input, the readers return well-formed data: no exception escapes, every
@@ -49,12 +49,12 @@ function lineCount(text: string): number {
   return text.split(/\r?\n/).length;
 }
 
-function expectWellFormed(text: string, result: { functions: DocFunction[]; diagnostics: Diagnostic[] }): void {
+function expectWellFormed(text: string, result: { functions: DocEntry[]; types?: DocEntry[]; diagnostics: Diagnostic[] }): void {
   const lines = lineCount(text);
   for (const d of Diagnostic.array().parse(result.diagnostics)) {
     expect(d.line, `${d.code} ${d.message}`).toBeLessThanOrEqual(lines);
   }
-  for (const fn of DocFunction.array().parse(result.functions)) expect(fn.line).toBeLessThanOrEqual(lines);
+  for (const fn of DocEntry.array().parse([...result.functions, ...(result.types ?? [])])) expect(fn.line).toBeLessThanOrEqual(lines);
 }
 
 describe('parseKernelDoc never throws', () => {
@@ -65,6 +65,17 @@ describe('parseKernelDoc never throws', () => {
   it('on mutated real comment blocks', () => {
     const source = fixture('srq.c');
     fc.assert(fc.property(mutated(source), (text) => expectWellFormed(text, parseKernelDoc(text, 'srq.c'))), { numRuns: 300 });
+  });
+
+  it('on mutated struct, enum and typedef comments', () => {
+    const source = fixture('types.h');
+    fc.assert(fc.property(mutated(source), (text) => expectWellFormed(text, parseKernelDoc(text, 'types.h'))), { numRuns: 300 });
+  });
+
+  it('on a large pathological struct, without the quadratic comma loop of the script (which would take minutes here)', () => {
+    const text = `/**\n * struct s - x\n * @f: f\n */\nstruct s {\n\tint (*f)(${'int a, '.repeat(50_000)}int b);\n${'\tstruct { int a; } x;\n'.repeat(200)}};\n`;
+    const { types } = parseKernelDoc(text, 'big.h');
+    expect(types.map((type) => type.members.map((member) => member.name))).toEqual([['f']]);
   });
 
   it('on large pathological input, in one pass', () => {
@@ -94,5 +105,10 @@ describe('parseManPage and parseManPages never throw', () => {
   it('on mutated real pages', () => {
     const man = fixture('srq.man');
     fc.assert(fc.property(mutated(man), (text) => expectWellFormed(text, parseManPages(text, 'srq.man'))), { numRuns: 300 });
+  });
+
+  it('on mutated type pages', () => {
+    const man = fixture('types.man');
+    fc.assert(fc.property(mutated(man), (text) => expectWellFormed(text, parseManPages(text, 'types.man'))), { numRuns: 300 });
   });
 });

@@ -114,7 +114,7 @@ describe('diffSnapshots and renderDrift', () => {
       fn.params[0]!.description = fn.params[0]!.description.replace(/^srq/, '@srq');
     });
     expect(diffSnapshots(pinned, rewrapped)).toEqual([]);
-    expect(renderDrift([])).toBe('No drift: the documented functions match the pinned snapshot.\n');
+    expect(renderDrift([])).toBe('No drift: the documented functions and types match the pinned snapshot.\n');
   });
 
   it('reports section, parameter, signature and function changes as plain data and as text', () => {
@@ -147,7 +147,7 @@ describe('diffSnapshots and renderDrift', () => {
       before: '0 on success else errno',
       after: '0 on success, else -errno',
     });
-    expect(renderDrift(drift)).toBe(`6 changes to the documented functions:
+    expect(renderDrift(drift)).toBe(`6 changes to the documented functions and types:
 
 ${RDMAVT_DIR}/qp.c
   rvt_post_srq_recv(): signature changed
@@ -164,6 +164,54 @@ ${RDMAVT_DIR}/qp.c
 
 ${RDMAVT_DIR}/srq.c
   rvt_resize_srq(): newly documented: resize an SRQ
+`);
+  });
+});
+
+describe('diffSnapshots on a struct and an enum of ib_verbs.h', () => {
+  const pinned = loadSnapshot(readFileSync(new URL('../../../spec/snapshots/ib_verbs.json', import.meta.url), 'utf8'), 'ib_verbs.json');
+
+  /** The pinned ib_verbs.h with one type edited. */
+  function editedType(name: string, edit: (type: Snapshot['files'][number]['types'][number]) => void): Snapshot {
+    const copy = structuredClone(pinned);
+    edit(copy.files[0]!.types.find((candidate) => candidate.name === name)!);
+    return copy;
+  }
+
+  it('pins the struct and enum pages of ib_verbs.h with their members', () => {
+    const types = pinned.files[0]!.types;
+    expect(types.map((type) => `${type.kind} ${type.name}`)).toEqual([
+      'struct rdma_stat_desc',
+      'struct rdma_hw_stats',
+      'enum ib_mr_type',
+      'struct ib_mr_status',
+      'struct rdma_netdev',
+      'struct ib_device_ops',
+    ]);
+    expect(types.find((type) => type.name === 'ib_mr_status')!.members.map((member) => member.name)).toEqual(['fail_status', 'sig_err']);
+  });
+
+  it('reports a member added, removed or redescribed, and not a change of markup', () => {
+    const markup = editedType('ib_mr_type', (type) => {
+      type.members[0]!.description = type.members[0]!.description.replace('memory', '%memory');
+    });
+    expect(markup).not.toEqual(pinned);
+    expect(diffSnapshots(pinned, markup)).toEqual([]);
+    const other = editedType('ib_mr_status', (type) => {
+      type.members[0]!.description = 'which checks failed';
+      type.members.splice(1, 1, { name: 'sig_errs', description: 'the errors' });
+    });
+    const drift = diffSnapshots(pinned, other);
+    expect(drift.map((entry) => [entry.kind, entry.function, entry.field])).toEqual([
+      ['member-changed', 'struct ib_mr_status', 'members.fail_status'],
+      ['member-removed', 'struct ib_mr_status', 'members.sig_err'],
+      ['member-added', 'struct ib_mr_status', 'members.sig_errs'],
+    ]);
+    expect(renderDrift(drift.slice(2))).toBe(`1 change to the documented functions and types:
+
+include/rdma/ib_verbs.h
+  struct ib_mr_status: @sig_errs added
+    + the errors
 `);
   });
 });
