@@ -18,10 +18,11 @@ export function encodeConcurrentReq(rig: ConcurrentRig, plan: ConcurrentPlan): B
     n_arms: plan.arms.length,
     n_batches: plan.posters.reduce((n, p) => n + p.batches.length, 0),
     timeout_ms: plan.timeout_ms,
+    consumer_depth: plan.consumer_depth,
   });
   let at = ConcurrentReq.size;
   for (const p of plan.posters) {
-    ConcurrentPosterS.write(buf, at, { first_wr_id: BigInt(p.first_wr_id), n_batches: p.batches.length });
+    ConcurrentPosterS.write(buf, at, { first_wr_id: BigInt(p.first_wr_id), n_batches: p.batches.length, num_sge: plan.num_sge });
     at += ConcurrentPosterS.size;
   }
   for (const c of rig.consumers) {

@@ -12,6 +12,10 @@ export interface WorkloadShape {
   arms: number;
   /** Posters that post from hard-IRQ context (the kernel adapter only). */
   hardirqPosters: number;
+  /** Zero-length SGEs per posted WR: a longer post, so more of it runs between reading the head and publishing it. */
+  numSge: number;
+  /** SENDs each consumer keeps in flight: 1 makes each receive's interval one delivery long. */
+  consumerDepth: number;
   timeoutMs: number;
 }
 
@@ -51,7 +55,9 @@ function planArbitrary(shape: WorkloadShape): fc.Arbitrary<ConcurrentPlan> {
       max_wr: shape.max_wr,
       srq_limit: 0,
       posters: shares(shape.wrs, shape.posters).map((wrs, i) => ({ first_wr_id: (i + 1) * WR_ID_STRIDE, batches: batchesOf(wrs, draws[i] ?? []) })),
+      num_sge: shape.numSge,
       consumers: shares(shape.wrs, shape.consumers).map((messages) => ({ messages })),
+      consumer_depth: shape.consumerDepth,
       resizes: resizes.map((max_wr) => ({ max_wr })),
       arms: arms.map((srq_limit) => ({ srq_limit })),
       hardirq_posters: shape.hardirqPosters,
