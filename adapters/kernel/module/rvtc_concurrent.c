@@ -51,6 +51,8 @@ struct rvtc_actor {
 	u64 next_wr_id;
 	u32 num_sge;
 	unsigned int refusals;
+	/* A timer poster refused: it posts again once this many were received. */
+	u64 room_at;
 	struct ib_recv_wr wrs[RVTC_MAX_BATCH];
 	struct hrtimer timer;
 	/* A consumer. */
@@ -142,7 +144,7 @@ static bool rvtc_poster_step(struct rvtc_actor *a)
 	struct rvtc_run *run = a->run;
 	const struct ib_recv_wr *bad = NULL;
 	u32 count, accepted, i;
-	u64 invoke, response;
+	u64 invoke, response, received;
 	int ret;
 
 	if (a->batch == a->n_batches)
@@ -156,6 +158,7 @@ static bool rvtc_poster_step(struct rvtc_actor *a)
 			.num_sge = a->num_sge,
 		};
 	}
+	received = atomic64_read(&run->received);
 	invoke = rvtc_now(run);
 	ret = ib_post_srq_recv(run->srq, a->wrs, &bad);
 	response = rvtc_now(run);
@@ -167,6 +170,15 @@ static bool rvtc_poster_step(struct rvtc_actor *a)
 	atomic64_add(accepted, &run->posted);
 	a->done_in_batch += accepted;
 	a->refusals = ret ? a->refusals + 1 : 0;
+	/*
+	 * Room for 1, 2, 4 ... 16 more WQEs, but never more than the WQEs
+	 * posted so far, which the consumers take without any further post:
+	 * so a timer poster meets a full SRQ a few times per 16 receives, not
+	 * on every tick, and keeps it near full without filling the history.
+	 */
+	if (ret)
+		a->room_at = min_t(u64, received + (1u << min(a->refusals - 1, 4u)),
+				   atomic64_read(&run->posted));
 	if (a->done_in_batch == a->batches[a->batch]) {
 		a->next_wr_id += a->batches[a->batch];
 		a->batch++;
@@ -193,6 +205,11 @@ static enum hrtimer_restart rvtc_poster_tick(struct hrtimer *timer)
 {
 	struct rvtc_actor *a = container_of(timer, struct rvtc_actor, timer);
 
+	if (a->refusals && atomic64_read(&a->run->received) < a->room_at &&
+	    !rvtc_over(a->run)) {
+		hrtimer_forward_now(timer, ns_to_ktime(RVTC_HARDIRQ_TICK_NS));
+		return HRTIMER_RESTART;
+	}
 	if (rvtc_poster_step(a) || rvtc_over(a->run)) {
 		complete(&a->done);
 		return HRTIMER_NORESTART;
