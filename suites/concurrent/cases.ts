@@ -106,12 +106,13 @@ function concurrentCase(def: ConcurrentCaseDef) {
 export const concurrentCases = [
   concurrentCase({
     name: 'posters-and-consumers',
-    title: '4 posters (8 zero-length SGEs a WR) and 4 consumers on one SRQ of 64: every WR received once, in order, ENOMEM only when full',
+    title: '4 posters (16 zero-length SGEs a WR) and 4 consumers, 8,000 WRs on one SRQ of 1,024: every WR received once, in order, ENOMEM only when full',
     clauses: ['post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo', 'post_srq_recv.concurrent.enomem-when-full', 'post_srq_recv.concurrent.capacity-exact'],
     requires: [],
     seed: 17_001,
-    // Each SGE is written into the slot between reading the head and publishing it: a longer post meets more of the others.
-    shape: { numSge: 8 },
+    // Each SGE is written into the slot between reading the head and publishing it, and a ring that
+    // is rarely full keeps the posters posting rather than backing off: posts overlap each other more.
+    shape: { numSge: 16, max_wr: 1024, wrs: 8000 },
   }),
   concurrentCase({
     name: 'resize-while-posting',
@@ -135,11 +136,11 @@ export const concurrentCases = [
   }),
   concurrentCase({
     name: 'hardirq-posters',
-    title: '4 posters (8 zero-length SGEs a WR), 2 of them from a hard-IRQ timer ("may be called from interrupt context"), and 4 consumers',
+    title: '4 posters (16 zero-length SGEs a WR), 2 of them from a hard-IRQ timer ("may be called from interrupt context"), and 4 consumers, 8,000 WRs on one SRQ of 1,024',
     clauses: ['post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo'],
     requires: ['post_contexts'],
     seed: 17_004,
     // A timer poster interrupts a kthread poster on its CPU wherever that one is not under a lock that masks IRQs.
-    shape: { hardirqPosters: 2, numSge: 8 },
+    shape: { hardirqPosters: 2, numSge: 16, max_wr: 1024, wrs: 8000 },
   }),
 ];
