@@ -128,7 +128,7 @@ export const concurrentCases = [
     clauses: ['srq_limit.concurrent.once-per-arm', 'srq_limit.concurrent.fires-below', 'srq_limit.concurrent.not-above'],
     requires: ['srq_limit_event', 'async_events'],
     seed: 17_003,
-    // Limits up to max_wr / 4: above rvt_get_rwqe's recount threshold (16), where a stale cached count could show.
+    // Limits 17 to max_wr / 4: above rvt_get_rwqe's recount threshold (16), where a stale cached count could show.
     // One SEND in flight per consumer: each receive's interval is one delivery, so the fewest WQEs the SRQ
     // certainly holds (what not-above rests on) is within a few of what it holds; and slower consumers keep
     // the SRQ near full, where a count cached since the last recount lags the posts most.

@@ -21,6 +21,8 @@ export interface WorkloadShape {
 
 /** wr_id ranges of the posters stay apart: poster i posts from (i + 1) * WR_ID_STRIDE up. */
 const WR_ID_STRIDE = 1_000_000_000;
+/** rdmavt's RVT_RWQ_COUNT_THRESHOLD (qp.c): rvt_get_rwqe recounts the SRQ's WQEs below it. */
+const RECOUNT_THRESHOLD = 16;
 /** Posts of a few WRs each meet other posts in the ring often; larger ones fill it in bursts. */
 const LARGEST_BATCH = Math.min(16, MAX_BATCH);
 
@@ -44,7 +46,10 @@ function planArbitrary(shape: WorkloadShape): fc.Arbitrary<ConcurrentPlan> {
   const batchDraws = fc.array(fc.integer({ min: 1, max: LARGEST_BATCH }), { minLength: 64, maxLength: 64 });
   // Resizes both grow and shrink the ring; one below the WQEs queued or the limit is refused (EINVAL), as it must be.
   const resize = fc.integer({ min: Math.max(1, Math.floor(shape.max_wr / 2)), max: shape.max_wr * 2 });
-  const arm = fc.integer({ min: 1, max: Math.max(1, Math.floor(shape.max_wr / 4)) });
+  // Limits up to max_wr / 4, and above rvt_get_rwqe's recount threshold where the ring allows:
+  // below it rdmavt has just recounted, so a count cached since the last recount cannot show.
+  const most = Math.max(1, Math.floor(shape.max_wr / 4));
+  const arm = fc.integer({ min: most > RECOUNT_THRESHOLD ? RECOUNT_THRESHOLD + 1 : 1, max: most });
   return fc
     .record({
       draws: fc.array(batchDraws, { minLength: shape.posters, maxLength: shape.posters }),
