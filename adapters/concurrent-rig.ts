@@ -1,4 +1,5 @@
 import type { Session } from './adapter.js';
+import { MAX_CONSUMER_DEPTH } from './concurrent.js';
 import { rcSteps } from './rc-steps.js';
 
 /** One consumer's loopback pair: it sends on send_qp, its peer receives from the SRQ into recv_cq. */
@@ -26,7 +27,7 @@ export class RigFailure extends Error {
 }
 
 /** Each consumer's SENDs in flight stay below this; CQs and send queues are sized from it. */
-const DEPTH = 16;
+const DEPTH = MAX_CONSUMER_DEPTH;
 
 /**
  * Builds, through a session's own verbs, what a concurrent workload runs on when the adapter's
@@ -36,7 +37,7 @@ const DEPTH = 16;
  */
 export async function buildConcurrentRig(
   session: Session,
-  plan: { max_wr: number; consumers: readonly { messages: number }[] },
+  plan: { max_wr: number; num_sge: number; consumers: readonly { messages: number }[] },
 ): Promise<ConcurrentRig & { destroy(): Promise<void> }> {
   const qps: number[] = [];
   const cqs: number[] = [];
@@ -46,7 +47,7 @@ export async function buildConcurrentRig(
   };
   const a = await session.allocPd({});
   const pd = created('allocPd', a, a.pd);
-  const s = await session.createSrq({ pd, attr: { max_wr: plan.max_wr, max_sge: 1, srq_limit: 0 } });
+  const s = await session.createSrq({ pd, attr: { max_wr: plan.max_wr, max_sge: Math.max(1, plan.num_sge), srq_limit: 0 } });
   const srq = created('createSrq', s, s.srq);
   const destroy = async () => {
     for (const qp of qps) await session.destroyQp({ qp });

@@ -10,6 +10,10 @@ import { u32 } from '../spec/verbs/ints.js';
 export const MAX_ACTORS = 32;
 /** rvtc's RVTC_MAX_BATCH: one post carries at most this many WRs. */
 export const MAX_BATCH = 64;
+/** rvtc's RVTC_CONSUMER_DEPTH: the most SENDs a consumer keeps in flight (CQs and send queues are sized from it). */
+export const MAX_CONSUMER_DEPTH = 16;
+/** rvtc's RVTC_MAX_CONCURRENT_SGE: the most (zero-length) SGEs a posted WR carries. */
+export const MAX_CONCURRENT_SGE = 16;
 /** rvtc's RVTC_MAX_MODIFIES. */
 export const MAX_MODIFIES = 64;
 /** The records one run may produce (rvtc's RVTC_MAX_RECORDS), so a plan's size is bounded up front. */
@@ -28,8 +32,21 @@ export const ConcurrentPlan = z
       .array(z.object({ first_wr_id: z.number().int().min(0).max(WR_ID_MAX), batches: z.array(z.number().int().min(1).max(MAX_BATCH)).min(1) }))
       .min(1)
       .max(MAX_ACTORS),
+    /**
+     * Zero-length SGEs in each posted WR (the SRQ is created with max_sge max(1, num_sge)): a receive
+     * of a zero-length SEND skips them (rdmavt's init_sge, rxe's copy_data), but the post writes
+     * each into the slot, so the window between a post reading the head and publishing it is longer.
+     */
+    num_sge: z.number().int().min(0).max(MAX_CONCURRENT_SGE),
     /** Each sends this many zero-length SENDs on its own loopback RC pair whose receiver takes WQEs from the SRQ. */
     consumers: z.array(z.object({ messages: u32 })).min(1).max(MAX_ACTORS),
+    /**
+     * SENDs each consumer keeps in flight. A receive's interval runs from posting its SEND to
+     * polling its completion, so with 1 it spans one SEND's delivery (which runs rvt_ruc_loopback
+     * inside the post when the send queue is empty) rather than up to 16 queued behind each other:
+     * the occupancy bounds the limit clauses rest on get that much tighter, and the consumers slower.
+     */
+    consumer_depth: z.number().int().min(1).max(MAX_CONSUMER_DEPTH),
     /** max_wr values the resizer applies in order, spread over the run. */
     resizes: z.array(z.object({ max_wr: u32.min(1) })).max(MAX_MODIFIES),
     /** srq_limit values the armer applies in order, spread over the run. */

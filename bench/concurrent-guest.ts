@@ -14,7 +14,7 @@ import { checkHistory } from '../suites/concurrent/checker.js';
 import { planWorkload } from '../suites/concurrent/plan.js';
 
 const [DEVICE = 'rxe0', SEEDS = '1', RESIZES = '4'] = process.argv.slice(2);
-const SHAPE = { posters: 4, consumers: 4, wrs: 100_000, max_wr: 256, resizes: Number(RESIZES), arms: 8, hardirqPosters: 0, timeoutMs: 120_000 };
+const SHAPE = { posters: 4, consumers: 4, wrs: 100_000, max_wr: 256, resizes: Number(RESIZES), arms: 8, hardirqPosters: 0, numSge: 0, consumerDepth: 16, timeoutMs: 120_000 };
 
 export interface GuestConcurrent {
   layer: string;

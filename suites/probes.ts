@@ -58,7 +58,7 @@ const PROBES: Partial<Record<Capability, Probe>> = {
     return "an MR's bytes written and read back";
   },
   concurrent: async (ctx) => {
-    const plan = { max_wr: 16, srq_limit: 0, posters: [{ first_wr_id: 1, batches: [2] }], consumers: [{ messages: 2 }], resizes: [], arms: [], hardirq_posters: 0, timeout_ms: 10_000 };
+    const plan = { max_wr: 16, srq_limit: 0, posters: [{ first_wr_id: 1, batches: [2] }], num_sge: 0, consumers: [{ messages: 2 }], consumer_depth: 16, resizes: [], arms: [], hardirq_posters: 0, timeout_ms: 10_000 };
     const out = await ctx.verbs.runConcurrent(plan);
     if (out.err !== 0) throw new SetupError(`runConcurrent of 2 WRs, one poster and one consumer, stopped at ${out.stage} with errno ${out.err}`);
     const received = out.records.filter((kind, i) => i % RECORD_WIDTH === 1 && kind === RecordKind.RECV).length;

@@ -340,12 +340,12 @@ export const ConcurrentReq = struct('rvtc_concurrent', [
   ['n_arms', 'u32'],
   ['n_batches', 'u32'],
   ['timeout_ms', 'u32'],
-  ['reserved', 'u32'],
+  ['consumer_depth', 'u32'],
 ]);
 export const ConcurrentPosterS = struct('rvtc_concurrent_poster', [
   ['first_wr_id', 'u64'],
   ['n_batches', 'u32'],
-  ['reserved', 'u32'],
+  ['num_sge', 'u32'],
 ]);
 export const ConcurrentConsumerS = struct('rvtc_concurrent_consumer', [
   ['send_qp', 'u32'],

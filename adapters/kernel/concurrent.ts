@@ -1,5 +1,5 @@
 import { ConcurrentConsumerS, ConcurrentPosterS, ConcurrentReq, ConcurrentResp, RecordS } from './abi.js';
-import type { ConcurrentOutcome, ConcurrentPlan } from '../concurrent.js';
+import { type ConcurrentOutcome, type ConcurrentPlan, RecordKind } from '../concurrent.js';
 import type { ConcurrentRig } from '../concurrent-rig.js';
 import { fromCString } from './struct.js';
 
@@ -18,10 +18,11 @@ export function encodeConcurrentReq(rig: ConcurrentRig, plan: ConcurrentPlan): B
     n_arms: plan.arms.length,
     n_batches: plan.posters.reduce((n, p) => n + p.batches.length, 0),
     timeout_ms: plan.timeout_ms,
+    consumer_depth: plan.consumer_depth,
   });
   let at = ConcurrentReq.size;
   for (const p of plan.posters) {
-    ConcurrentPosterS.write(buf, at, { first_wr_id: BigInt(p.first_wr_id), n_batches: p.batches.length });
+    ConcurrentPosterS.write(buf, at, { first_wr_id: BigInt(p.first_wr_id), n_batches: p.batches.length, num_sge: plan.num_sge });
     at += ConcurrentPosterS.size;
   }
   for (const c of rig.consumers) {
@@ -35,13 +36,24 @@ export function encodeConcurrentReq(rig: ConcurrentRig, plan: ConcurrentPlan): B
   return buf;
 }
 
+/**
+ * Drivers (the ib_device's owner module, as QUERY_DEVICE reports it) that call the SRQ's event
+ * handler from inside the dequeue that raised IB_EVENT_SRQ_LIMIT_REACHED, before the receive can
+ * complete: rdmavt's rvt_get_rwqe (qp.c, 6.1 line 2431, for rvt_sim, hfi1 and qib) and rxe's
+ * get_srq_wqe (rxe_resp.c line 345). rvtc records the event in that handler, so on these the
+ * record lies inside the interval of the receive that raised it (history.ts, LimitEventOp).
+ */
+const LIMIT_EVENT_IN_RECEIVE = new Set(['rvt_sim', 'hfi1', 'ib_qib', 'rdma_rxe']);
+
 /** The module's answer (a negative ret: the errno that stopped the run), its records in the history's layout. */
-export function decodeConcurrentResp(body: Buffer): ConcurrentOutcome {
+export function decodeConcurrentResp(body: Buffer, driver = ''): ConcurrentOutcome {
+  const inReceive = LIMIT_EVENT_IN_RECEIVE.has(driver) ? 1 : 0;
   const r = ConcurrentResp.read(body, 0);
   const records = new Array<number>(r.n_records * 8);
   for (let i = 0; i < r.n_records; i++) {
     const rec = RecordS.read(body, ConcurrentResp.size + i * RecordS.size);
-    const row = [rec.actor, rec.kind, Number(rec.invoke), Number(rec.response), Number(rec.a), rec.b, rec.c, rec.d];
+    const a = rec.kind === RecordKind.LIMIT_EVENT ? inReceive : Number(rec.a);
+    const row = [rec.actor, rec.kind, Number(rec.invoke), Number(rec.response), a, rec.b, rec.c, rec.d];
     for (let j = 0; j < 8; j++) records[i * 8 + j] = row[j] as number;
   }
   return { err: -r.ret, stage: fromCString(r.stage), records };

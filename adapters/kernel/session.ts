@@ -383,7 +383,8 @@ export function openKernelSession(control: KernelControl): Session {
         throw error;
       }
       try {
-        return decodeConcurrentResp(req(Op.RUN_CONCURRENT, encodeConcurrentReq(rig, plan)));
+        const driver = fromCString(DeviceAttrResp.read(req(Op.QUERY_DEVICE), 0).driver);
+        return decodeConcurrentResp(req(Op.RUN_CONCURRENT, encodeConcurrentReq(rig, plan)), driver);
       } finally {
         await rig.destroy();
       }

@@ -12,7 +12,7 @@ import { type WorkloadShape, planWorkload } from './plan.js';
  */
 
 /** 4,000 WRs: a second or two on a device under TCG, a fifth of a second on the model, and a ring of 64 filled many times over. */
-const BASE: WorkloadShape = { posters: 4, consumers: 4, wrs: 4000, max_wr: 64, resizes: 0, arms: 0, hardirqPosters: 0, timeoutMs: 60_000 };
+const BASE: WorkloadShape = { posters: 4, consumers: 4, wrs: 4000, max_wr: 64, resizes: 0, arms: 0, hardirqPosters: 0, numSge: 0, consumerDepth: 16, timeoutMs: 60_000 };
 
 /** What in a history exercises a clause: without any, the run could not have broken it, so it is not a pass. */
 const EXERCISED: Record<ClauseId, { kinds: readonly number[]; errno?: number; none: string }> = {
@@ -106,11 +106,13 @@ function concurrentCase(def: ConcurrentCaseDef) {
 export const concurrentCases = [
   concurrentCase({
     name: 'posters-and-consumers',
-    title: '4 posters and 4 consumers on one SRQ of 64: every WR received once, in order, ENOMEM only when full',
+    title: '4 posters (16 zero-length SGEs a WR) and 4 consumers, 8,000 WRs on one SRQ of 1,024: every WR received once, in order, ENOMEM only when full',
     clauses: ['post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo', 'post_srq_recv.concurrent.enomem-when-full', 'post_srq_recv.concurrent.capacity-exact'],
     requires: [],
     seed: 17_001,
-    shape: {},
+    // Each SGE is written into the slot between reading the head and publishing it, and a ring that
+    // is rarely full keeps the posters posting rather than backing off: posts overlap each other more.
+    shape: { numSge: 16, max_wr: 1024, wrs: 8000 },
   }),
   concurrentCase({
     name: 'resize-while-posting',
@@ -122,19 +124,23 @@ export const concurrentCases = [
   }),
   concurrentCase({
     name: 'limit-while-consuming',
-    title: 'The limit armed 12 times while 4 consumers drain the SRQ: at most one event per arming, one whenever it fell below, none while it stayed at or above',
+    title: 'The limit armed 12 times while 4 consumers, one SEND in flight each, drain the SRQ: at most one event per arming, one whenever it fell below, none while it stayed at or above',
     clauses: ['srq_limit.concurrent.once-per-arm', 'srq_limit.concurrent.fires-below', 'srq_limit.concurrent.not-above'],
     requires: ['srq_limit_event', 'async_events'],
     seed: 17_003,
-    // Limits up to max_wr / 4: above rvt_get_rwqe's recount threshold (16), where a stale cached count could show.
-    shape: { arms: 12, max_wr: 256 },
+    // Limits 17 to max_wr / 4: above rvt_get_rwqe's recount threshold (16), where a stale cached count could show.
+    // One SEND in flight per consumer: each receive's interval is one delivery, so the fewest WQEs the SRQ
+    // certainly holds (what not-above rests on) is within a few of what it holds; and slower consumers keep
+    // the SRQ near full, where a count cached since the last recount lags the posts most.
+    shape: { arms: 12, max_wr: 256, consumerDepth: 1 },
   }),
   concurrentCase({
     name: 'hardirq-posters',
-    title: '4 posters, 2 of them from a hard-IRQ timer ("may be called from interrupt context"), and 4 consumers',
+    title: '4 posters (16 zero-length SGEs a WR), 2 of them from a hard-IRQ timer ("may be called from interrupt context"), and 4 consumers, 8,000 WRs on one SRQ of 1,024',
     clauses: ['post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo'],
     requires: ['post_contexts'],
     seed: 17_004,
-    shape: { hardirqPosters: 2 },
+    // A timer poster interrupts a kthread poster on its CPU wherever that one is not under a lock that masks IRQs.
+    shape: { hardirqPosters: 2, numSge: 16, max_wr: 1024, wrs: 8000 },
   }),
 ];

@@ -858,11 +858,51 @@ export function checkHistory(history: ConcurrentHistory): CheckOutcome {
       ...(initiallyArmed ? [{ arming: -1, since: -Infinity, limit: params.srq_limit }] : []),
       ...Array.from(armings, (a) => ({ arming: a, since: inv(a), limit: fa(a) })),
     ];
+    // For an event recorded inside the receive that raised it (history.ts: in_receive): the
+    // successful receives by invoke with their running latest response, to find the earliest
+    // invoke of a receive whose interval holds the event's time.
+    const okRecvs = argsort(
+      recvs.filter((r) => fb(r) === 0),
+      inv,
+    );
+    const okInvokes = Float64Array.from(okRecvs, inv);
+    const latestResp = new Float64Array(okRecvs.length);
+    for (let j = 0, most = -Infinity; j < okRecvs.length; j++) latestResp[j] = most = Math.max(most, resp(okRecvs[j] as number));
+    /** The earliest invoke of a successful receive in progress at t (invoke <= t <= response), or undefined. */
+    const raisedFrom = (t: number): number | undefined => {
+      const j = lowerBound(latestResp, latestResp.length, t);
+      return j < okRecvs.length && (okInvokes[j] as number) <= t ? (okInvokes[j] as number) : undefined;
+    };
+    const okArms = arms.filter((a) => fb(a) === 0);
     for (const e of eventsByTime) {
       const te = inv(e);
       const before = inForce.filter((w) => w.since <= te);
       // An event with no arming before it is once-per-arm's to report.
-      if (before.length === 0 || before.some((w) => mayBeBelow(w, te))) continue;
+      if (before.length === 0) continue;
+      if (fa(e) === 1) {
+        // Raised by the dequeue of a receive whose interval holds te, at an instant in [from, te]:
+        // by an arming begun by te and not certainly replaced before `from` (an arm begun after it
+        // answered and done before), while the SRQ may have held fewer than its limit.
+        const from = raisedFrom(te);
+        const replaced = (w: { arming: number }) =>
+          from !== undefined && okArms.some((z) => z !== w.arming && (w.arming < 0 || inv(z) > resp(w.arming)) && resp(z) < from);
+        if (from !== undefined && before.some((w) => !replaced(w) && mayBeBelow({ since: Math.max(w.since, from), limit: w.limit }, te))) continue;
+        found.add(C.notAbove, 'unwarranted-event', () => {
+          const spanning = okRecvs.filter((r) => inv(r) <= te && te <= resp(r));
+          return {
+            message:
+              from === undefined
+                ? `the limit event recorded at ${ns(te)} (record ${e}) inside the receive that raised it, but no receive was in progress then`
+                : `the limit event recorded at ${ns(te)} (record ${e}) inside the receive that raised it could not have been raised: from ${ns(from)}, ` +
+                  `when the first receive in progress then began, each arming still in force ` +
+                  `(${before.filter((w) => !replaced(w)).map((w) => `srq_limit ${w.limit} ${w.arming < 0 ? 'at create' : `by record ${w.arming}`}`).join(', ') || 'none'}) ` +
+                  'found the SRQ holding at least that many WQEs',
+            witness: [...okArms.filter((z) => inv(z) <= te), ...spanning, ...(from === undefined ? [] : inFlight(from, te, true)), e],
+          };
+        });
+        continue;
+      }
+      if (before.some((w) => mayBeBelow(w, te))) continue;
       const since = Math.min(...before.map((w) => w.since));
       found.add(C.notAbove, 'unwarranted-event', () => ({
         message:

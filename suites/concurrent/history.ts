@@ -31,8 +31,13 @@ export const RecvOp = z.object({ kind: z.literal('recv'), ...common, wr_id: int,
 export const ResizeOp = z.object({ kind: z.literal('resize'), ...common, max_wr: int, errno: int });
 /** ibv_modify_srq with IBV_SRQ_LIMIT (0 disarms). */
 export const ArmOp = z.object({ kind: z.literal('arm'), ...common, srq_limit: int, errno: int });
-/** IBV_EVENT_SRQ_LIMIT_REACHED read at invoke (== response); raised at or before then. */
-export const LimitEventOp = z.object({ kind: z.literal('limit_event'), ...common });
+/**
+ * IBV_EVENT_SRQ_LIMIT_REACHED read at invoke (== response); raised at or before then. Field a:
+ * 1 when it was recorded inside the receive that raised it (the kernel verbs of rdmavt and rxe
+ * call the event handler from the dequeue itself), so some receive's interval holds the record's
+ * time; 0 when it was read later (libibverbs' async events, the model's event reader).
+ */
+export const LimitEventOp = z.object({ kind: z.literal('limit_event'), ...common, in_receive: z.boolean() });
 
 export const Operation = z.discriminatedUnion('kind', [PostOp, RecvOp, ResizeOp, ArmOp, LimitEventOp]);
 export type Operation = z.infer<typeof Operation>;
@@ -109,8 +114,9 @@ export function decodeHistory(records: Float64Array | readonly number[]): Decode
       if (accepted > count) fail(i, `accepted ${accepted} of a list of ${count}`);
       if (errno === 0 && accepted !== count) fail(i, `succeeded (errno 0) but accepted ${accepted} of ${count}`);
       if (errno !== 0 && accepted === count) fail(i, `failed with errno ${errno} but accepted all ${count} (bad_wr names no WR)`);
-    } else if (kind === RecordKind.LIMIT_EVENT && invoke !== response) {
-      fail(i, `a limit event is a point in time, but invoke ${invoke} != response ${response}`);
+    } else if (kind === RecordKind.LIMIT_EVENT) {
+      if (invoke !== response) fail(i, `a limit event is a point in time, but invoke ${invoke} != response ${response}`);
+      if ((r[o + F.a] as number) > 1) fail(i, `a limit event's field a is ${r[o + F.a]}: 1 (recorded inside the receive that raised it) or 0`);
     }
   }
   return { length, records: r };
@@ -131,7 +137,7 @@ export function operationAt(h: DecodedHistory, index: number): Operation {
     case 'arm':
       return { kind: 'arm', ...base, srq_limit: at(F.a), errno: at(F.b) };
     default:
-      return { kind: 'limit_event', ...base };
+      return { kind: 'limit_event', ...base, in_receive: at(F.a) === 1 };
   }
 }
 
@@ -155,7 +161,7 @@ export function encodeOperations(ops: readonly Operation[]): Float64Array {
         case 'arm':
           return [RecordKind.ARM, op.srq_limit, op.errno, 0, 0];
         case 'limit_event':
-          return [RecordKind.LIMIT_EVENT, 0, 0, 0, 0];
+          return [RecordKind.LIMIT_EVENT, op.in_receive ? 1 : 0, 0, 0, 0];
       }
     })();
     const [kind, a, b, c, d] = fields;

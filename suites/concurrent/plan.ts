@@ -12,11 +12,17 @@ export interface WorkloadShape {
   arms: number;
   /** Posters that post from hard-IRQ context (the kernel adapter only). */
   hardirqPosters: number;
+  /** Zero-length SGEs per posted WR: a longer post, so more of it runs between reading the head and publishing it. */
+  numSge: number;
+  /** SENDs each consumer keeps in flight: 1 makes each receive's interval one delivery long. */
+  consumerDepth: number;
   timeoutMs: number;
 }
 
 /** wr_id ranges of the posters stay apart: poster i posts from (i + 1) * WR_ID_STRIDE up. */
 const WR_ID_STRIDE = 1_000_000_000;
+/** rdmavt's RVT_RWQ_COUNT_THRESHOLD (qp.c): rvt_get_rwqe recounts the SRQ's WQEs below it. */
+const RECOUNT_THRESHOLD = 16;
 /** Posts of a few WRs each meet other posts in the ring often; larger ones fill it in bursts. */
 const LARGEST_BATCH = Math.min(16, MAX_BATCH);
 
@@ -40,7 +46,10 @@ function planArbitrary(shape: WorkloadShape): fc.Arbitrary<ConcurrentPlan> {
   const batchDraws = fc.array(fc.integer({ min: 1, max: LARGEST_BATCH }), { minLength: 64, maxLength: 64 });
   // Resizes both grow and shrink the ring; one below the WQEs queued or the limit is refused (EINVAL), as it must be.
   const resize = fc.integer({ min: Math.max(1, Math.floor(shape.max_wr / 2)), max: shape.max_wr * 2 });
-  const arm = fc.integer({ min: 1, max: Math.max(1, Math.floor(shape.max_wr / 4)) });
+  // Limits up to max_wr / 4, and above rvt_get_rwqe's recount threshold where the ring allows:
+  // below it rdmavt has just recounted, so a count cached since the last recount cannot show.
+  const most = Math.max(1, Math.floor(shape.max_wr / 4));
+  const arm = fc.integer({ min: most > RECOUNT_THRESHOLD ? RECOUNT_THRESHOLD + 1 : 1, max: most });
   return fc
     .record({
       draws: fc.array(batchDraws, { minLength: shape.posters, maxLength: shape.posters }),
@@ -51,7 +60,9 @@ function planArbitrary(shape: WorkloadShape): fc.Arbitrary<ConcurrentPlan> {
       max_wr: shape.max_wr,
       srq_limit: 0,
       posters: shares(shape.wrs, shape.posters).map((wrs, i) => ({ first_wr_id: (i + 1) * WR_ID_STRIDE, batches: batchesOf(wrs, draws[i] ?? []) })),
+      num_sge: shape.numSge,
       consumers: shares(shape.wrs, shape.consumers).map((messages) => ({ messages })),
+      consumer_depth: shape.consumerDepth,
       resizes: resizes.map((max_wr) => ({ max_wr })),
       arms: arms.map((srq_limit) => ({ srq_limit })),
       hardirq_posters: shape.hardirqPosters,

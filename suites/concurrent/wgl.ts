@@ -19,13 +19,16 @@ import { ConcurrentHistory, F, decodeHistory } from './history.js';
  * - a successful resize sets max_wr; under 'exact' only if the WQEs queued fit (else EINVAL).
  * - a successful arm sets srq_limit (0 disarms).
  * - a limit event read consumes one raised event; at the end every raised event has been read.
+ *   One recorded inside the receive that raised it (in_receive) consumes an event raised by a
+ *   receive whose [invoke, response] holds the record's time.
  * Each step happens at one instant within its operation's [invoke, response]; a step may come
  * next only if no other pending step's operation responded before it was invoked.
  */
 
 type Step =
   | { type: 'enq' | 'deq' | 'remove'; wr_id: number }
-  | { type: 'full' | 'event' }
+  | { type: 'full' }
+  | { type: 'event'; inReceive: boolean }
   | { type: 'resize' | 'arm'; value: number };
 
 interface Timed {
@@ -40,7 +43,8 @@ interface State {
   queue: number[];
   max_wr: number;
   srq_limit: number;
-  pending: number;
+  /** Events raised and not read yet: the step index of the receive that raised each, in order raised. */
+  pending: number[];
 }
 
 const ENOMEM = 12;
@@ -67,14 +71,16 @@ function stepsOf(records: Float64Array, length: number): Timed[] {
         if (at(F.b) === 0) timed({ type: 'arm', value: at(F.a) });
         break;
       default:
-        timed({ type: 'event' });
+        timed({ type: 'event', inReceive: at(F.a) === 1 });
     }
   }
   return steps;
 }
 
-/** The state after `step`, or undefined when the sequential SRQ cannot take it here. */
-function apply(s: State, step: Step, exact: boolean): State | undefined {
+/** The state after step `i`, or undefined when the sequential SRQ cannot take it here. */
+function apply(s: State, steps: readonly Timed[], i: number, exact: boolean): State | undefined {
+  const t = steps[i] as Timed;
+  const step = t.step;
   switch (step.type) {
     case 'enq':
       if (exact && s.queue.length >= s.max_wr) return undefined;
@@ -84,7 +90,7 @@ function apply(s: State, step: Step, exact: boolean): State | undefined {
     case 'deq': {
       if (s.queue[0] !== step.wr_id) return undefined;
       const queue = s.queue.slice(1);
-      if (s.srq_limit > 0 && queue.length < s.srq_limit) return { ...s, queue, srq_limit: 0, pending: s.pending + 1 };
+      if (s.srq_limit > 0 && queue.length < s.srq_limit) return { ...s, queue, srq_limit: 0, pending: [...s.pending, i] };
       return { ...s, queue };
     }
     case 'remove': {
@@ -97,8 +103,24 @@ function apply(s: State, step: Step, exact: boolean): State | undefined {
     case 'arm':
       return { ...s, srq_limit: step.value };
     case 'event':
-      return s.pending > 0 ? { ...s, pending: s.pending - 1 } : undefined;
+      // Which raised event it reads is the caller's to choose (readings), but it must read one.
+      return s.pending.length > 0 ? s : undefined;
   }
+}
+
+/**
+ * The states after event step `t` reads one of the raised events: any of them, or for one
+ * recorded inside the receive that raised it, one raised by a receive in progress at its time.
+ */
+function readings(s: State, t: Timed, steps: readonly Timed[]): State[] {
+  const step = t.step as { type: 'event'; inReceive: boolean };
+  const out: State[] = [];
+  s.pending.forEach((r, k) => {
+    const raiser = steps[r] as Timed;
+    if (step.inReceive && !(raiser.invoke <= t.invoke && t.invoke <= raiser.response)) return;
+    out.push({ ...s, pending: s.pending.filter((_, j) => j !== k) });
+  });
+  return out;
 }
 
 /** Whether some order of the history's steps, consistent with real time, is a run of the sequential SRQ. */
@@ -109,10 +131,10 @@ export function linearizableBySearch(history: ConcurrentHistory): boolean {
   const exact = params.capacity === 'exact';
   const done = new Uint8Array(steps.length);
   const failed = new Set<string>();
-  const key = (s: State) => `${done.join('')}|${s.queue.join(',')}|${s.max_wr}|${s.srq_limit}|${s.pending}`;
+  const key = (s: State) => `${done.join('')}|${s.queue.join(',')}|${s.max_wr}|${s.srq_limit}|${[...s.pending].sort((x, y) => x - y).join(',')}`;
 
   const search = (state: State, left: number): boolean => {
-    if (left === 0) return state.pending === 0;
+    if (left === 0) return state.pending.length === 0;
     const k = key(state);
     if (failed.has(k)) return false;
     let minResponse = Infinity;
@@ -120,15 +142,15 @@ export function linearizableBySearch(history: ConcurrentHistory): boolean {
     for (let i = 0; i < steps.length; i++) {
       const t = steps[i] as Timed;
       if (done[i] || t.invoke > minResponse || (t.after >= 0 && !done[t.after])) continue;
-      const next = apply(state, t.step, exact);
+      const next = apply(state, steps, i, exact);
       if (next === undefined) continue;
       done[i] = 1;
-      const ok = search(next, left - 1);
+      const ok = (t.step.type === 'event' ? readings(next, t, steps) : [next]).some((n) => search(n, left - 1));
       done[i] = 0;
       if (ok) return true;
     }
     failed.add(k);
     return false;
   };
-  return search({ queue: [], max_wr: params.max_wr, srq_limit: params.srq_limit, pending: 0 }, steps.length);
+  return search({ queue: [], max_wr: params.max_wr, srq_limit: params.srq_limit, pending: [] }, steps.length);
 }

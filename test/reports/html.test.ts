@@ -35,7 +35,7 @@ describe('report.html', () => {
 
   it("draws a concurrent case's counterexamples as per-actor timelines, and a passing one as none", async () => {
     const cases = casesNamed('concurrent/posters-and-consumers');
-    const broken = renderHtml([await resultsFor({ adapter: mutant('srq-head-published-early'), cases })]);
+    const broken = renderHtml([await resultsFor({ adapter: mutant('srq-post-unlocked'), cases })]);
     const figures = broken.match(/<figure class="timeline">[\s\S]*?<\/figure>/g) ?? [];
     expect(figures.length).toBeGreaterThan(0);
     // One lane per actor of the witness, each operation a bar titled with what it did and when.

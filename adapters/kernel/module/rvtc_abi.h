@@ -434,6 +434,8 @@ struct rvtc_test_fault {
 #define RVTC_MAX_MODIFIES	64
 #define RVTC_MAX_RECORDS	(4u << 20)
 #define RVTC_MAX_RUN_MS		600000
+#define RVTC_CONSUMER_DEPTH	16
+#define RVTC_MAX_CONCURRENT_SGE	16
 
 struct rvtc_concurrent {
 	__u32 srq;
@@ -445,7 +447,7 @@ struct rvtc_concurrent {
 	__u32 n_arms;
 	__u32 n_batches;	/* all posters' batches together */
 	__u32 timeout_ms;
-	__u32 reserved;
+	__u32 consumer_depth;	/* SENDs a consumer keeps in flight: 1..16 */
 	/*
 	 * Followed by n_posters struct rvtc_concurrent_poster, n_consumers
 	 * struct rvtc_concurrent_consumer, then n_batches batch sizes (the
@@ -457,7 +459,7 @@ struct rvtc_concurrent {
 struct rvtc_concurrent_poster {
 	__u64 first_wr_id;
 	__u32 n_batches;
-	__u32 reserved;
+	__u32 num_sge;		/* zero-length SGEs per WR: 0..16 */
 };
 
 struct rvtc_concurrent_consumer {

@@ -26,12 +26,17 @@
 /* The kinds of struct rvtc_record. */
 enum { REC_POST, REC_RECV, REC_RESIZE, REC_ARM, REC_LIMIT_EVENT };
 
-#define RVTC_CONSUMER_DEPTH	16
 #define RVTC_POLL_BATCH		16
 /* A hard-IRQ poster posts one batch per tick. */
 #define RVTC_HARDIRQ_TICK_NS	20000
 
 struct rvtc_run;
+
+/*
+ * The SGEs of every posted WR: zero-length, so a receive skips them (rdmavt's
+ * init_sge, rxe's copy_data) whatever their lkey, and only read by the posts.
+ */
+static struct ib_sge rvtc_zero_sges[RVTC_MAX_CONCURRENT_SGE];
 
 struct rvtc_actor {
 	struct rvtc_run *run;
@@ -44,7 +49,10 @@ struct rvtc_actor {
 	u32 batch;
 	u32 done_in_batch;
 	u64 next_wr_id;
+	u32 num_sge;
 	unsigned int refusals;
+	/* A timer poster refused: it posts again once this many were received. */
+	u64 room_at;
 	struct ib_recv_wr wrs[RVTC_MAX_BATCH];
 	struct hrtimer timer;
 	/* A consumer. */
@@ -53,6 +61,7 @@ struct rvtc_actor {
 	struct ib_cq *send_cq;
 	struct ib_cq *recv_cq;
 	u32 messages;
+	u32 depth;
 	u64 *sent_at;
 	/* The resizer or the armer: values and when to apply each. */
 	u32 kind;
@@ -135,7 +144,7 @@ static bool rvtc_poster_step(struct rvtc_actor *a)
 	struct rvtc_run *run = a->run;
 	const struct ib_recv_wr *bad = NULL;
 	u32 count, accepted, i;
-	u64 invoke, response;
+	u64 invoke, response, received;
 	int ret;
 
 	if (a->batch == a->n_batches)
@@ -145,8 +154,11 @@ static bool rvtc_poster_step(struct rvtc_actor *a)
 		a->wrs[i] = (struct ib_recv_wr){
 			.wr_id = a->next_wr_id + a->done_in_batch + i,
 			.next = i + 1 < count ? &a->wrs[i + 1] : NULL,
+			.sg_list = rvtc_zero_sges,
+			.num_sge = a->num_sge,
 		};
 	}
+	received = atomic64_read(&run->received);
 	invoke = rvtc_now(run);
 	ret = ib_post_srq_recv(run->srq, a->wrs, &bad);
 	response = rvtc_now(run);
@@ -158,6 +170,15 @@ static bool rvtc_poster_step(struct rvtc_actor *a)
 	atomic64_add(accepted, &run->posted);
 	a->done_in_batch += accepted;
 	a->refusals = ret ? a->refusals + 1 : 0;
+	/*
+	 * Room for 1, 2, 4 ... 16 more WQEs, but never more than the WQEs
+	 * posted so far, which the consumers take without any further post:
+	 * so a timer poster meets a full SRQ a few times per 16 receives, not
+	 * on every tick, and keeps it near full without filling the history.
+	 */
+	if (ret)
+		a->room_at = min_t(u64, received + (1u << min(a->refusals - 1, 4u)),
+				   atomic64_read(&run->posted));
 	if (a->done_in_batch == a->batches[a->batch]) {
 		a->next_wr_id += a->batches[a->batch];
 		a->batch++;
@@ -184,6 +205,11 @@ static enum hrtimer_restart rvtc_poster_tick(struct hrtimer *timer)
 {
 	struct rvtc_actor *a = container_of(timer, struct rvtc_actor, timer);
 
+	if (a->refusals && atomic64_read(&a->run->received) < a->room_at &&
+	    !rvtc_over(a->run)) {
+		hrtimer_forward_now(timer, ns_to_ktime(RVTC_HARDIRQ_TICK_NS));
+		return HRTIMER_RESTART;
+	}
 	if (rvtc_poster_step(a) || rvtc_over(a->run)) {
 		complete(&a->done);
 		return HRTIMER_NORESTART;
@@ -193,9 +219,9 @@ static enum hrtimer_restart rvtc_poster_tick(struct hrtimer *timer)
 }
 
 /*
- * Keeps up to RVTC_CONSUMER_DEPTH SENDs in flight and records each receive
- * completion: RC delivers in order, so the k-th completion answers the k-th
- * SEND and its interval starts when that SEND was posted.
+ * Keeps up to depth SENDs in flight and records each receive completion: RC
+ * delivers in order, so the k-th completion answers the k-th SEND and its
+ * interval starts when that SEND was posted.
  */
 static int rvtc_consumer_thread(void *data)
 {
@@ -206,8 +232,8 @@ static int rvtc_consumer_thread(void *data)
 	int n, i, ret;
 
 	while (received < a->messages && !rvtc_over(run)) {
-		while (posted < a->messages && posted - received < RVTC_CONSUMER_DEPTH &&
-		       posted - sends_done < RVTC_CONSUMER_DEPTH) {
+		while (posted < a->messages && posted - received < a->depth &&
+		       posted - sends_done < a->depth) {
 			struct ib_send_wr wr = {
 				.wr_id = posted,
 				.opcode = IB_WR_SEND,
@@ -317,6 +343,9 @@ static int rvtc_concurrent_check(struct rvtc_session *s, u32 op, const struct rv
 		return REFUSE(s, op, "%u batches: at most %u", req->n_batches, RVTC_MAX_WRS);
 	if (!req->timeout_ms || req->timeout_ms > RVTC_MAX_RUN_MS)
 		return REFUSE(s, op, "timeout %u ms: want 1..%u", req->timeout_ms, RVTC_MAX_RUN_MS);
+	if (!req->consumer_depth || req->consumer_depth > RVTC_CONSUMER_DEPTH)
+		return REFUSE(s, op, "consumer depth %u: want 1..%u", req->consumer_depth,
+			      RVTC_CONSUMER_DEPTH);
 	want += (size_t)req->n_posters * sizeof(*parts->posters) +
 		(size_t)req->n_consumers * sizeof(*parts->consumers) +
 		ALIGN(((size_t)req->n_batches + req->n_resizes + req->n_arms) * sizeof(u32), 8);
@@ -333,6 +362,9 @@ static int rvtc_concurrent_check(struct rvtc_session *s, u32 op, const struct rv
 			return REFUSE(s, op, "the posters' batches outnumber n_batches (%u)", req->n_batches);
 		if (parts->posters[i].first_wr_id >= (1ull << 53))
 			return REFUSE(s, op, "poster %u: first_wr_id beyond 2^53", i);
+		if (parts->posters[i].num_sge > RVTC_MAX_CONCURRENT_SGE)
+			return REFUSE(s, op, "poster %u: %u SGEs a WR, at most %u", i,
+				      parts->posters[i].num_sge, RVTC_MAX_CONCURRENT_SGE);
 		for (j = 0; j < parts->posters[i].n_batches; j++, b++) {
 			if (!parts->batches[b] || parts->batches[b] > RVTC_MAX_BATCH)
 				return REFUSE(s, op, "poster %u batch %u: %u WRs, want 1..%u",
@@ -405,6 +437,7 @@ static int rvtc_run_setup(struct rvtc_session *s, struct rvtc_run *run, const st
 		a->batches = parts->batches + b;
 		a->n_batches = parts->posters[i].n_batches;
 		a->next_wr_id = parts->posters[i].first_wr_id;
+		a->num_sge = parts->posters[i].num_sge;
 		b += a->n_batches;
 		if (i >= p - req->hardirq_posters) {
 			hrtimer_init(&a->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
@@ -425,6 +458,7 @@ static int rvtc_run_setup(struct rvtc_session *s, struct rvtc_run *run, const st
 		a->send_cq = rvtc_lookup(s, cc->send_cq, RVTC_CQ)->cq;
 		a->recv_cq = rvtc_lookup(s, cc->recv_cq, RVTC_CQ)->cq;
 		a->messages = cc->messages;
+		a->depth = req->consumer_depth;
 		a->sent_at = kvcalloc(max(cc->messages, 1u), sizeof(u64), GFP_KERNEL);
 		if (!a->sent_at)
 			return -ENOMEM;

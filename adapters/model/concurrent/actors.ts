@@ -27,8 +27,6 @@ export interface Run {
   busy: number;
 }
 
-/** concurrent.cc's kConsumerDepth: SENDs a consumer keeps in flight. */
-const CONSUMER_DEPTH = 16;
 /** The RNR timer, in ticks: a SEND that met an empty SRQ is retried this much later (rnr_retry 7: for ever). */
 const RNR_TICKS = 32;
 /** A refused post waits this many ticks, doubled with each refusal up to 64 times this: concurrent.cc's 1, 2, 4 ... 64 us. */
@@ -39,14 +37,15 @@ function record(run: Run, actor: number, kind: number, invoke: number, a: number
 }
 
 /** Posts its batches in order; the part of a batch a full SRQ refused is posted again, as a new operation, after a backoff. */
-export function* poster(run: Run, actor: number, plan: ConcurrentPlan['posters'][number]): Steps {
+export function* poster(run: Run, actor: number, plan: ConcurrentPlan['posters'][number], num_sge: number): Steps {
   let next = plan.first_wr_id;
   let refusals = 0;
   for (const batch of plan.batches) {
     for (let done = 0; done < batch; ) {
       const first = next + done;
       const count = batch - done;
-      const wrs = Array.from({ length: count }, (_, i) => ({ wr_id: first + i, num_sge: 0 }));
+      // The SGEs are zero-length: the model's WQE is its wr_id, and the num_sge check is rdmavt's.
+      const wrs = Array.from({ length: count }, (_, i) => ({ wr_id: first + i, num_sge }));
       const invoke = run.clock.now;
       const { ret, badWr } = yield* run.paths.postSrqRecv(run.srq, wrs);
       const accepted = ret === 0 ? count : (badWr ?? 0);
@@ -61,16 +60,16 @@ export function* poster(run: Run, actor: number, plan: ConcurrentPlan['posters']
 }
 
 /**
- * Sends `messages` SENDs on its own loopback pair, up to CONSUMER_DEPTH in flight; each is
+ * Sends `messages` SENDs on its own loopback pair, up to `depth` in flight; each is
  * delivered through rvt_get_rwqe on the SRQ, in order, and its completion polled: the k-th
  * receive's interval runs from the k-th SEND's post to the poll that saw it.
  */
-export function* consumer(run: Run, actor: number, index: number, messages: number): Steps {
+export function* consumer(run: Run, actor: number, index: number, messages: number, depth: number): Steps {
   const sentAt = new Float64Array(messages);
   let posted = 0;
   let received = 0;
   while (received < messages) {
-    while (posted < messages && posted - received < CONSUMER_DEPTH) {
+    while (posted < messages && posted - received < depth) {
       yield;
       sentAt[posted++] = run.clock.now;
     }

@@ -37,7 +37,7 @@ export function runConcurrentModel(plan: ConcurrentPlan, model: ConcurrentModel)
   const clock: Clock = { now: 0 };
   const run: Run = {
     clock,
-    srq: newSharedSrq(plan.max_wr, model.ringSize, model.max_srq_wr),
+    srq: newSharedSrq(plan.max_wr, Math.max(1, plan.num_sge), model.ringSize, model.max_srq_wr),
     paths: model.paths,
     records: [],
     posted: 0,
@@ -55,8 +55,8 @@ export function runConcurrentModel(plan: ConcurrentPlan, model: ConcurrentModel)
     armsAt.unshift(0);
   }
   const actors = [
-    ...plan.posters.map((spec, i) => poster(run, i, spec)),
-    ...plan.consumers.map(({ messages }, j) => consumer(run, p + j, j, messages)),
+    ...plan.posters.map((spec, i) => poster(run, i, spec, plan.num_sge)),
+    ...plan.consumers.map(({ messages }, j) => consumer(run, p + j, j, messages, plan.consumer_depth)),
     modifier(run, p + c, RecordKind.RESIZE, plan.resizes.map((r) => r.max_wr), spread(plan.resizes.length, total), () => run.posted),
     modifier(run, p + c + 1, RecordKind.ARM, arms, armsAt, () => run.received),
   ].map((steps) => busy(run, steps));

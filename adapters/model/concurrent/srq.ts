@@ -3,7 +3,7 @@ import type { Steps } from './scheduler.js';
 
 /**
  * struct rvt_krwq of a kernel SRQ: the producer's head, the consumer's tail and cached count,
- * and the slots. A WQE is its wr_id: the plan's WRs carry no sges (zero-length SENDs).
+ * and the slots. A WQE is its wr_id: the plan's SGEs are zero-length, as are the SENDs.
  */
 export interface Kwq {
   head: number;
@@ -68,10 +68,10 @@ export function newKwq(size: number): Kwq {
   return { head: 0, tail: 0, count: 0, wq: new Float64Array(size) };
 }
 
-/** rvt_create_srq of the engine's SRQ: not armed (the armer arms it), max_sge 1 as the engines create it. */
-export function newSharedSrq(maxWr: number, ringSize: (maxWr: number) => number, max_srq_wr: number): SharedSrq {
+/** rvt_create_srq of the engine's SRQ: not armed (the armer arms it), max_sge max(1, num_sge) as the engines create it. */
+export function newSharedSrq(maxWr: number, max_sge: number, ringSize: (maxWr: number) => number, max_srq_wr: number): SharedSrq {
   const size = ringSize(maxWr);
-  return { kwq: newKwq(size), size, limit: 0, max_sge: 1, p_lock: newMutex(), c_lock: newMutex(), max_srq_wr, ringSize };
+  return { kwq: newKwq(size), size, limit: 0, max_sge, p_lock: newMutex(), c_lock: newMutex(), max_srq_wr, ringSize };
 }
 
 /** rvt_get_rq_count: the WQEs between tail and head of a ring of `size` slots. */

@@ -240,7 +240,9 @@ export interface VerbsBinding {
       max_wr: number;
       srq_limit: number;
       posters: readonly { first_wr_id: number; batches: readonly number[] }[];
+      num_sge: number;
       consumers: readonly { messages: number }[];
+      consumer_depth: number;
       resizes: readonly { max_wr: number }[];
       arms: readonly { srq_limit: number }[];
     },

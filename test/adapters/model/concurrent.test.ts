@@ -12,12 +12,12 @@ import { decodeHistory } from '../../../suites/concurrent/history.js';
 import { planWorkload, type WorkloadShape } from '../../../suites/concurrent/plan.js';
 import { advance, check, finish, limitEventsNotBelow, postedAndReceived, rows, runPlan } from './concurrent-history.js';
 
-const srq = (max_wr: number) => newSharedSrq(max_wr, rdmavt.ringSize, MODEL_DEVICE_ATTR.max_srq_wr);
+const srq = (max_wr: number) => newSharedSrq(max_wr, 1, rdmavt.ringSize, MODEL_DEVICE_ATTR.max_srq_wr);
 const wrs = (...ids: number[]) => ids.map((wr_id) => ({ wr_id, num_sge: 0 }));
 const paths = rdmavtConcurrentSrq;
 
 /** 4 posters and 4 consumers, as the concurrent cases run them, with resizes and arms. */
-const STANDARD: WorkloadShape = { posters: 4, consumers: 4, wrs: 4000, max_wr: 64, resizes: 8, arms: 12, hardirqPosters: 0, timeoutMs: 60_000 };
+const STANDARD: WorkloadShape = { posters: 4, consumers: 4, wrs: 4000, max_wr: 64, resizes: 8, arms: 12, hardirqPosters: 0, numSge: 0, consumerDepth: 16, timeoutMs: 60_000 };
 
 describe('the interleaving scheduler', () => {
   it('draws the same numbers from the same seed, others from another', () => {
@@ -183,13 +183,17 @@ const plans: fc.Arbitrary<ConcurrentPlan> = fc.integer({ min: 1, max: 48 }).chai
       consumers: fc.integer({ min: 1, max: 4 }),
       resizes: fc.array(fc.integer({ min: 1, max: 2 * max_wr }), { maxLength: 4 }),
       arms: fc.array(fc.integer({ min: 0, max: max_wr + 1 }), { maxLength: 6 }),
+      num_sge: fc.integer({ min: 0, max: 2 }),
+      consumer_depth: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 16 })),
     })
-    .map(({ srq_limit, posters, consumers, resizes, arms }) => {
+    .map(({ srq_limit, posters, consumers, resizes, arms, num_sge, consumer_depth }) => {
       const total = posters.flat().reduce((n, b) => n + b, 0);
       return ConcurrentPlan.parse({
         max_wr,
         srq_limit,
         posters: posters.map((batches, i) => ({ first_wr_id: i * 1_000_000, batches })),
+        num_sge,
+        consumer_depth,
         consumers: Array.from({ length: consumers }, (_, j) => ({ messages: Math.floor(total / consumers) + (j < total % consumers ? 1 : 0) })),
         resizes: resizes.map((m) => ({ max_wr: m })),
         arms: arms.map((a) => ({ srq_limit: a })),

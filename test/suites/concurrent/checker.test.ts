@@ -15,7 +15,9 @@ const recv = (invoke: number, response: number, wr_id: number, o: { status?: num
 ];
 const resize = (invoke: number, response: number, max_wr: number, errno = 0): Rec => [20, 2, invoke, response, max_wr, errno, 0, 0];
 const arm = (invoke: number, response: number, srq_limit: number, errno = 0): Rec => [21, 3, invoke, response, srq_limit, errno, 0, 0];
-const event = (t: number): Rec => [22, 4, t, t, 0, 0, 0, 0];
+const event = (t: number, inReceive = 0): Rec => [22, 4, t, t, inReceive, 0, 0, 0];
+/** A limit event recorded inside the receive that raised it (rvtc on rdmavt and rxe). */
+const eventIn = (t: number): Rec => event(t, 1);
 
 type Params = Omit<ConcurrentHistory, 'records'>;
 const DEFAULTS: Params = { max_wr: 8, srq_limit: 0, capacity: 'exact' };
@@ -186,6 +188,27 @@ describe('checkHistory: each violation, with a small witness', () => {
     expect(checkHistory(h).linearizable).toBe(true);
   });
 
+  it('not-above, an event recorded inside its receive: only the receives in progress then can have raised it', () => {
+    // Read later, the event may be the one the receive that left 0 (record 2) raised; recorded
+    // inside a receive, it was raised by the only one in progress at 12, which left 7 with the
+    // limit at 1 (the second arm replaced the first before that receive began).
+    const ops = [post(0, 1, 1, 1), arm(2, 3, 1), recv(4, 5, 1), arm(6, 7, 1), post(8, 9, 2, 8), recv(10, 14, 2)];
+    const later = history({}, ...ops, event(12));
+    expect(checkHistory(later).linearizable).toBe(true);
+    expect(linearizableBySearch(later)).toBe(true);
+    const v = expectOnly(history({}, ...ops, eventIn(12)), 'srq_limit.concurrent.not-above', 'unwarranted-event', 5);
+    expect(v?.message).toContain('inside the receive that raised it');
+    // Recorded inside the receive that left the SRQ below the limit: warranted.
+    expectLinearizable(history({}, post(0, 1, 1, 1), arm(2, 3, 1), recv(4, 8, 1), eventIn(6)));
+    // No receive in progress at all.
+    expectOnly(history({}, post(0, 1, 1, 8), arm(2, 3, 2), recv(4, 5, 1), eventIn(6)), 'srq_limit.concurrent.not-above', 'unwarranted-event', 4);
+  });
+
+  it('not-above, an event recorded inside its receive while the SRQ may be below: no verdict', () => {
+    const h = history({}, post(0, 1, 1, 2), arm(2, 3, 2), recv(4, 6, 1), eventIn(5), recv(7, 8, 2));
+    expectLinearizable(h);
+  });
+
   it('fires-below is conservative: no verdict when another arm may have come between', () => {
     const h = history({}, post(0, 1, 1, 2), arm(2, 3, 2), arm(4, 20, 0), recv(5, 6, 1));
     expect(checkHistory(h).linearizable).toBe(true);
@@ -226,6 +249,8 @@ interface Scenario {
   /** How far past max_wr an 'at-least' SRQ really holds. */
   slack: number;
   srq_limit: number;
+  /** Events recorded inside the receive that raised them (at its instant) rather than read later. */
+  sync: boolean;
   actions: Action[];
   widen: [number, number][];
   corruption: { what: Corruption; pick: number; other: number } | null;
@@ -268,7 +293,8 @@ function simulate(sc: Scenario): Rec[] {
         out.push([10 + a.consumer, 1, ...span(t), x, 0, a.consumer, 0]);
         if (limit > 0 && queue.length < limit) {
           limit = 0;
-          pending++;
+          if (sc.sync) out.push(eventIn(t));
+          else pending++;
         }
         break;
       }
@@ -348,7 +374,7 @@ function corrupt(records: Rec[], c: Scenario['corruption']): Rec[] {
       break;
     }
     case 'add-event':
-      out.push(event(5 * (c.pick % 30)));
+      out.push(event(5 * (c.pick % 30), c.other % 2));
   }
   return out;
 }
@@ -374,6 +400,7 @@ const scenario = (o: { bounded: boolean; limits: boolean; actions: number; corru
     capacity: o.bounded ? fc.constantFrom('exact' as const, 'at-least' as const) : fc.constant('at-least' as const),
     slack: fc.integer({ min: 0, max: 2 }),
     srq_limit: o.limits ? fc.integer({ min: 0, max: 2 }) : fc.constant(0),
+    sync: fc.boolean(),
     actions: fc.array(action({ maxWr: o.bounded ? 3 : 100, limits: o.limits }), { minLength: 1, maxLength: o.actions }),
     // Mostly narrow (so a corruption is visible), some up to 2.5 steps either side (so a few
     // operations overlap each other and the order is left to the checker).

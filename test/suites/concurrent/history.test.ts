@@ -19,7 +19,7 @@ describe('decodeHistory', () => {
       { kind: 'recv', index: 1, actor: 5, invoke: 150, response: 400, wr_id: 1000, status: 0, consumer: 1 },
       { kind: 'resize', index: 2, actor: 8, invoke: 200, response: 260, max_wr: 64, errno: 0 },
       { kind: 'arm', index: 3, actor: 9, invoke: 300, response: 310, srq_limit: 16, errno: 22 },
-      { kind: 'limit_event', index: 4, actor: 10, invoke: 500, response: 500 },
+      { kind: 'limit_event', index: 4, actor: 10, invoke: 500, response: 500, in_receive: false },
     ]);
     for (const op of fromArray) expect(Operation.parse(op)).toEqual(op);
     const typed = Float64Array.from(RECORDS);

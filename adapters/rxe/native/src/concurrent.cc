@@ -18,8 +18,8 @@ namespace rvt {
 
 namespace {
 
-// A consumer keeps this many SENDs in flight: enough to keep the SRQ draining while posters run.
-constexpr uint32_t kConsumerDepth = 16;
+// A consumer keeps at most this many SENDs in flight (the plan says how many).
+constexpr uint32_t kConsumerDepth = kMaxConsumerDepth;
 constexpr uint32_t kPollBatch = 16;
 
 double MonotonicNs() {
@@ -129,7 +129,7 @@ bool BuildRig(ibv_context* ctx, const ConcurrentPlan& plan, Rig& rig, Failure& f
   if (rig.pd == nullptr) return fail("ibv_alloc_pd", errno);
   ibv_srq_init_attr srq_init = {};
   srq_init.attr.max_wr = plan.max_wr;
-  srq_init.attr.max_sge = 1;
+  srq_init.attr.max_sge = std::max(1u, plan.num_sge);
   rig.srq = ibv_create_srq(rig.pd, &srq_init);
   if (rig.srq == nullptr) return fail("ibv_create_srq", errno);
   ibv_port_attr port = {};
@@ -203,8 +203,10 @@ void Backoff(unsigned refusals) {
 
 // Posts its batches in order; the part of a batch a post did not accept (ENOMEM: the SRQ was
 // full) is posted again as a new operation once the consumers have made room.
-void Poster(Shared& s, double actor, const ConcurrentPlan::Poster& plan, Records& out) {
+void Poster(Shared& s, double actor, const ConcurrentPlan::Poster& plan, uint32_t num_sge, Records& out) {
   std::vector<ibv_recv_wr> wrs;
+  // Zero-length: a receive of a zero-length SEND skips them, whatever their lkey; only the post writes them.
+  std::vector<ibv_sge> sges(std::max(1u, num_sge));
   uint64_t next_id = plan.first_wr_id;
   unsigned refusals = 0;
   s.AwaitGo();
@@ -217,6 +219,8 @@ void Poster(Shared& s, double actor, const ConcurrentPlan::Poster& plan, Records
       for (uint32_t i = 0; i < count; i++) {
         wrs[i].wr_id = next_id + done + i;
         wrs[i].next = i + 1 < count ? &wrs[i + 1] : nullptr;
+        wrs[i].sg_list = sges.data();
+        wrs[i].num_sge = static_cast<int>(num_sge);
       }
       ibv_recv_wr* bad = nullptr;
       double invoke = s.Now();
@@ -237,7 +241,7 @@ void Poster(Shared& s, double actor, const ConcurrentPlan::Poster& plan, Records
 
 // Sends `messages` zero-length SENDs through its pair and records each receive completion: the
 // k-th completion answers the k-th SEND (RC delivers in order), so its interval starts there.
-void Consumer(Shared& s, double actor, uint32_t index, const Pair& pair, uint32_t messages, Records& out) {
+void Consumer(Shared& s, double actor, uint32_t index, const Pair& pair, uint32_t messages, uint32_t depth, Records& out) {
   std::vector<double> sent_at(messages);
   uint32_t posted = 0, sends_done = 0, received = 0;
   ibv_wc wc[kPollBatch];
@@ -245,7 +249,7 @@ void Consumer(Shared& s, double actor, uint32_t index, const Pair& pair, uint32_
   while (received < messages) {
     if (s.Over()) return;
     bool idle = true;
-    while (posted < messages && posted - received < kConsumerDepth && posted - sends_done < kConsumerDepth) {
+    while (posted < messages && posted - received < depth && posted - sends_done < depth) {
       ibv_send_wr wr = {};
       ibv_send_wr* bad = nullptr;
       wr.wr_id = posted;
@@ -352,11 +356,11 @@ ConcurrentOutcome RunConcurrentWorkload(ibv_context* ctx, const ConcurrentPlan& 
   std::atomic<bool> events_done{false};
   std::vector<std::thread> actors;
   for (size_t i = 0; i < posters; i++) {
-    actors.emplace_back(Poster, std::ref(s), static_cast<double>(i), std::cref(plan.posters[i]), std::ref(records[i]));
+    actors.emplace_back(Poster, std::ref(s), static_cast<double>(i), std::cref(plan.posters[i]), plan.num_sge, std::ref(records[i]));
   }
   for (size_t j = 0; j < consumers; j++) {
     actors.emplace_back(Consumer, std::ref(s), static_cast<double>(posters + j), static_cast<uint32_t>(j),
-                        std::cref(rig.pairs[j]), plan.consumer_messages[j], std::ref(records[posters + j]));
+                        std::cref(rig.pairs[j]), plan.consumer_messages[j], plan.consumer_depth, std::ref(records[posters + j]));
   }
   actors.emplace_back(Modifier, std::ref(s), resizer, kResize, std::cref(plan.resizes), Spread(plan.resizes.size(), s.total),
                       std::cref(s.posted), std::ref(records[posters + consumers]));

@@ -13,6 +13,11 @@
 
 namespace rvt {
 
+// The most SENDs a consumer keeps in flight (CQs and send queues are sized from it) and the most
+// SGEs a posted WR carries: adapters/concurrent.ts's MAX_CONSUMER_DEPTH and MAX_CONCURRENT_SGE.
+constexpr uint32_t kMaxConsumerDepth = 16;
+constexpr uint32_t kMaxConcurrentSge = 16;
+
 // What each actor does, decided by the caller (suites/concurrent plans it from a seed).
 struct ConcurrentPlan {
   uint32_t max_wr = 0;
@@ -25,6 +30,8 @@ struct ConcurrentPlan {
   std::vector<uint32_t> consumer_messages;
   std::vector<uint32_t> resizes;  // max_wr values, applied in order
   std::vector<uint32_t> arms;     // srq_limit values, applied in order
+  uint32_t num_sge = 0;           // zero-length SGEs per posted WR
+  uint32_t consumer_depth = 16;   // SENDs a consumer keeps in flight, 1..kMaxConsumerDepth
   uint32_t timeout_ms = 60000;
 };
 

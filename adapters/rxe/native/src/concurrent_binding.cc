@@ -37,6 +37,8 @@ ConcurrentPlan ReadPlan(Napi::Value value) {
   out.consumer_messages = U32List(plan, "consumers", "messages", "plan");
   out.resizes = U32List(plan, "resizes", "max_wr", "plan");
   out.arms = U32List(plan, "arms", "srq_limit", "plan");
+  out.num_sge = static_cast<uint32_t>(ToInteger(plan.Get("num_sge"), "plan.num_sge", 0, kMaxConcurrentSge));
+  out.consumer_depth = static_cast<uint32_t>(ToInteger(plan.Get("consumer_depth"), "plan.consumer_depth", 1, kMaxConsumerDepth));
   return out;
 }
 

@@ -14,10 +14,14 @@ export interface RunConcurrentRequest {
   'arms'?: (_rvtconform_v1_ConcurrentArm)[];
   'hardirq_posters'?: (number);
   'timeout_ms'?: (number);
+  'num_sge'?: (number);
+  'consumer_depth'?: (number);
   '_max_wr'?: "max_wr";
   '_srq_limit'?: "srq_limit";
   '_hardirq_posters'?: "hardirq_posters";
   '_timeout_ms'?: "timeout_ms";
+  '_num_sge'?: "num_sge";
+  '_consumer_depth'?: "consumer_depth";
 }
 
 export interface RunConcurrentRequest__Output {
@@ -29,4 +33,6 @@ export interface RunConcurrentRequest__Output {
   'arms': (_rvtconform_v1_ConcurrentArm__Output)[];
   'hardirq_posters'?: (number);
   'timeout_ms'?: (number);
+  'num_sge'?: (number);
+  'consumer_depth'?: (number);
 }
