@@ -110,15 +110,12 @@ export async function probeCapabilities(
     const probe = PROBES[capability];
     return probe === undefined ? [] : [{ capability, probe }];
   });
-  // All at once, each in its own session (under the VM's emulated CPU they cost seconds one by
-  // one); a probe that failed there is tried again alone, so another probe's trouble (a worker
-  // that crashed under it) never drops a capability that works.
-  const together = await Promise.all(claimed.map(({ capability, probe }) => tryOne(capability, probe)));
+  // One after another: each probe is a session of its own, and on a worker adapter (ibverbs,
+  // kernel) sessions open at once each start a worker process, which under the VM's emulated CPU
+  // costs seconds apiece on two vCPUs (seven at once held the first case back by 20-30 s there).
+  // In turn, the run's one worker serves them all, and nothing another probe did can drop a claim.
   const probes: CapabilityProbe[] = [];
-  for (const [i, result] of together.entries()) {
-    const { capability, probe } = claimed[i] as (typeof claimed)[number];
-    probes.push(result.ok ? result : await tryOne(capability, probe));
-  }
+  for (const { capability, probe } of claimed) probes.push(await tryOne(capability, probe));
   const failed = new Set(probes.filter((p) => !p.ok).map((p) => p.capability));
   return { capabilities: info.capabilities.filter((c) => !failed.has(c)), probes };
 }

@@ -36,8 +36,8 @@ describe('capability probes', () => {
     expect(probes.find((p) => p.capability === 'concurrent')?.detail).toBe('the engine posted 2 WRs to an SRQ of its own and a consumer received both');
   });
 
-  it('tries again alone a probe that failed beside the others, so trouble from another probe drops nothing', async () => {
-    // A device that serves one session at a time: every probe but one fails when they run together.
+  it('probes one session at a time, so a worker adapter starts one worker for them and no probe fails for another', async () => {
+    // A device that serves one session at a time: every probe but one would fail if they ran together.
     const model = referenceModel();
     let open = 0;
     const oneAtATime: Adapter = {
