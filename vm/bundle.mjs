@@ -5,7 +5,7 @@
 // time (2.9 s against 5.3 s cold in the guest, measured). Run by `npm run build` after tsc, from
 // dist/; the host keeps running dist/ itself.
 import { existsSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
@@ -34,3 +34,24 @@ const external = [/^@grpc\//, /^grpc-health-check/, /^protobufjs/, /^ctrf/];
 const bundle = await rolldown({ input, platform: 'node', external, logLevel: 'silent' });
 await bundle.write({ dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });
 await bundle.close();
+
+// The entry of the guest's V8 startup snapshot (cli/guest-snapshot-entry.ts, vm/guest-snapshot.ts):
+// one CommonJS file, since `node --build-snapshot` runs a single script whose require() reaches
+// Node's built-ins only. The external packages are required on first use instead of at the top,
+// through a require made at run time: none is needed to build the heap, and none may be loaded then.
+const snapshotEntry = join(out, 'snapshot-entry.cjs');
+const snapshot = await rolldown({ input: join(root, 'dist/cli/guest-snapshot-entry.js'), platform: 'node', external, logLevel: 'silent' });
+await snapshot.write({ file: snapshotEntry, format: 'cjs', codeSplitting: false });
+await snapshot.close();
+const externalRequire = /let (\w+) = require\("(@grpc\/[\w-]+|grpc-health-check|protobufjs|ctrf)"\);\n(?:\1 = __toESM\(\1, 1\);\n)?/g;
+let code = (await readFile(snapshotEntry, 'utf8')).replace(externalRequire, (line, name, id) => `let ${name} = __lazyExternal(${JSON.stringify(id)}, ${line.includes('__toESM')});\n`);
+const left = /require\("(@grpc\/|grpc-health-check|protobufjs|ctrf)/.exec(code);
+if (left !== null) throw new Error(`vm/bundle.mjs: ${snapshotEntry} still requires ${left[1]} at load: rolldown's output changed, update externalRequire`);
+const lazyExternal = `// A package outside the snapshot, required when first used (vm/bundle.mjs).
+const __lazyExternal = (id, esm) => {
+\tlet loaded;
+\tconst load = () => (loaded ??= ((mod) => (esm ? __toESM(mod, 1) : mod))(require("node:module").createRequire(__filename)(id)));
+\treturn new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load(), ownKeys: () => Reflect.ownKeys(load()), getOwnPropertyDescriptor: (_, key) => Object.getOwnPropertyDescriptor(load(), key) });
+};
+`;
+await writeFile(snapshotEntry, lazyExternal + code);

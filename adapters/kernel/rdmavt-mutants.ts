@@ -7,7 +7,8 @@ import { isFatalLine } from './kmsg.js';
 import { RDMAVT_SOURCE_ENV } from '../../vm/rdmavt-env.js';
 import { rvtcModule } from '../rxe/run-in-vm.js';
 import { kernelSourceFolder } from '../../vm/devices.js';
-import { guestCli, projectRoot, vmCacheDir } from '../../vm/project-root.js';
+import { guestNode } from '../../vm/guest-snapshot.js';
+import { projectRoot, vmCacheDir } from '../../vm/project-root.js';
 import { runInVm } from '../../vm/run.js';
 
 /** The seeded rdmavt bugs: one patch each against drivers/infiniband/sw/rdmavt of 6.1. */
@@ -69,18 +70,18 @@ const KILLING = new Set(['fail', 'error', 'xpass']);
 
 /** The shared suite on rvt_sim0 in the VM, on the stock rdmavt or on one built from `rdmavtSrc`. */
 async function suiteOnRvtSim(workDir: string, out: string, rdmavtSrc: string | undefined, label: string, caseGlob: string | undefined): Promise<CaseStatuses> {
-  const main = guestCli();
+  const node = await guestNode();
   // The stock rdmavt's expectations skip the cases that oops it (post_send/empty-list): without them
   // every run, baseline and mutant alike, would end at that oops and no later case could kill.
   const expectations = join(projectRoot(), 'expectations/kernel-rdmavt.yaml');
   const args = ['run', '--adapter', 'kernel', '--device', 'rvt_sim0', '--profile', 'rdmavt', '--quiet', '--timeout', '120', '--expectations', expectations, '--out', out];
   const result = await runInVm({
-    command: [process.execPath, main, ...args, ...(caseGlob === undefined ? [] : ['--case', caseGlob])],
+    command: [...node.command, ...args, ...(caseGlob === undefined ? [] : ['--case', caseGlob])],
     workDir,
     modules: [await rvtcModule()],
     device: 'rvt_sim0',
     deviceOptions: rdmavtSrc === undefined ? {} : { rdmavtSrc },
-    env: rdmavtSrc === undefined ? {} : { [RDMAVT_SOURCE_ENV]: label },
+    env: { ...node.env, ...(rdmavtSrc === undefined ? {} : { [RDMAVT_SOURCE_ENV]: label }) },
     timeoutMs: 30 * 60 * 1000,
     stdout: process.stderr,
   });

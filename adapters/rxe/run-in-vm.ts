@@ -9,7 +9,8 @@ import { VM_DEVICES, type VmDevice, devicePrelude, isVmDevice, rdmavtSourceDir }
 import { findGuestKernel } from '../../vm/kernel.js';
 import { buildModule } from '../../vm/modules.js';
 import { type JobModule, quote } from '../../vm/job-script.js';
-import { guestCli, projectRoot, vmCacheDir } from '../../vm/project-root.js';
+import { guestNode } from '../../vm/guest-snapshot.js';
+import { projectRoot, vmCacheDir } from '../../vm/project-root.js';
 import { runInVm, startEstimate, visibleInGuest, within } from '../../vm/run.js';
 
 /** Boot, a full suite under TCG, power-off: minutes; an hour means something hangs. */
@@ -85,7 +86,7 @@ export async function runSubcommandInVm(
     throw new UserError(`the VM has no device ${device}`, { hint: `with --vm, --device is one of ${VM_DEVICES.join(', ')}` });
   }
   const modules = adapter === 'kernel' ? [await rvtcModule()] : [];
-  const main = guestCli();
+  const node = await guestNode();
   const started = performance.now();
   process.stderr.write(`rvt-conform: booting the VM for ${subcommand} --adapter ${adapter} on ${device} (${firstResultEstimate(subcommand)})\n`);
   const rdmavtSrc = target.rdmavtSrc === undefined ? undefined : rdmavtSourceDir(target.rdmavtSrc);
@@ -94,14 +95,14 @@ export async function runSubcommandInVm(
   await mkdir(out, { recursive: true });
   const where = visibleInGuest(workDir, out) ? { workDir: out, cwd: workDir } : { workDir };
   const result = await runInVm({
-    command: [process.execPath, main, subcommand, ...guestArgs(args)],
+    command: [...node.command, subcommand, ...guestArgs(args)],
     ...where,
     modules,
     device,
     // libibverbs binds to rvt_sim0 only as a qib device (rdma-core's ipathverbs provider).
     deviceOptions: { qibId: adapter === 'ibverbs', ...(rdmavtSrc === undefined ? {} : { rdmavtSrc }) },
     // The report names the rdmavt the run used.
-    env: { ...target.env, ...(rdmavtSrc === undefined ? {} : { [RDMAVT_SOURCE_ENV]: rdmavtSrc }) },
+    env: { ...node.env, ...target.env, ...(rdmavtSrc === undefined ? {} : { [RDMAVT_SOURCE_ENV]: rdmavtSrc }) },
     timeoutMs: VM_RUN_TIMEOUT_MS,
     stderr: onFirstResult(process.stderr, () => recordFirstResult(subcommand, performance.now() - started)),
   });
@@ -192,7 +193,7 @@ export async function runTiersInVm(tiers: readonly VmTier[], env: Record<string,
     throw new UserError('the native binding is not built, so the ibverbs tiers would have nothing to run', { hint: 'rvt-conform build-native (in a checkout: npm run build:native)' });
   }
   const modules = tiers.some((t) => t.adapter === 'kernel') ? [await rvtcModule()] : [];
-  const main = guestCli();
+  const node = await guestNode();
   for (const out of outs) {
     await mkdir(out, { recursive: true });
     await rm(join(out, TIER_STATUS), { force: true });
@@ -202,7 +203,7 @@ export async function runTiersInVm(tiers: readonly VmTier[], env: Record<string,
   for (const [i, tier] of tiers.entries()) {
     const out = outs[i] as string;
     const status = quote(join(out, TIER_STATUS));
-    const run = [process.execPath, main, 'run', '--adapter', tier.adapter, '--device', tier.device, ...tier.args, '--out', out];
+    const run = [...node.command, 'run', '--adapter', tier.adapter, '--device', tier.device, ...tier.args, '--out', out];
     // rvt_sim0 comes up afresh for each tier, as in a boot of its own: rdmavt's once-per-load
     // warnings (WARN_ONCE) are each tier's to see, and libibverbs needs it as a qib device.
     const setup =
@@ -224,7 +225,7 @@ export async function runTiersInVm(tiers: readonly VmTier[], env: Record<string,
     modules,
     // rvt_sim0 is brought up by each of its tiers.
     devices: tiers.map((t) => t.device).filter((device) => device !== 'rvt_sim0'),
-    env,
+    env: { ...node.env, ...env },
     timeoutMs: VM_RUN_TIMEOUT_MS,
   });
   process.stderr.write(`rvt-conform: ${tiers.length} tiers in the VM took ${(result.durationMs / 1000).toFixed(1)} s with boot\n`);

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { ImplementationCrash, UserError } from '../../spec/errors.js';
 import { builtEntry } from '../../vm/project-root.js';
+import { snapshotWorkerArgs } from '../../vm/snapshot-args.js';
 import { type RequestBody, type WorkerError, decodeResponse, encodeLine } from './protocol.js';
 
 /** The worker runs compiled: sources are not executable by plain Node. An absolute path is taken as it is (tests' workers). */
@@ -55,7 +56,9 @@ export class WorkerClient {
 
   constructor(options: WorkerOptions = {}) {
     this.label = options.label ?? 'ibverbs worker';
-    const args = [workerPath(options.script ?? 'adapters/rxe/worker.js'), ...(options.device === undefined ? [] : [options.device])];
+    const script = options.script ?? 'adapters/rxe/worker.js';
+    // In a guest that runs from the startup snapshot, the worker starts from it as well.
+    const args = [...(snapshotWorkerArgs(script) ?? [workerPath(script)]), ...(options.device === undefined ? [] : [options.device])];
     // node:child_process, not execa: the client starts in every guest run, where execa's 100-odd
     // modules cost a second of emulated CPU.
     this.child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });

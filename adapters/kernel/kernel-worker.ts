@@ -1,0 +1,53 @@
+/** The body of the kernel worker process: worker.ts starts it, and so does the guest's startup snapshot. */
+import { NO_LIMITS } from '../remote/budget.js';
+import { SessionHost } from '../remote/session-host.js';
+import { serveWorker } from '../remote/serve-worker.js';
+import type { Request } from '../rxe/protocol.js';
+import { Fault, Op, TestFaultReq } from './abi.js';
+import { KernelControl } from './control.js';
+import { kernelDeviceAdapter } from './device-adapter.js';
+
+function faultBefore(spec: string | undefined): { call: string; kind: number } | undefined {
+  if (spec === undefined || spec === '') return undefined;
+  const match = /^(\w+):(warn|sleep)$/.exec(spec);
+  if (match === null) throw new Error(`RVT_KERNEL_FAULT_BEFORE must be <call>:<warn|sleep>, not ${spec}`);
+  return { call: match[1] as string, kind: match[2] === 'warn' ? Fault.WARN : Fault.SLEEP_IN_ATOMIC };
+}
+
+function provoke(kind: number, on: string): void {
+  const control = new KernelControl(on);
+  try {
+    control.request(Op.TEST_FAULT, TestFaultReq.encode({ kind }));
+  } finally {
+    control.close();
+  }
+}
+
+/**
+ * The worker's body: serves DEVICE's kernel verbs through rvtc on stdin/stdout until the parent
+ * ends stdin. `faultSpec` is RVT_KERNEL_FAULT_BEFORE.
+ */
+export function serveKernelWorker(device: string | undefined, faultSpec: string | undefined): void {
+  if (device === undefined) {
+    process.stderr.write('kernel worker: usage: worker.js DEVICE\n');
+    process.exit(2);
+  }
+  const host = new SessionHost(kernelDeviceAdapter(device), NO_LIMITS);
+  const fault = faultBefore(faultSpec);
+
+  const handle = async (request: Request): Promise<unknown> => {
+    switch (request.kind) {
+      case 'info':
+        return host.info();
+      case 'open':
+        return host.open();
+      case 'call':
+        if (fault?.call === request.call) provoke(fault.kind, device);
+        return host.call(request.session, request.call, request.args);
+      case 'close':
+        return host.close(request.session);
+    }
+  };
+
+  serveWorker('kernel worker', handle, () => host.closeAll());
+}
