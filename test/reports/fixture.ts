@@ -20,10 +20,19 @@ export interface ResultsOptions {
   more?: Partial<BuildInput>;
 }
 
+/**
+ * The reference model's run of the whole suite, made once per test process: most report tests
+ * render it, and its concurrent cases make each run take a second. Each caller gets its own copies
+ * of the runs.
+ */
+let modelSuite: Promise<CaseRun[]> | undefined;
+const modelSuiteRuns = async () => (await (modelSuite ??= runAgainst(referenceModel(), allCases))).map((run) => ({ ...run }));
+
 /** results.json of a real run (fixed times and seed, so two builds compare equal). */
 export async function resultsFor(options: ResultsOptions = {}) {
   const adapter = options.adapter ?? referenceModel();
-  const runs = [...(await runAgainst(adapter, options.cases ?? allCases)), ...(options.extra ?? [])];
+  const ran = options.adapter === undefined && options.cases === undefined ? await modelSuiteRuns() : await runAgainst(adapter, options.cases ?? allCases);
+  const runs = [...ran, ...(options.extra ?? [])];
   return buildResults({
     info: await adapter.info(),
     profile: options.profile ?? 'rdmavt',

@@ -3,7 +3,7 @@ import { allCases } from '../../../suites/index.js';
 import { referenceModel, runAgainst } from '../../helpers.js';
 import { evidence, serveModel } from './fixture.js';
 
-const CLIENTS = 8;
+const CLIENTS = 4;
 
 describe('concurrent clients of one agent', () => {
   it(`${CLIENTS} clients running the whole suite at once each get the local model's results, none lost`, { timeout: 300_000 }, async () => {
