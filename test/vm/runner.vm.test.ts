@@ -19,13 +19,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Asks the guest's server until it answers or the VM has finished. */
+/**
+ * Asks the guest's server until it answers or the VM has finished. The server answers once and
+ * exits, so a request must not give up on a slow answer (slirp under TCG on a busy host took more
+ * than 2 s once, and the retry then found no server): a refused connection still fails at once.
+ */
 async function fetchFromGuest(url: string, vm: Promise<unknown>): Promise<string | undefined> {
   let finished = false;
   void vm.finally(() => (finished = true)).catch(() => {});
   while (!finished) {
     try {
-      return await (await fetch(url, { signal: AbortSignal.timeout(2000) })).text();
+      return await (await fetch(url, { signal: AbortSignal.timeout(60_000) })).text();
     } catch {
       await sleep(250);
     }
