@@ -54,4 +54,14 @@ describe('scripts/build-if-stale.mjs', () => {
     p.check();
     expect(p.builds()).toBe(3);
   });
+
+  it('runs the script after `--` in its own process, with the arguments after it, once the build is current', () => {
+    const p = project();
+    writeFileSync(join(p.root, 'echo.mjs'), "process.stdout.write(JSON.stringify({ argv: process.argv.slice(1) }));\n");
+    const out = execFileSync(process.execPath, [join(p.root, 'scripts/build-if-stale.mjs'), '--', 'echo.mjs', 'run', '--stamp', '--out', 'x'], { cwd: p.root, encoding: 'utf8' });
+    const seen = JSON.parse(out) as { argv: string[] };
+    // the script sees itself as argv[1], as `node echo.mjs ...` would; its own --stamp is its argument, not the stamp's
+    expect(seen.argv).toEqual([join(p.root, 'echo.mjs'), 'run', '--stamp', '--out', 'x']);
+    expect(p.builds()).toBe(1);
+  });
 });
