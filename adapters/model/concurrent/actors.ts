@@ -23,7 +23,7 @@ export interface Run {
   modified: number;
   /** Limit events raised and not read yet. */
   pendingEvents: number;
-  /** Actors other than the event reader still running. */
+  /** Actors other than the event reader still running (the engine counts them out as they end). */
   busy: number;
 }
 
@@ -121,10 +121,4 @@ export function* eventReader(run: Run, actor: number): Steps {
     run.pendingEvents--;
     record(run, actor, RecordKind.LIMIT_EVENT, run.clock.now, 0, 0, 0, 0);
   }
-}
-
-/** An actor that counts itself out of `busy` when it ends, so the event reader knows when to stop. */
-export function* busy(run: Run, steps: Steps): Steps {
-  yield* steps;
-  run.busy--;
 }

@@ -1,6 +1,6 @@
 import { ERRNO_NUMBERS } from '../../../spec/errno.js';
 import { type ConcurrentOutcome, type ConcurrentPlan, RecordKind } from '../../concurrent.js';
-import { busy, consumer, eventReader, modifier, poster, type Run, spread } from './actors.js';
+import { consumer, eventReader, modifier, poster, type Run, spread } from './actors.js';
 import { type Clock, interleave, seededRandom } from './scheduler.js';
 import { type ConcurrentSrq, newSharedSrq } from './srq.js';
 
@@ -59,7 +59,7 @@ export function runConcurrentModel(plan: ConcurrentPlan, model: ConcurrentModel)
     ...plan.consumers.map(({ messages }, j) => consumer(run, p + j, j, messages, plan.consumer_depth)),
     modifier(run, p + c, RecordKind.RESIZE, plan.resizes.map((r) => r.max_wr), spread(plan.resizes.length, total), () => run.posted),
     modifier(run, p + c + 1, RecordKind.ARM, arms, armsAt, () => run.received),
-  ].map((steps) => busy(run, steps));
+  ];
   run.busy = actors.length;
   const deadline = performance.now() + plan.timeout_ms;
   let progress = 0;
@@ -73,7 +73,11 @@ export function runConcurrentModel(plan: ConcurrentPlan, model: ConcurrentModel)
     else if (performance.now() > deadline) stage = "deadline: the workload did not finish within the plan's timeout";
     return stage !== '';
   };
-  const ending = interleave([...actors, eventReader(run, p + c + 2)], seededRandom(model.seed), clock, stop);
+  // The event reader (last) runs until the others have ended: it is not counted in `busy`.
+  const ended = (actor: number) => {
+    if (actor < actors.length) run.busy--;
+  };
+  const ending = interleave([...actors, eventReader(run, p + c + 2)], seededRandom(model.seed), clock, stop, ended);
   if (ending === 'deadlock') stage = 'deadline: every actor waits for another: the workload cannot finish';
   return { err: stage === '' ? 0 : ERRNO_NUMBERS.ETIMEDOUT, stage, records: run.records };
 }

@@ -53,10 +53,12 @@ const ready = (wait: Wait | undefined, now: number) =>
  * Runs the actors to their end, one step at a time: the next step is a runnable actor's, drawn
  * in proportion to its speed. Speeds are drawn again every PHASE steps, as CPUs are shared and
  * preempted, so some stretches of a run leave the SRQ full and others drain it. `check` (true:
- * stop now) is asked every CHECK_EVERY steps.
+ * stop now) is asked every CHECK_EVERY steps; `ended` is told, within the step, which actor (its
+ * index in `actors`) returned.
  */
-export function interleave(actors: readonly Steps[], random: () => number, clock: Clock, check: () => boolean): Ending {
+export function interleave(actors: readonly Steps[], random: () => number, clock: Clock, check: () => boolean, ended?: (actor: number) => void): Ending {
   const live = [...actors];
+  const index = actors.map((_, i) => i);
   const waits: (Wait | undefined)[] = live.map(() => undefined);
   const speeds: number[] = live.map(() => 1);
   const runnable: number[] = [];
@@ -89,6 +91,8 @@ export function interleave(actors: readonly Steps[], random: () => number, clock
     const step = (live[i] as Steps).next();
     clock.now++;
     if (step.done === true) {
+      ended?.(index[i] as number);
+      index.splice(i, 1);
       live.splice(i, 1);
       waits.splice(i, 1);
       speeds.splice(i, 1);
