@@ -20,8 +20,26 @@ export function toJsonValue(value: unknown): z.infer<ReturnType<typeof z.json>> 
   return String(value);
 }
 
-export const JsonValue = z.json();
-export type JsonValue = z.infer<typeof JsonValue>;
+export type JsonValue = z.infer<ReturnType<typeof z.json>>;
+
+/** Whether `value` is JSON as z.json() defines it: null, a string, a finite number, a boolean, or an array or plain object of those. */
+export function isJsonValue(value: unknown): value is JsonValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJsonValue);
+  if (typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return (proto === Object.prototype || proto === null) && Object.values(value).every(isJsonValue);
+}
+
+/**
+ * A JSON value (evidence, a trace's arguments and results), checked by one walk: z.json()'s
+ * recursive union cost 60 ms of a 1 s conformance run on the model's 30,000 trace values, against
+ * 6 ms for this. In a JSON Schema it is `{}`: any value a JSON document can hold.
+ */
+export const JsonValue = z.custom<JsonValue>(isJsonValue, 'not a JSON value (null, a string, a finite number, a boolean, or an array or plain object of those)').meta({
+  description: 'any JSON value',
+});
 
 /**
  * The inverse of toJsonValue for u64 values: `0x…` strings become bigints again, so a trace read
