@@ -28,9 +28,9 @@ const inputs = [join(root, 'dist/.tsbuildinfo'), fileURLToPath(import.meta.url),
 if (inputs.every((path) => mtime(path) <= mtime(join(out, 'main.js')) && existsSync(join(out, 'main.js')))) process.exit(0);
 
 await rm(out, { recursive: true, force: true });
-// gRPC (its .proto files) and ctrf (its JSON schemas) find files through __dirname, which a bundle
-// cannot keep: they load from node_modules as usual (neither is on a guest run's path).
-const external = [/^@grpc\//, /^grpc-health-check/, /^protobufjs/, /^ctrf/];
+// gRPC (its .proto files) finds files through __dirname, which a bundle cannot keep: it loads from
+// node_modules as usual (it is not on a guest run's path).
+const external = [/^@grpc\//, /^grpc-health-check/, /^protobufjs/];
 const bundle = await rolldown({ input, platform: 'node', external, logLevel: 'silent' });
 await bundle.write({ dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });
 await bundle.close();
@@ -43,9 +43,9 @@ const snapshotEntry = join(out, 'snapshot-entry.cjs');
 const snapshot = await rolldown({ input: join(root, 'dist/cli/guest-snapshot-entry.js'), platform: 'node', external, logLevel: 'silent' });
 await snapshot.write({ file: snapshotEntry, format: 'cjs', codeSplitting: false });
 await snapshot.close();
-const externalRequire = /let (\w+) = require\("(@grpc\/[\w-]+|grpc-health-check|protobufjs|ctrf)"\);\n(?:\1 = __toESM\(\1, 1\);\n)?/g;
+const externalRequire = /let (\w+) = require\("(@grpc\/[\w-]+|grpc-health-check|protobufjs)"\);\n(?:\1 = __toESM\(\1, 1\);\n)?/g;
 let code = (await readFile(snapshotEntry, 'utf8')).replace(externalRequire, (line, name, id) => `let ${name} = __lazyExternal(${JSON.stringify(id)}, ${line.includes('__toESM')});\n`);
-const left = /require\("(@grpc\/|grpc-health-check|protobufjs|ctrf)/.exec(code);
+const left = /require\("(@grpc\/|grpc-health-check|protobufjs)/.exec(code);
 if (left !== null) throw new Error(`vm/bundle.mjs: ${snapshotEntry} still requires ${left[1]} at load: rolldown's output changed, update externalRequire`);
 const lazyExternal = `// A package outside the snapshot, required when first used (vm/bundle.mjs).
 const __lazyExternal = (id, esm) => {
