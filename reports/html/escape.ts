@@ -1,6 +1,14 @@
-/** Text and attribute values into HTML: everything in the report comes from results.json, so all of it is escaped. */
+const SPECIAL = /[&<>"']/;
+const ENTITY: Record<string, string> = { '&': '&#38;', '<': '&#60;', '>': '&#62;', '"': '&#34;', "'": '&#39;' };
+
+/**
+ * Text and attribute values into HTML: everything in the report comes from results.json, so all of
+ * it is escaped. Most values have nothing to escape: a test first spares them the replace, which
+ * was a tenth of the report's time.
+ */
 export function esc(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const text = String(value);
+  return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (c) => ENTITY[c] as string) : text;
 }
 
 /** A JSON value as compact text for a <code> cell. */
