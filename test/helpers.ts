@@ -21,6 +21,14 @@ export async function runAgainst(adapter: Adapter, cases: readonly Case[]): Prom
 
 export const referenceModel = () => modelAdapter();
 
+/**
+ * The reference model's run of the whole suite, made once per test process (vitest's workers
+ * share one module graph): the report tests render it and the transport tests compare against it,
+ * and each run took a second of CPU. Each caller gets its own copies of the runs.
+ */
+let referenceSuite: Promise<CaseRun[]> | undefined;
+export const referenceSuiteRuns = async (): Promise<CaseRun[]> => (await (referenceSuite ??= runAgainst(referenceModel(), allCases))).map((run) => ({ ...run }));
+
 export const MODEL_EXPECTATIONS = `${ROOT}expectations/model.yaml`;
 
 /** expectations/model.yaml: the model's waivers (what a Node process cannot observe), as `npm run conform` applies them. */

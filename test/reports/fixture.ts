@@ -6,7 +6,7 @@ import { clauses } from '../../spec/clauses/index.js';
 import type { Case } from '../../suites/case.js';
 import { allCases } from '../../suites/index.js';
 import type { CaseRun } from '../../suites/runner.js';
-import { modelWaivers, referenceModel, runAgainst } from '../helpers.js';
+import { modelWaivers, referenceModel, referenceSuiteRuns, runAgainst } from '../helpers.js';
 
 export interface ResultsOptions {
   adapter?: Adapter;
@@ -20,18 +20,10 @@ export interface ResultsOptions {
   more?: Partial<BuildInput>;
 }
 
-/**
- * The reference model's run of the whole suite, made once per test process: most report tests
- * render it, and its concurrent cases make each run take a second. Each caller gets its own copies
- * of the runs.
- */
-let modelSuite: Promise<CaseRun[]> | undefined;
-const modelSuiteRuns = async () => (await (modelSuite ??= runAgainst(referenceModel(), allCases))).map((run) => ({ ...run }));
-
 /** results.json of a real run (fixed times and seed, so two builds compare equal). */
 export async function resultsFor(options: ResultsOptions = {}) {
   const adapter = options.adapter ?? referenceModel();
-  const ran = options.adapter === undefined && options.cases === undefined ? await modelSuiteRuns() : await runAgainst(adapter, options.cases ?? allCases);
+  const ran = options.adapter === undefined && options.cases === undefined ? await referenceSuiteRuns() : await runAgainst(adapter, options.cases ?? allCases);
   const runs = [...ran, ...(options.extra ?? [])];
   return buildResults({
     info: await adapter.info(),

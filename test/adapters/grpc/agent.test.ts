@@ -7,7 +7,7 @@ import { agentService } from '../../../adapters/grpc/protocol.js';
 import { StatusError } from '../../../adapters/grpc/status.js';
 import { DEFAULT_LIMITS } from '../../../adapters/remote/budget.js';
 import { allCases } from '../../../suites/index.js';
-import { referenceModel, runAgainst } from '../../helpers.js';
+import { referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
 import { evidence, RawClient, serveModel, statusOfCall } from './fixture.js';
 
 /** Small enough to break on purpose, large enough for the shared cases. */
@@ -17,7 +17,7 @@ describe('the gRPC agent serving the model', () => {
   it('runs the shared suite with the same statuses, checks and evidence as the local model, and leaves nothing behind', async () => {
     const served = await serveModel();
     const remote = await runAgainst(served.client(), allCases);
-    const local = await runAgainst(referenceModel(), allCases);
+    const local = await referenceSuiteRuns();
     expect(evidence(remote)).toEqual(evidence(local));
     expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allCases } from '../../../suites/index.js';
-import { referenceModel, runAgainst } from '../../helpers.js';
+import { referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
 import { evidence, serveModel } from './fixture.js';
 
 const CLIENTS = 4;
@@ -8,7 +8,7 @@ const CLIENTS = 4;
 describe('concurrent clients of one agent', () => {
   it(`${CLIENTS} clients running the whole suite at once each get the local model's results, none lost`, { timeout: 300_000 }, async () => {
     const served = await serveModel();
-    const local = evidence(await runAgainst(referenceModel(), allCases));
+    const local = evidence(await referenceSuiteRuns());
     const remote = await Promise.all(Array.from({ length: CLIENTS }, () => runAgainst(served.client(), allCases)));
     for (const runs of remote) expect(evidence(runs)).toEqual(local);
     expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });

@@ -6,7 +6,7 @@ import { InvalidRequest, OverBudget, UnknownHandle } from '../../../adapters/rem
 import { SessionHost } from '../../../adapters/remote/session-host.js';
 import { fromWire, toWire } from '../../../adapters/remote/wire.js';
 import { allCases } from '../../../suites/index.js';
-import { referenceModel, runAgainst } from '../../helpers.js';
+import { referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
 import type { Adapter } from '../../../adapters/adapter.js';
 
 describe('wire encoding', () => {
@@ -32,7 +32,7 @@ describe('SessionHost', () => {
   it('serves the shared suite with the same statuses as the local model', async () => {
     const host = new SessionHost(modelAdapter());
     const remote = await runAgainst(hostedAdapter(host), allCases);
-    const local = await runAgainst(referenceModel(), allCases);
+    const local = await referenceSuiteRuns();
     expect(remote.map((r) => [r.case.id, r.status])).toEqual(local.map((r) => [r.case.id, r.status]));
     expect(host.accounting()).toEqual({ sessions: 0, resources: 0 });
   });

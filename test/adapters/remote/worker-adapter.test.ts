@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Adapter, Session } from '../../../adapters/adapter.js';
 import { ImplementationCrash } from '../../../spec/errors.js';
 import { allCases } from '../../../suites/index.js';
-import { referenceModel, runAgainst } from '../../helpers.js';
+import { referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
 import { CRASH_WR_ID, modelWorkerAdapter } from './model-worker.js';
 
 /** A session with an RC QP whose receive queue can be posted to. */
@@ -40,7 +40,7 @@ describe('a worker-backed adapter', () => {
 
   it('runs the shared suite as the local model does, sessions one after another on one worker', async () => {
     adapter = modelWorkerAdapter();
-    const local = await runAgainst(referenceModel(), allCases);
+    const local = await referenceSuiteRuns();
     const remote = await runAgainst(adapter, allCases);
     expect(remote.map((r) => [r.case.id, r.status])).toEqual(local.map((r) => [r.case.id, r.status]));
   });
