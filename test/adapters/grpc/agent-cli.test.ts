@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli-in-process.js';
 import { CLI, MODEL_EXPECTATIONS } from '../../helpers.js';
 import { makeCertificates } from './certificates.js';
 
 const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
+/** Where the process is not the point (a refusal before anything starts), the CLI runs in this process. */
+const cliHere = (args: string[]) => runCli(args, { CI: '1' });
 const noStack = /\n\s+at /;
 
 let agents: ResultPromise[] = [];
@@ -38,7 +41,7 @@ describe('rvt-conform agent', () => {
     [['--tls-cert', '/nonexistent.pem'], /--tls-cert and --tls-key go together; --tls-key is missing/],
     [['--token-file', '/nonexistent-token'], /--token-file \/nonexistent-token: no such file/],
   ])('exits 2 with a clear message for %j', async (args, message) => {
-    const r = await cli(['agent', ...args]);
+    const r = await cliHere(['agent', ...args]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(noStack);
@@ -68,7 +71,7 @@ describe('rvt-conform agent', () => {
   });
 
   it('makes `run --adapter grpc` exit 2, saying what to do, when no agent answers', async () => {
-    const r = await cli(['run', '--adapter', 'grpc', '--target', '127.0.0.1:1']);
+    const r = await cliHere(['run', '--adapter', 'grpc', '--target', '127.0.0.1:1']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/cannot reach the rvt-conform agent at 127\.0\.0\.1:1/);
     expect(r.stderr).toMatch(/rvt-conform agent --adapter NAME --listen 127\.0\.0\.1:1/);
@@ -76,7 +79,7 @@ describe('rvt-conform agent', () => {
   });
 
   it('makes run refuse agent flags without --adapter grpc', async () => {
-    const r = await cli(['run', '--target', '127.0.0.1:7471']);
+    const r = await cliHere(['run', '--target', '127.0.0.1:7471']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--target is for --adapter grpc, not model/);
   });
