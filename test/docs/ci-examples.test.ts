@@ -3,11 +3,11 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { registerRunCommand } from '../../cli/commands/run.js';
-import { CLI, ROOT } from '../helpers.js';
+import { runCli } from '../cli-in-process.js';
+import { ROOT } from '../helpers.js';
 
 const example = (name: string) => readFile(join(ROOT, 'docs', 'ci', name), 'utf8');
 
@@ -41,7 +41,9 @@ async function runFlags(line: string): Promise<RunFlags> {
 async function runsGreen(flags: RunFlags, line: string): Promise<void> {
   const out = await mkdtemp(join(tmpdir(), 'rvt-ci-example-'));
   const args = line.trim().split(/\s+/).slice(2).map((w) => (w === flags.out ? out : w));
-  const r = await execa(process.execPath, [CLI, ...args, '--quiet'], { reject: false, cwd: ROOT });
+  // In this process: the command line is the point, and its paths are relative to the root, as the CLI's here are.
+  expect(process.cwd()).toBe(ROOT.replace(/\/$/, ''));
+  const r = await runCli([...args, '--quiet']);
   expect(r.exitCode, r.stderr).toBe(0);
   expect(existsSync(join(out, 'junit.xml'))).toBe(true);
 }
