@@ -8,15 +8,19 @@
 // The first run, and the first after the script changed (V8 rejects a cache whose source or flags
 // differ), writes the cache when the process exits, so that it holds what that run compiled. A
 // cache that cannot be written (an installed package on a read-only disk) is only a slower start.
+//
+// `--warm` first (npm run build does this): nothing to do when the cache is current; else the run
+// writes it, and exits 0 whatever its verdict, since a warm-up is no verdict.
 'use strict';
 const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname, resolve } = require('node:path');
 const vm = require('node:vm');
 
-const target = process.argv[2];
+const warm = process.argv[2] === '--warm';
+const [target, ...args] = process.argv.slice(warm ? 3 : 2);
 if (target === undefined) {
-  process.stderr.write('code-cache.cjs: usage: node scripts/code-cache.cjs SCRIPT.cjs [ARGS...]\n');
+  process.stderr.write('code-cache.cjs: usage: node scripts/code-cache.cjs [--warm] SCRIPT.cjs [ARGS...]\n');
   process.exit(2);
 }
 const filename = resolve(target);
@@ -34,7 +38,14 @@ const script = new vm.Script(Module.wrap(readFileSync(filename, 'utf8')), {
   importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
 });
 
-if (cachedData === undefined || script.cachedDataRejected === true) {
+const current = cachedData !== undefined && script.cachedDataRejected !== true;
+if (warm && current) process.exit(0);
+if (warm) {
+  process.once('exit', () => {
+    process.exitCode = 0;
+  });
+}
+if (!current) {
   process.once('exit', () => {
     const temp = `${cacheFile}.${process.pid}.tmp`;
     try {
@@ -49,5 +60,5 @@ if (cachedData === undefined || script.cachedDataRejected === true) {
 const mod = new Module(filename, null);
 mod.filename = filename;
 mod.paths = Module._nodeModulePaths(dirname(filename));
-process.argv = [process.argv[0], filename, ...process.argv.slice(3)];
+process.argv = [process.argv[0], filename, ...args];
 script.runInThisContext()(mod.exports, Module.createRequire(filename), mod, filename, dirname(filename));

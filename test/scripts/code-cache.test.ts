@@ -49,6 +49,19 @@ describe('scripts/code-cache.cjs', () => {
     expect(readFileSync(cache).equals(first)).toBe(false);
   });
 
+  it('--warm writes a missing cache by running the script, whatever its exit code, and does nothing when the cache is current', () => {
+    const { script } = project();
+    const warm = () => spawnSync(process.execPath, [RUNNER, '--warm', script, '3'], { encoding: 'utf8' });
+    const first = warm();
+    expect(first.status).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ argv: [script, '3'] });
+    expect(existsSync(`${script}.v8cache`)).toBe(true);
+    const again = warm();
+    expect(again.status).toBe(0);
+    // current: the script did not run
+    expect(again.stdout).toBe('');
+  });
+
   it('runs without a cache where none can be written, and leaves nothing behind', () => {
     const { dir, script } = project();
     // a directory where the cache would go: unreadable and unreplaceable as a file, for root too
