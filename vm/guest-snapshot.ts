@@ -64,7 +64,11 @@ export async function guestSnapshot(): Promise<string | undefined> {
     const result = await runInVm({ command: ['/bin/sh', '-c', script], workDir: dir, timeoutMs: BUILD_TIMEOUT_MS, stdout: output, stderr: output });
     if (result.exitCode !== 0 || !/^\d+\.\d+\.\d+/m.test(said)) why = `exit ${result.exitCode}: ${said.trim()}`;
   } catch (error) {
-    why = error instanceof Error ? error.message : String(error);
+    // The VM's trouble (a boot that hung, a timeout on a loaded host), not the build's: this run
+    // goes on with the bundle, and the next one tries the build again.
+    await rm(tmp, { force: true });
+    process.stderr.write(`rvt-conform: the VM that builds the guest's startup snapshot failed, so this run uses the bundle: ${error instanceof Error ? error.message : String(error)}\n`);
+    return undefined;
   }
   if (why !== undefined) {
     await rm(tmp, { force: true });
