@@ -9,7 +9,7 @@ import { service as healthService } from 'grpc-health-check';
 import { UserError } from '../../spec/errors.js';
 import { addonPath } from './native/index.js';
 import { rvtcModule } from './run-in-vm.js';
-import { guestCli } from '../../vm/project-root.js';
+import { guestNode } from '../../vm/guest-snapshot.js';
 import { runInVm, type VmRunResult } from '../../vm/run.js';
 
 /** The agent's port inside the guest; the host reaches it through a QEMU hostfwd on a free port. */
@@ -45,8 +45,8 @@ const HEALTH_PAUSE_MS = 1000;
  * status in the status file for the host to report (see withAgentInVm).
  */
 const GUEST_SCRIPT = `
-node="$1"; main="$2"; token="$3"; stop="$4"; port="$5"; statusfile="$6"; adapter="$7"
-"$node" "$main" agent --adapter "$adapter" --listen "0.0.0.0:$port" --token-file "$token" --quiet &
+token="$1"; stop="$2"; port="$3"; statusfile="$4"; adapter="$5"; shift 5
+"$@" agent --adapter "$adapter" --listen "0.0.0.0:$port" --token-file "$token" --quiet &
 agent=$!
 while [ ! -e "$stop" ]; do
   if ! kill -0 "$agent" 2>/dev/null; then
@@ -124,13 +124,15 @@ export async function withAgentInVm<T>(
   await writeFile(tokenFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
   const hostPort = await freeLocalPort();
   const target = `127.0.0.1:${hostPort}`;
-  const main = guestCli();
+  // The agent and its per-client workers start from the guest's V8 snapshot, as the direct runs do.
+  const node = await guestNode();
   const log = options.log ?? process.stderr;
 
   say(`booting the VM; the ${adapter} agent will be at ${target} (guest port ${GUEST_AGENT_PORT})`);
   let vmSettled = false;
   const vm: Promise<VmRunResult> = runInVm({
-    command: ['/bin/sh', '-c', GUEST_SCRIPT, 'agent-in-vm', process.execPath, main, tokenFile, stopFile, String(GUEST_AGENT_PORT), statusFile, adapter],
+    command: ['/bin/sh', '-c', GUEST_SCRIPT, 'agent-in-vm', tokenFile, stopFile, String(GUEST_AGENT_PORT), statusFile, adapter, ...node.command],
+    env: node.env,
     modules,
     workDir: dir,
     timeoutMs: options.vmTimeoutMs ?? DEFAULT_VM_TIMEOUT_MS,
