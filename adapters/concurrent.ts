@@ -13,7 +13,7 @@ export const MAX_BATCH = 64;
 /** rvtc's RVTC_CONSUMER_DEPTH: the most SENDs a consumer keeps in flight (CQs and send queues are sized from it). */
 export const MAX_CONSUMER_DEPTH = 16;
 /** rvtc's RVTC_MAX_CONCURRENT_SGE: the most (zero-length) SGEs a posted WR carries. */
-export const MAX_CONCURRENT_SGE = 32;
+export const MAX_CONCURRENT_SGE = 128;
 /** rvtc's RVTC_MAX_PAYLOAD: the most bytes a SEND carries when the plan checks data placement. */
 export const MAX_PAYLOAD = 256;
 /** rvtc's RVTC_MAX_PAYLOAD_BYTES: every WR has a buffer of its own, so WRs x payload is bounded. */

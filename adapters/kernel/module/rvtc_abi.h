@@ -435,7 +435,7 @@ struct rvtc_test_fault {
 #define RVTC_MAX_RECORDS	(4u << 20)
 #define RVTC_MAX_RUN_MS		600000
 #define RVTC_CONSUMER_DEPTH	16
-#define RVTC_MAX_CONCURRENT_SGE	32
+#define RVTC_MAX_CONCURRENT_SGE	128
 /* A SEND's payload when the run checks data placement, and all WRs' buffers. */
 #define RVTC_MAX_PAYLOAD	256
 #define RVTC_MAX_PAYLOAD_BYTES	(32u << 20)

@@ -522,7 +522,7 @@ static void rvtc_run_free(struct rvtc_run *run)
 	for (i = 0; i < run->n_actors; i++) {
 		kvfree(run->actors[i].sent_at);
 		kfree(run->actors[i].at);
-		kfree(run->actors[i].sges);
+		kvfree(run->actors[i].sges);
 		kfree(run->actors[i].send_buf);
 	}
 	kfree(run->actors);
@@ -557,7 +557,7 @@ static int rvtc_run_setup(struct rvtc_session *s, struct rvtc_run *run, const st
 			a->n_wrs += a->batches[j];
 		bufs += a->n_wrs;
 		if (run->payload) {
-			a->sges = kcalloc(RVTC_MAX_BATCH * a->num_sge, sizeof(*a->sges), GFP_KERNEL);
+			a->sges = kvcalloc(RVTC_MAX_BATCH * a->num_sge, sizeof(*a->sges), GFP_KERNEL);
 			if (!a->sges)
 				return -ENOMEM;
 		}

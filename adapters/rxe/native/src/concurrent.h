@@ -16,7 +16,7 @@ namespace rvt {
 // The most SENDs a consumer keeps in flight (CQs and send queues are sized from it) and the most
 // SGEs a posted WR carries: adapters/concurrent.ts's MAX_CONSUMER_DEPTH and MAX_CONCURRENT_SGE.
 constexpr uint32_t kMaxConsumerDepth = 16;
-constexpr uint32_t kMaxConcurrentSge = 32;
+constexpr uint32_t kMaxConcurrentSge = 128;
 // A SEND's payload when the plan checks data placement, and all WRs' buffers together:
 // adapters/concurrent.ts's MAX_PAYLOAD and MAX_PAYLOAD_BYTES.
 constexpr uint32_t kMaxPayload = 256;
