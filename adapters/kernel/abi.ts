@@ -341,6 +341,8 @@ export const ConcurrentReq = struct('rvtc_concurrent', [
   ['n_batches', 'u32'],
   ['timeout_ms', 'u32'],
   ['consumer_depth', 'u32'],
+  ['payload', 'u32'],
+  ['reserved', 'u32'],
 ]);
 export const ConcurrentPosterS = struct('rvtc_concurrent_poster', [
   ['first_wr_id', 'u64'],

@@ -19,6 +19,8 @@ export function encodeConcurrentReq(rig: ConcurrentRig, plan: ConcurrentPlan): B
     n_batches: plan.posters.reduce((n, p) => n + p.batches.length, 0),
     timeout_ms: plan.timeout_ms,
     consumer_depth: plan.consumer_depth,
+    payload: plan.payload ?? 0,
+    reserved: 0,
   });
   let at = ConcurrentReq.size;
   for (const p of plan.posters) {

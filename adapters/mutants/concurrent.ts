@@ -25,12 +25,17 @@ function* unlockedPostWqe(srq: SharedSrq, wr_id: number): Steps<boolean> {
   const head = wq.head;
   yield;
   wq.wq[head] = wr_id;
+  wq.sge[head] = wr_id;
   yield;
   wq.head = next;
   return true;
 }
 
-/** rvtPostWqe with smp_store_release(&wq->head, next) before the WQE is written: a consumer can take the slot first. */
+/**
+ * rvtPostWqe with smp_store_release(&wq->head, next) before the WQE is written: a consumer can
+ * take the slot first, before its wr_id is written or (a wider window) before its SGEs are, and
+ * then puts the SEND's payload in the buffer of the slot's previous occupant.
+ */
 function* earlyHeadPostWqe(srq: SharedSrq, wr_id: number): Steps<boolean> {
   yield* lock(srq.p_lock);
   yield;
@@ -48,6 +53,8 @@ function* earlyHeadPostWqe(srq: SharedSrq, wr_id: number): Steps<boolean> {
   wq.head = next;
   yield;
   wq.wq[head] = wr_id;
+  yield;
+  wq.sge[head] = wr_id;
   unlock(srq.p_lock);
   return true;
 }

@@ -189,9 +189,9 @@ export function openNativeSession(binding: Native.VerbsBinding, device: string):
       return { events };
     },
 
-    runConcurrent: async ({ max_wr, srq_limit, posters, num_sge, consumers, consumer_depth, resizes, arms, hardirq_posters, timeout_ms }) => {
+    runConcurrent: async ({ max_wr, srq_limit, posters, num_sge, payload, consumers, consumer_depth, resizes, arms, hardirq_posters, timeout_ms }) => {
       if (hardirq_posters !== 0) throw new Error('libibverbs cannot post from hard-IRQ context: only the kernel adapter can');
-      const r = await binding.runConcurrent(ctx, { max_wr, srq_limit, posters, num_sge, consumers, consumer_depth, resizes, arms }, timeout_ms);
+      const r = await binding.runConcurrent(ctx, { max_wr, srq_limit, posters, num_sge, payload: payload ?? 0, consumers, consumer_depth, resizes, arms }, timeout_ms);
       return { err: r.errno, stage: r.stage, records: recordsOf(r.records) };
     },
 

@@ -35,6 +35,20 @@ export const concurrentClauses: Clause[] = [
     covers: [POST, GET_RWQE, 'rvt_modify_srq'],
   },
   {
+    id: 'post_srq_recv.concurrent.lands-in-own-sges',
+    verb: 'post_srq_recv',
+    statement:
+      'With several posters and consumers at once, a receive puts the SEND\'s data in the SGEs of the WR whose wr_id it completes, and completes with the SEND\'s length: never in the SGEs of another WR (say the one that held the slot before), never short.',
+    sources: [
+      kdoc(GET_RWQE, '@wr_id_only'),
+      code(GET_RWQE, 'init_sge(qp, wqe) takes the WQE\'s SGEs into qp->r_sge (the data goes there: rvt_copy_sge), then qp->r_wr_id = wqe->wr_id: the SGEs and the wr_id come from one WQE, written in full before the head published it'),
+      man('ibv_post_srq_recv(3)', 'NOTES', 'The buffers used by a WR can only be safely reused after WR the request is fully executed and a work completion has been retrieved from the corresponding completion queue (CQ).'),
+      P_LOCK,
+    ],
+    level: 'documented',
+    covers: [POST, GET_RWQE],
+  },
+  {
     id: 'post_srq_recv.concurrent.enomem-when-full',
     verb: 'post_srq_recv',
     statement: 'A post refused with ENOMEM found the SRQ full at some moment while it ran: it held at least the max_wr in force.',

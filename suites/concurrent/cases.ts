@@ -1,4 +1,4 @@
-import { RECORD_WIDTH, RecordKind } from '../../adapters/concurrent.js';
+import { Placement, RECORD_WIDTH, RecordKind } from '../../adapters/concurrent.js';
 import type { Capability } from '../../adapters/adapter.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
@@ -15,9 +15,14 @@ import { type WorkloadShape, planWorkload } from './plan.js';
 const BASE: WorkloadShape = { posters: 4, consumers: 4, wrs: 4000, max_wr: 64, resizes: 0, arms: 0, hardirqPosters: 0, numSge: 0, consumerDepth: 16, timeoutMs: 60_000 };
 
 /** What in a history exercises a clause: without any, the run could not have broken it, so it is not a pass. */
-const EXERCISED: Record<ClauseId, { kinds: readonly number[]; errno?: number; none: string }> = {
+const EXERCISED: Record<ClauseId, { kinds: readonly number[]; errno?: number; placed?: true; none: string }> = {
   'post_srq_recv.concurrent.exactly-once': { kinds: [RecordKind.RECV], none: 'no receive was recorded' },
   'post_srq_recv.concurrent.fifo': { kinds: [RecordKind.RECV], none: 'no receive was recorded' },
+  'post_srq_recv.concurrent.lands-in-own-sges': {
+    kinds: [RecordKind.RECV],
+    placed: true,
+    none: 'no receive recorded where its payload landed: this engine does not check data placement (it runs the plan with zero-length SENDs)',
+  },
   'post_srq_recv.concurrent.enomem-when-full': { kinds: [RecordKind.POST], errno: 12, none: 'no post was refused with ENOMEM: the posters never found the SRQ full' },
   'post_srq_recv.concurrent.capacity-exact': { kinds: [RecordKind.POST], errno: 12, none: 'the SRQ never filled, so nothing could overfill it' },
   'srq_limit.concurrent.once-per-arm': { kinds: [RecordKind.ARM], errno: 0, none: 'no arming of the limit succeeded' },
@@ -25,13 +30,17 @@ const EXERCISED: Record<ClauseId, { kinds: readonly number[]; errno?: number; no
   'srq_limit.concurrent.not-above': { kinds: [RecordKind.LIMIT_EVENT], none: 'no limit event was read' },
 };
 
-/** How many records exercise a clause: of its kinds, and with its errno (a POST's is field c, a modify's field b). */
+/**
+ * How many records exercise a clause: of its kinds, with its errno (a POST's is field c, a
+ * modify's field b), and for placement receives whose placement was checked (field d not 0).
+ */
 function exercised(records: readonly number[], clause: ClauseId): number {
-  const { kinds, errno } = EXERCISED[clause];
+  const { kinds, errno, placed } = EXERCISED[clause];
   let n = 0;
   for (let i = 0; i < records.length; i += RECORD_WIDTH) {
     const kind = records[i + 1] as number;
     if (!kinds.includes(kind)) continue;
+    if (placed && records[i + 7] === Placement.UNCHECKED) continue;
     const err = records[i + (kind === RecordKind.POST ? 6 : 5)];
     if (errno === undefined || err === errno) n++;
   }
@@ -79,6 +88,8 @@ interface ConcurrentCaseDef {
   requires: readonly Capability[];
   seed: number;
   shape: Partial<WorkloadShape>;
+  /** Post shape.numSge SGEs a WR, or as many as the device's SRQ takes (max_srq_sge) when fewer. */
+  sgeUpToDevice?: true;
 }
 
 function concurrentCase(def: ConcurrentCaseDef) {
@@ -89,7 +100,9 @@ function concurrentCase(def: ConcurrentCaseDef) {
     clauses: def.clauses,
     requires: ['srq', 'rc_loopback', 'concurrent', ...def.requires],
     async run(ctx) {
-      const plan = planWorkload({ ...BASE, ...def.shape }, def.seed);
+      const shape = { ...BASE, ...def.shape };
+      if (def.sgeUpToDevice) shape.numSge = Math.min(shape.numSge, ctx.device.max_srq_sge);
+      const plan = planWorkload(shape, def.seed);
       const out = await ctx.verbs.runConcurrent(plan);
       // The checker reads exactly: rdmavt's ring holds max_wr; elsewhere capacity-exact is a reference clause, not binding.
       const outcome = checkHistory({ max_wr: plan.max_wr, srq_limit: 0, capacity: 'exact', records: out.records });
@@ -135,6 +148,23 @@ export const concurrentCases = [
     shape: { arms: 12, max_wr: 256, consumerDepth: 1 },
   }),
   concurrentCase({
+    name: 'payload-placement',
+    title: '4 posters and 4 consumers, 12,000 WRs on an SRQ of 4, each SEND 64 bytes into the last of its WR\'s 128 SGEs (or as many as the device takes; a buffer per WR): every payload in the SGEs of the WR that completed',
+    clauses: ['post_srq_recv.concurrent.lands-in-own-sges', 'post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo'],
+    requires: [],
+    seed: 17_005,
+    // A ring of 4 slots is drained empty while the posters back off from a refusal: consumers are then
+    // retrying (RNR) when a post lands, and below rvt_get_rwqe's recount threshold every one of them reads
+    // the head. One that takes a slot the post has not finished writing reads the previous occupant's
+    // last SGE, and a slot has one every 5 WRs: the payload lands in that WR's buffer, not its own.
+    // The more SGEs a post writes after the head, the wider that window: 128 (rdmavt's hfi1 and rvt_sim0
+    // take 128, rxe 27). Measured with the C mutant srq-head-published-early on rvt_sim0 under TCG, 24
+    // SGEs: 1-1.7 such receives per 1,000 WRs on a quiet host, a seventh of that with two CPU-bound loops
+    // beside the VM. More WRs cost every engine time: the model runs this plan once per model mutant.
+    shape: { max_wr: 4, numSge: 128, payload: 64, wrs: 12_000 },
+    sgeUpToDevice: true,
+  }),
+  concurrentCase({
     name: 'hardirq-posters',
     title: '4 posters (16 zero-length SGEs a WR), 2 of them from a hard-IRQ timer ("may be called from interrupt context"), and 4 consumers, 8,000 WRs on one SRQ of 1,024',
     clauses: ['post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo'],
@@ -144,3 +174,4 @@ export const concurrentCases = [
     shape: { hardirqPosters: 2, numSge: 16, max_wr: 1024, wrs: 8000 },
   }),
 ];
+

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RECORD_WIDTH, RecordKind } from '../../adapters/concurrent.js';
+import { Placement, RECORD_WIDTH, RecordKind } from '../../adapters/concurrent.js';
 import { ConcurrentHistory, type DecodedHistory, F, Operation, decodeHistory, operationAt } from './history.js';
 
 /**
@@ -28,6 +28,11 @@ import { ConcurrentHistory, type DecodedHistory, F, Operation, decodeHistory, op
  * with range-maximum trees for the questions about an operation's whole interval. Everything is
  * O(n log n) in time and O(n) in memory for n operations, whatever the batch sizes.
  *
+ * lands-in-own-sges is not about the order at all: a receive of a plan with a payload records (field
+ * d) whether the SEND's bytes landed in the buffer of the WR whose wr_id it completed, with the
+ * SEND's length; each one that did not is a violation on its own (a consumer that took a slot the
+ * post had not finished writing puts the data in the previous occupant's SGEs).
+ *
  * Exact: exactly-once and fifo. For the SRQ as an unbounded FIFO (no refusal, no arm, no event,
  * capacity 'at-least') a history is linearizable iff neither reports; the tests check this
  * against the search. Conservative (each violation reported is certain, but a history may pass
@@ -46,6 +51,7 @@ import { ConcurrentHistory, type DecodedHistory, F, Operation, decodeHistory, op
 export const ClauseId = z.enum([
   'post_srq_recv.concurrent.exactly-once',
   'post_srq_recv.concurrent.fifo',
+  'post_srq_recv.concurrent.lands-in-own-sges',
   'post_srq_recv.concurrent.enomem-when-full',
   'post_srq_recv.concurrent.capacity-exact',
   'srq_limit.concurrent.once-per-arm',
@@ -83,6 +89,7 @@ const ENOMEM = 12;
 const C = {
   once: 'post_srq_recv.concurrent.exactly-once',
   fifo: 'post_srq_recv.concurrent.fifo',
+  placement: 'post_srq_recv.concurrent.lands-in-own-sges',
   enomem: 'post_srq_recv.concurrent.enomem-when-full',
   capacity: 'post_srq_recv.concurrent.capacity-exact',
   oncePerArm: 'srq_limit.concurrent.once-per-arm',
@@ -381,6 +388,23 @@ export function checkHistory(history: ConcurrentHistory): CheckOutcome {
         slotMinDrRecv[s] = k;
       }
     }
+  }
+
+  // ---- lands-in-own-sges ---------------------------------------------------------------------
+  for (let k = 0; k < R; k++) {
+    const r = recvs[k] as number;
+    const placed = fd(r);
+    if (placed !== Placement.BAD_LENGTH && placed !== Placement.ELSEWHERE) continue;
+    const s = recvSlot[k] as number;
+    const p = s >= 0 ? (slotPost[s] as number) : -1;
+    const posted = p >= 0 ? ` (posted by record ${p})` : '';
+    found.add(C.placement, placed === Placement.ELSEWHERE ? 'misplaced' : 'bad-length', () => ({
+      message:
+        placed === Placement.ELSEWHERE
+          ? `record ${r} completed wr_id ${fa(r)}${posted} with the SEND's length, but the SEND's payload is not in that WR's buffer: it landed in other SGEs (e.g. those of the WQE that held the slot before)`
+          : `record ${r} completed wr_id ${fa(r)}${posted} ${fb(r) === 0 ? 'with a byte_len other than the SEND\'s payload' : `with status ${fb(r)}`}, though the WR's SGEs hold the payload: the receive did not use that WR's SGEs`,
+      witness: p >= 0 ? [p, r] : [r],
+    }));
   }
 
   // ---- fifo (VOrd) ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RECORD_WIDTH, RecordKind } from '../../adapters/concurrent.js';
+import { Placement, RECORD_WIDTH, RecordKind } from '../../adapters/concurrent.js';
 
 /**
  * The history of a concurrent workload on one SRQ (issue 17): what the native engine
@@ -25,8 +25,12 @@ export const PostOp = z.object({
   /** WRs posted from the list's start; on failure bad_wr names WR `accepted`. */
   accepted: int,
 });
-/** One receive completion taken from the SRQ; the WQE was dequeued within [invoke, response]. */
-export const RecvOp = z.object({ kind: z.literal('recv'), ...common, wr_id: int, status: int, consumer: int });
+/**
+ * One receive completion taken from the SRQ; the WQE was dequeued within [invoke, response].
+ * `placement` (field d): where the SEND's payload landed, when the plan had one (Placement: 0
+ * unchecked, 1 in the buffer of the WR that completed, 2 failed or short, 3 elsewhere).
+ */
+export const RecvOp = z.object({ kind: z.literal('recv'), ...common, wr_id: int, status: int, consumer: int, placement: int.max(Placement.ELSEWHERE) });
 /** ibv_modify_srq with IBV_SRQ_MAX_WR. */
 export const ResizeOp = z.object({ kind: z.literal('resize'), ...common, max_wr: int, errno: int });
 /** ibv_modify_srq with IBV_SRQ_LIMIT (0 disarms). */
@@ -114,6 +118,8 @@ export function decodeHistory(records: Float64Array | readonly number[]): Decode
       if (accepted > count) fail(i, `accepted ${accepted} of a list of ${count}`);
       if (errno === 0 && accepted !== count) fail(i, `succeeded (errno 0) but accepted ${accepted} of ${count}`);
       if (errno !== 0 && accepted === count) fail(i, `failed with errno ${errno} but accepted all ${count} (bad_wr names no WR)`);
+    } else if (kind === RecordKind.RECV) {
+      if ((r[o + F.d] as number) > Placement.ELSEWHERE) fail(i, `a receive's placement (field d) is ${r[o + F.d]}: 0 unchecked, 1 ok, 2 failed or short, 3 elsewhere`);
     } else if (kind === RecordKind.LIMIT_EVENT) {
       if (invoke !== response) fail(i, `a limit event is a point in time, but invoke ${invoke} != response ${response}`);
       if ((r[o + F.a] as number) > 1) fail(i, `a limit event's field a is ${r[o + F.a]}: 1 (recorded inside the receive that raised it) or 0`);
@@ -131,7 +137,7 @@ export function operationAt(h: DecodedHistory, index: number): Operation {
     case 'post':
       return { kind: 'post', ...base, first_wr_id: at(F.a), count: at(F.b), errno: at(F.c), accepted: at(F.d) };
     case 'recv':
-      return { kind: 'recv', ...base, wr_id: at(F.a), status: at(F.b), consumer: at(F.c) };
+      return { kind: 'recv', ...base, wr_id: at(F.a), status: at(F.b), consumer: at(F.c), placement: at(F.d) };
     case 'resize':
       return { kind: 'resize', ...base, max_wr: at(F.a), errno: at(F.b) };
     case 'arm':
@@ -155,7 +161,7 @@ export function encodeOperations(ops: readonly Operation[]): Float64Array {
         case 'post':
           return [RecordKind.POST, op.first_wr_id, op.count, op.errno, op.accepted];
         case 'recv':
-          return [RecordKind.RECV, op.wr_id, op.status, op.consumer, 0];
+          return [RecordKind.RECV, op.wr_id, op.status, op.consumer, op.placement];
         case 'resize':
           return [RecordKind.RESIZE, op.max_wr, op.errno, 0, 0];
         case 'arm':

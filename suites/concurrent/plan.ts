@@ -14,6 +14,8 @@ export interface WorkloadShape {
   hardirqPosters: number;
   /** Zero-length SGEs per posted WR: a longer post, so more of it runs between reading the head and publishing it. */
   numSge: number;
+  /** Bytes each SEND carries into the last SGE of the WR it lands in (a buffer per WR); 0: zero-length SENDs. */
+  payload?: number;
   /** SENDs each consumer keeps in flight: 1 makes each receive's interval one delivery long. */
   consumerDepth: number;
   timeoutMs: number;
@@ -61,6 +63,7 @@ function planArbitrary(shape: WorkloadShape): fc.Arbitrary<ConcurrentPlan> {
       srq_limit: 0,
       posters: shares(shape.wrs, shape.posters).map((wrs, i) => ({ first_wr_id: (i + 1) * WR_ID_STRIDE, batches: batchesOf(wrs, draws[i] ?? []) })),
       num_sge: shape.numSge,
+      ...((shape.payload ?? 0) > 0 ? { payload: shape.payload } : {}),
       consumers: shares(shape.wrs, shape.consumers).map((messages) => ({ messages })),
       consumer_depth: shape.consumerDepth,
       resizes: resizes.map((max_wr) => ({ max_wr })),

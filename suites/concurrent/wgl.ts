@@ -1,4 +1,4 @@
-import { RecordKind } from '../../adapters/concurrent.js';
+import { Placement, RecordKind } from '../../adapters/concurrent.js';
 import { ConcurrentHistory, F, decodeHistory } from './history.js';
 
 /**
@@ -15,7 +15,9 @@ import { ConcurrentHistory, F, decodeHistory } from './history.js';
  * - a successful receive takes the oldest WQE, which must be its wr_id; then, if armed with
  *   srq_limit L and fewer than L remain, the SRQ disarms and raises one event. A failed one
  *   (status != 0) takes its own WQE from wherever it is, and raises nothing (rvt_get_rwqe returns
- *   before the limit check when it cannot set up the receive).
+ *   before the limit check when it cannot set up the receive). Either takes its data into its own
+ *   WQE's SGEs: a receive recorded as misplaced (its placement ELSEWHERE or BAD_LENGTH) is no
+ *   step of the sequential SRQ at all.
  * - a successful resize sets max_wr; under 'exact' only if the WQEs queued fit (else EINVAL).
  * - a successful arm sets srq_limit (0 disarms).
  * - a limit event read consumes one raised event; at the end every raised event has been read.
@@ -27,7 +29,7 @@ import { ConcurrentHistory, F, decodeHistory } from './history.js';
 
 type Step =
   | { type: 'enq' | 'deq' | 'remove'; wr_id: number }
-  | { type: 'full' }
+  | { type: 'full' | 'misplaced' }
   | { type: 'event'; inReceive: boolean }
   | { type: 'resize' | 'arm'; value: number };
 
@@ -62,7 +64,8 @@ function stepsOf(records: Float64Array, length: number): Timed[] {
         break;
       }
       case RecordKind.RECV:
-        timed({ type: at(F.b) === 0 ? 'deq' : 'remove', wr_id: at(F.a) });
+        if (at(F.d) === Placement.ELSEWHERE || at(F.d) === Placement.BAD_LENGTH) timed({ type: 'misplaced' });
+        else timed({ type: at(F.b) === 0 ? 'deq' : 'remove', wr_id: at(F.a) });
         break;
       case RecordKind.RESIZE:
         if (at(F.b) === 0) timed({ type: 'resize', value: at(F.a) });
@@ -87,6 +90,8 @@ function apply(s: State, steps: readonly Timed[], i: number, exact: boolean): St
       return { ...s, queue: [...s.queue, step.wr_id] };
     case 'full':
       return s.queue.length >= s.max_wr ? s : undefined;
+    case 'misplaced':
+      return undefined;
     case 'deq': {
       if (s.queue[0] !== step.wr_id) return undefined;
       const queue = s.queue.slice(1);

@@ -435,7 +435,18 @@ struct rvtc_test_fault {
 #define RVTC_MAX_RECORDS	(4u << 20)
 #define RVTC_MAX_RUN_MS		600000
 #define RVTC_CONSUMER_DEPTH	16
-#define RVTC_MAX_CONCURRENT_SGE	16
+#define RVTC_MAX_CONCURRENT_SGE	128
+/* A SEND's payload when the run checks data placement, and all WRs' buffers. */
+#define RVTC_MAX_PAYLOAD	256
+#define RVTC_MAX_PAYLOAD_BYTES	(32u << 20)
+
+/* struct rvtc_record's d of a receive: where the SEND's payload landed. */
+enum rvtc_placement {
+	RVTC_PLACEMENT_UNCHECKED,	/* no payload, or a wr_id no poster posted */
+	RVTC_PLACEMENT_OK,		/* in the last SGE of the WR that completed */
+	RVTC_PLACEMENT_BAD_LENGTH,	/* failed, or byte_len is not the payload's */
+	RVTC_PLACEMENT_ELSEWHERE,	/* that WR's buffer does not hold it */
+};
 
 struct rvtc_concurrent {
 	__u32 srq;
@@ -448,6 +459,14 @@ struct rvtc_concurrent {
 	__u32 n_batches;	/* all posters' batches together */
 	__u32 timeout_ms;
 	__u32 consumer_depth;	/* SENDs a consumer keeps in flight: 1..16 */
+	/*
+	 * 0: zero-length SENDs and SGEs. Else each SEND carries this many bytes
+	 * (8..RVTC_MAX_PAYLOAD, a multiple of 8) and each posted WR's last SGE
+	 * is a buffer of its own of that size (its num_sge - 1 others are
+	 * zero-length); each receive records where the payload landed.
+	 */
+	__u32 payload;
+	__u32 reserved;		/* 0 */
 	/*
 	 * Followed by n_posters struct rvtc_concurrent_poster, n_consumers
 	 * struct rvtc_concurrent_consumer, then n_batches batch sizes (the

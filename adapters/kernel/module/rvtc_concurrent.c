@@ -33,10 +33,20 @@ enum { REC_POST, REC_RECV, REC_RESIZE, REC_ARM, REC_LIMIT_EVENT };
 struct rvtc_run;
 
 /*
- * The SGEs of every posted WR: zero-length, so a receive skips them (rdmavt's
- * init_sge, rxe's copy_data) whatever their lkey, and only read by the posts.
+ * The SGEs of every posted WR without a payload: zero-length, so a receive
+ * skips them (rdmavt's init_sge, rxe's copy_data) whatever their lkey, and
+ * only read by the posts.
  */
 static struct ib_sge rvtc_zero_sges[RVTC_MAX_CONCURRENT_SGE];
+
+/*
+ * With a payload, word i of the k-th SEND of consumer c (all counted from 0):
+ * no two SENDs of a run carry the same bytes, and a zeroed buffer holds none.
+ */
+static u64 rvtc_payload_word(u32 consumer, u32 k, u32 i)
+{
+	return ((u64)(consumer + 1) << 40) | ((u64)(k + 1) << 8) | (i & 0xff);
+}
 
 struct rvtc_actor {
 	struct rvtc_run *run;
@@ -50,6 +60,11 @@ struct rvtc_actor {
 	u32 done_in_batch;
 	u64 next_wr_id;
 	u32 num_sge;
+	/* With a payload: its WRs' SGEs, and its first WR's buffer in the run's. */
+	struct ib_sge *sges;
+	u64 first_wr_id;
+	u64 n_wrs;
+	u64 first_buf;
 	unsigned int refusals;
 	/* A timer poster refused: it posts again once this many were received. */
 	u64 room_at;
@@ -63,6 +78,9 @@ struct rvtc_actor {
 	u32 messages;
 	u32 depth;
 	u64 *sent_at;
+	/* With a payload: depth buffers, the k-th SEND's at k % depth. */
+	u64 *send_buf;
+	u32 send_lkey;
 	/* The resizer or the armer: values and when to apply each. */
 	u32 kind;
 	const u32 *values;
@@ -87,6 +105,11 @@ struct rvtc_run {
 	atomic_t n_records;
 	struct rvtc_actor *actors;
 	u32 n_actors;
+	u32 n_posters;
+	/* With a payload: its size, and one zeroed buffer of it per WR. */
+	u32 payload;
+	u8 *recv_buf;
+	u32 recv_lkey;
 };
 
 static u64 rvtc_now(struct rvtc_run *run)
@@ -136,6 +159,29 @@ static void rvtc_record(struct rvtc_run *run, u32 actor, u32 kind, u64 invoke, u
 }
 
 /*
+ * The SGEs of the i-th WR of a post, wr_id: num_sge - 1 zero-length ones, then
+ * the WR's own buffer. The last SGE is the one a post writes last, so a
+ * consumer that reads the slot before the post finished writing it takes the
+ * previous occupant's buffer, and the payload lands there.
+ */
+static struct ib_sge *rvtc_wr_sges(struct rvtc_actor *a, u32 i, u64 wr_id)
+{
+	struct rvtc_run *run = a->run;
+	struct ib_sge *sg = a->sges + (size_t)i * a->num_sge;
+	u64 buf = a->first_buf + (wr_id - a->first_wr_id);
+	u32 j;
+
+	for (j = 0; j + 1 < a->num_sge; j++)
+		sg[j] = (struct ib_sge){ .lkey = run->recv_lkey };
+	sg[j] = (struct ib_sge){
+		.addr = (uintptr_t)(run->recv_buf + buf * run->payload),
+		.length = run->payload,
+		.lkey = run->recv_lkey,
+	};
+	return sg;
+}
+
+/*
  * Posts the next batch, or what the SRQ refused of it last time. Returns true
  * once every batch is in. Runs in a kthread or in hard-IRQ context.
  */
@@ -151,10 +197,12 @@ static bool rvtc_poster_step(struct rvtc_actor *a)
 		return true;
 	count = a->batches[a->batch] - a->done_in_batch;
 	for (i = 0; i < count; i++) {
+		u64 wr_id = a->next_wr_id + a->done_in_batch + i;
+
 		a->wrs[i] = (struct ib_recv_wr){
-			.wr_id = a->next_wr_id + a->done_in_batch + i,
+			.wr_id = wr_id,
 			.next = i + 1 < count ? &a->wrs[i + 1] : NULL,
-			.sg_list = rvtc_zero_sges,
+			.sg_list = run->payload ? rvtc_wr_sges(a, i, wr_id) : rvtc_zero_sges,
 			.num_sge = a->num_sge,
 		};
 	}
@@ -219,9 +267,42 @@ static enum hrtimer_restart rvtc_poster_tick(struct hrtimer *timer)
 }
 
 /*
+ * Where the payload of the k-th SEND of consumer c landed, by the completion
+ * that answered it (enum rvtc_placement). The WR's buffer is found from its
+ * wr_id through the poster that posted it; each buffer is written once, by the
+ * receive of its own WR, so on a sound driver it holds exactly this payload.
+ */
+static u32 rvtc_placement(struct rvtc_run *run, const struct ib_wc *wc, u32 c, u32 k)
+{
+	const u64 *buf;
+	u32 i;
+
+	if (!run->payload)
+		return RVTC_PLACEMENT_UNCHECKED;
+	if (wc->status != IB_WC_SUCCESS || wc->byte_len != run->payload)
+		return RVTC_PLACEMENT_BAD_LENGTH;
+	for (i = 0; i < run->n_posters; i++) {
+		const struct rvtc_actor *p = &run->actors[i];
+
+		if (wc->wr_id >= p->first_wr_id && wc->wr_id - p->first_wr_id < p->n_wrs)
+			break;
+	}
+	if (i == run->n_posters)
+		return RVTC_PLACEMENT_UNCHECKED;
+	buf = (const u64 *)(run->recv_buf + (run->actors[i].first_buf +
+			    (wc->wr_id - run->actors[i].first_wr_id)) * run->payload);
+	for (i = 0; i < run->payload / sizeof(u64); i++)
+		if (READ_ONCE(buf[i]) != rvtc_payload_word(c, k, i))
+			return RVTC_PLACEMENT_ELSEWHERE;
+	return RVTC_PLACEMENT_OK;
+}
+
+/*
  * Keeps up to depth SENDs in flight and records each receive completion: RC
  * delivers in order, so the k-th completion answers the k-th SEND and its
- * interval starts when that SEND was posted.
+ * interval starts when that SEND was posted. Receive completions are taken
+ * before send completions, so a receive that failed is in the history before
+ * the failed SEND ends the run.
  */
 static int rvtc_consumer_thread(void *data)
 {
@@ -240,7 +321,23 @@ static int rvtc_consumer_thread(void *data)
 				.send_flags = IB_SEND_SIGNALED,
 			};
 			const struct ib_send_wr *bad;
+			struct ib_sge sge;
 
+			if (run->payload) {
+				u64 *buf = a->send_buf + (size_t)(posted % a->depth) *
+					   (run->payload / sizeof(u64));
+				u32 w;
+
+				for (w = 0; w < run->payload / sizeof(u64); w++)
+					buf[w] = rvtc_payload_word(a->index, posted, w);
+				sge = (struct ib_sge){
+					.addr = (uintptr_t)buf,
+					.length = run->payload,
+					.lkey = a->send_lkey,
+				};
+				wr.sg_list = &sge;
+				wr.num_sge = 1;
+			}
 			a->sent_at[posted] = rvtc_now(run);
 			ret = ib_post_send(a->send_qp, &wr, &bad);
 			if (ret) {
@@ -249,6 +346,12 @@ static int rvtc_consumer_thread(void *data)
 			}
 			posted++;
 		}
+		n = ib_poll_cq(a->recv_cq, RVTC_POLL_BATCH, wc);
+		for (i = 0; i < n && received < a->messages; i++, received++)
+			rvtc_record(run, a->id, REC_RECV, a->sent_at[received], rvtc_now(run),
+				    wc[i].wr_id, wc[i].status, a->index,
+				    rvtc_placement(run, &wc[i], a->index, received));
+		atomic64_add(max(n, 0), &run->received);
 		n = ib_poll_cq(a->send_cq, RVTC_POLL_BATCH, wc);
 		for (i = 0; i < n; i++) {
 			if (wc[i].status != IB_WC_SUCCESS) {
@@ -258,11 +361,6 @@ static int rvtc_consumer_thread(void *data)
 			}
 		}
 		sends_done += max(n, 0);
-		n = ib_poll_cq(a->recv_cq, RVTC_POLL_BATCH, wc);
-		for (i = 0; i < n && received < a->messages; i++, received++)
-			rvtc_record(run, a->id, REC_RECV, a->sent_at[received], rvtc_now(run),
-				    wc[i].wr_id, wc[i].status, a->index, 0);
-		atomic64_add(max(n, 0), &run->received);
 		cond_resched();
 	}
 out:
@@ -346,6 +444,12 @@ static int rvtc_concurrent_check(struct rvtc_session *s, u32 op, const struct rv
 	if (!req->consumer_depth || req->consumer_depth > RVTC_CONSUMER_DEPTH)
 		return REFUSE(s, op, "consumer depth %u: want 1..%u", req->consumer_depth,
 			      RVTC_CONSUMER_DEPTH);
+	if (req->payload && (req->payload < sizeof(u64) || req->payload > RVTC_MAX_PAYLOAD ||
+			     req->payload % sizeof(u64)))
+		return REFUSE(s, op, "payload %u bytes: want 0, or a multiple of 8 in 8..%u",
+			      req->payload, RVTC_MAX_PAYLOAD);
+	if (req->reserved)
+		return REFUSE(s, op, "reserved is %u, not 0", req->reserved);
 	want += (size_t)req->n_posters * sizeof(*parts->posters) +
 		(size_t)req->n_consumers * sizeof(*parts->consumers) +
 		ALIGN(((size_t)req->n_batches + req->n_resizes + req->n_arms) * sizeof(u32), 8);
@@ -365,6 +469,8 @@ static int rvtc_concurrent_check(struct rvtc_session *s, u32 op, const struct rv
 		if (parts->posters[i].num_sge > RVTC_MAX_CONCURRENT_SGE)
 			return REFUSE(s, op, "poster %u: %u SGEs a WR, at most %u", i,
 				      parts->posters[i].num_sge, RVTC_MAX_CONCURRENT_SGE);
+		if (req->payload && !parts->posters[i].num_sge)
+			return REFUSE(s, op, "poster %u: a payload needs an SGE a WR", i);
 		for (j = 0; j < parts->posters[i].n_batches; j++, b++) {
 			if (!parts->batches[b] || parts->batches[b] > RVTC_MAX_BATCH)
 				return REFUSE(s, op, "poster %u batch %u: %u WRs, want 1..%u",
@@ -376,6 +482,9 @@ static int rvtc_concurrent_check(struct rvtc_session *s, u32 op, const struct rv
 		return REFUSE(s, op, "the posters have %llu batches, n_batches says %u", batches, req->n_batches);
 	if (*total > RVTC_MAX_WRS)
 		return REFUSE(s, op, "%llu WRs in all: at most %u", *total, RVTC_MAX_WRS);
+	if (*total * req->payload > RVTC_MAX_PAYLOAD_BYTES)
+		return REFUSE(s, op, "%llu WRs of %u bytes: the buffers pass %u bytes", *total,
+			      req->payload, RVTC_MAX_PAYLOAD_BYTES);
 	for (i = 0; i < req->n_consumers; i++) {
 		const struct rvtc_concurrent_consumer *c = &parts->consumers[i];
 		struct rvtc_object *qp = rvtc_lookup(s, c->send_qp, RVTC_QP);
@@ -413,8 +522,11 @@ static void rvtc_run_free(struct rvtc_run *run)
 	for (i = 0; i < run->n_actors; i++) {
 		kvfree(run->actors[i].sent_at);
 		kfree(run->actors[i].at);
+		kvfree(run->actors[i].sges);
+		kfree(run->actors[i].send_buf);
 	}
 	kfree(run->actors);
+	kvfree(run->recv_buf);
 	kvfree(run->records);
 	kfree(run);
 }
@@ -423,8 +535,9 @@ static void rvtc_run_free(struct rvtc_run *run)
 static int rvtc_run_setup(struct rvtc_session *s, struct rvtc_run *run, const struct rvtc_concurrent *req,
 			  const struct rvtc_concurrent_parts *parts, u32 *arms)
 {
-	u32 p = req->n_posters, c = req->n_consumers, i, b = 0;
+	u32 p = req->n_posters, c = req->n_consumers, i, j, b = 0;
 	struct rvtc_actor *a;
+	u64 bufs = 0;
 
 	for (i = 0; i < run->n_actors; i++) {
 		a = &run->actors[i];
@@ -438,6 +551,16 @@ static int rvtc_run_setup(struct rvtc_session *s, struct rvtc_run *run, const st
 		a->n_batches = parts->posters[i].n_batches;
 		a->next_wr_id = parts->posters[i].first_wr_id;
 		a->num_sge = parts->posters[i].num_sge;
+		a->first_wr_id = a->next_wr_id;
+		a->first_buf = bufs;
+		for (j = 0; j < a->n_batches; j++)
+			a->n_wrs += a->batches[j];
+		bufs += a->n_wrs;
+		if (run->payload) {
+			a->sges = kvcalloc(RVTC_MAX_BATCH * a->num_sge, sizeof(*a->sges), GFP_KERNEL);
+			if (!a->sges)
+				return -ENOMEM;
+		}
 		b += a->n_batches;
 		if (i >= p - req->hardirq_posters) {
 			hrtimer_init(&a->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
@@ -462,6 +585,13 @@ static int rvtc_run_setup(struct rvtc_session *s, struct rvtc_run *run, const st
 		a->sent_at = kvcalloc(max(cc->messages, 1u), sizeof(u64), GFP_KERNEL);
 		if (!a->sent_at)
 			return -ENOMEM;
+		if (run->payload) {
+			/* kmalloc'ed: siw may send from a buffer's pages (virt_to_page). */
+			a->send_buf = kcalloc(a->depth, run->payload, GFP_KERNEL);
+			if (!a->send_buf)
+				return -ENOMEM;
+			a->send_lkey = a->send_qp->pd->local_dma_lkey;
+		}
 		a->task = kthread_create(rvtc_consumer_thread, a, "rvtc_consume/%u", i);
 		if (IS_ERR(a->task))
 			return PTR_ERR(a->task);
@@ -558,12 +688,17 @@ int rvtc_run_concurrent(struct rvtc_session *s, u32 op, const void *p, size_t le
 		return -ENOMEM;
 	run->srq = srq->srq;
 	run->total = total;
+	run->n_posters = req->n_posters;
+	run->payload = req->payload;
+	run->recv_lkey = srq->srq->pd->local_dma_lkey;
 	spin_lock_init(&run->fail_lock);
 	run->n_actors = req->n_posters + req->n_consumers + 2;
 	run->actors = kcalloc(run->n_actors, sizeof(*run->actors), GFP_KERNEL);
 	run->capacity = min_t(u64, RVTC_MAX_RECORDS, total * 2 + 8 * req->n_batches + 65536);
 	run->records = kvcalloc(run->capacity, sizeof(*run->records), GFP_KERNEL);
-	if (!run->actors || !run->records) {
+	if (req->payload)
+		run->recv_buf = kvzalloc(total * req->payload, GFP_KERNEL);
+	if (!run->actors || !run->records || (req->payload && !run->recv_buf)) {
 		rvtc_run_free(run);
 		return -ENOMEM;
 	}

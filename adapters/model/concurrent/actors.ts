@@ -1,4 +1,4 @@
-import { type ConcurrentPlan, RecordKind } from '../../concurrent.js';
+import { type ConcurrentPlan, Placement, RecordKind } from '../../concurrent.js';
 import type { Clock, Steps, Wait } from './scheduler.js';
 import type { ConcurrentSrq, SharedSrq } from './srq.js';
 
@@ -44,7 +44,7 @@ export function* poster(run: Run, actor: number, plan: ConcurrentPlan['posters']
     for (let done = 0; done < batch; ) {
       const first = next + done;
       const count = batch - done;
-      // The SGEs are zero-length: the model's WQE is its wr_id, and the num_sge check is rdmavt's.
+      // The model's WQE is its wr_id and its last SGE's buffer (the WR's own); the num_sge check is rdmavt's.
       const wrs = Array.from({ length: count }, (_, i) => ({ wr_id: first + i, num_sge }));
       const invoke = run.clock.now;
       const { ret, badWr } = yield* run.paths.postSrqRecv(run.srq, wrs);
@@ -62,9 +62,10 @@ export function* poster(run: Run, actor: number, plan: ConcurrentPlan['posters']
 /**
  * Sends `messages` SENDs on its own loopback pair, up to `depth` in flight; each is
  * delivered through rvt_get_rwqe on the SRQ, in order, and its completion polled: the k-th
- * receive's interval runs from the k-th SEND's post to the poll that saw it.
+ * receive's interval runs from the k-th SEND's post to the poll that saw it. With a payload,
+ * each receive records whether it landed in the buffer of the WR that completed.
  */
-export function* consumer(run: Run, actor: number, index: number, messages: number, depth: number): Steps {
+export function* consumer(run: Run, actor: number, index: number, messages: number, depth: number, payload = 0): Steps {
   const sentAt = new Float64Array(messages);
   let posted = 0;
   let received = 0;
@@ -80,10 +81,21 @@ export function* consumer(run: Run, actor: number, index: number, messages: numb
     }
     if (taken.limitEvent) run.pendingEvents++;
     yield;
-    record(run, actor, RecordKind.RECV, sentAt[received] as number, taken.wr_id, 0, index, 0);
+    record(run, actor, RecordKind.RECV, sentAt[received] as number, taken.wr_id, 0, index, placement(payload, taken));
     received++;
     run.received++;
   }
+}
+
+/**
+ * Where a SEND of `payload` bytes landed (0: zero-length SENDs, nothing to check): in the buffer
+ * of the WR that completed when the SGEs came from its own WQE; a slot never written has no SGEs
+ * (num_sge 0), so the SEND does not fit.
+ */
+function placement(payload: number, taken: { wr_id: number; buffer: number }): number {
+  if (payload === 0) return Placement.UNCHECKED;
+  if (taken.buffer === 0) return Placement.BAD_LENGTH;
+  return taken.buffer === taken.wr_id ? Placement.OK : Placement.ELSEWHERE;
 }
 
 /** concurrent.cc's Spread: the i-th of n operations once the counter passed (i + 1) / (n + 1) of the total. */

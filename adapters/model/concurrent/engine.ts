@@ -56,7 +56,7 @@ export function runConcurrentModel(plan: ConcurrentPlan, model: ConcurrentModel)
   }
   const actors = [
     ...plan.posters.map((spec, i) => poster(run, i, spec, plan.num_sge)),
-    ...plan.consumers.map(({ messages }, j) => consumer(run, p + j, j, messages, plan.consumer_depth)),
+    ...plan.consumers.map(({ messages }, j) => consumer(run, p + j, j, messages, plan.consumer_depth, plan.payload ?? 0)),
     modifier(run, p + c, RecordKind.RESIZE, plan.resizes.map((r) => r.max_wr), spread(plan.resizes.length, total), () => run.posted),
     modifier(run, p + c + 1, RecordKind.ARM, arms, armsAt, () => run.received),
   ];

@@ -44,7 +44,9 @@ export function* rvtPostWqe(srq: SharedSrq, wr_id: number): Steps<boolean> {
   yield;
   const head = wq.head; // rvt_get_rwqe_ptr(&srq->rq, wq->head): head is read again
   yield;
+  // wqe->wr_id, wqe->num_sge, then the SGEs: all before the head publishes them.
   wq.wq[head] = wr_id;
+  wq.sge[head] = wr_id;
   yield;
   wq.head = next;
   unlock(srq.p_lock);
@@ -79,6 +81,8 @@ export function getRwqeWith(limitCheck: LimitCheck): ConcurrentSrq['getRwqe'] {
       return undefined;
     }
     yield;
+    // init_sge takes the SGEs, then r_wr_id = wqe->wr_id: one step here, as both come from one slot.
+    const buffer = kwq.sge[tail] as number;
     const wr_id = kwq.wq[tail] as number;
     if (++tail >= srq.size) tail = 0;
     yield;
@@ -87,7 +91,7 @@ export function getRwqeWith(limitCheck: LimitCheck): ConcurrentSrq['getRwqe'] {
     kwq.count--;
     const limitEvent = yield* limitCheck(srq, kwq, tail);
     unlock(srq.c_lock);
-    return { wr_id, limitEvent };
+    return { wr_id, buffer, limitEvent };
   };
 }
 
@@ -159,7 +163,8 @@ function* resize(srq: SharedSrq, maxWr: number, srqLimit: number | undefined, lo
   let n = 0;
   while (tail !== head) {
     yield;
-    fresh.wq[n++] = old.wq[tail] as number;
+    fresh.wq[n] = old.wq[tail] as number;
+    fresh.sge[n++] = old.sge[tail] as number;
     if (++tail >= oldSize) tail = 0;
   }
   yield;

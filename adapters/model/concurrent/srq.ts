@@ -3,14 +3,18 @@ import type { Steps } from './scheduler.js';
 
 /**
  * struct rvt_krwq of a kernel SRQ: the producer's head, the consumer's tail and cached count,
- * and the slots. A WQE is its wr_id: the plan's SGEs are zero-length, as are the SENDs.
+ * and the slots. A WQE is its wr_id and the buffer its last SGE addresses (the plan's other SGEs
+ * are zero-length): each WR has a buffer of its own, named here by the WR's wr_id.
  */
 export interface Kwq {
   head: number;
   tail: number;
   /** kwq->count: rvt_get_rwqe's approximate count, refreshed from head and tail only when it runs low. */
   count: number;
+  /** Each slot's wr_id. */
   readonly wq: Float64Array;
+  /** Each slot's last SGE: the wr_id whose buffer it addresses (0: a slot never written, num_sge 0). */
+  readonly sge: Float64Array;
 }
 
 /**
@@ -44,9 +48,14 @@ export interface PostReturn {
   badWr: number | undefined;
 }
 
-/** What rvt_get_rwqe took: the WQE's wr_id, and whether it raised IB_EVENT_SRQ_LIMIT_REACHED. */
+/**
+ * What rvt_get_rwqe took: the WQE's wr_id, the buffer its SGEs addressed (init_sge reads them
+ * before r_wr_id = wqe->wr_id; a SEND's payload lands there), and whether it raised
+ * IB_EVENT_SRQ_LIMIT_REACHED.
+ */
 export interface Taken {
   wr_id: number;
+  buffer: number;
   limitEvent: boolean;
 }
 
@@ -63,9 +72,9 @@ export interface ConcurrentSrq {
   modifySrq(srq: SharedSrq, attr: { max_wr?: number; srq_limit?: number }): Steps<number>;
 }
 
-/** rvt_alloc_rq: vzalloc'ed, so count 0 and every slot's wr_id 0 until written. */
+/** rvt_alloc_rq: vzalloc'ed, so count 0 and every slot's wr_id and SGEs 0 until written. */
 export function newKwq(size: number): Kwq {
-  return { head: 0, tail: 0, count: 0, wq: new Float64Array(size) };
+  return { head: 0, tail: 0, count: 0, wq: new Float64Array(size), sge: new Float64Array(size) };
 }
 
 /** rvt_create_srq of the engine's SRQ: not armed (the armer arms it), max_sge max(1, num_sge) as the engines create it. */

@@ -241,6 +241,8 @@ export interface VerbsBinding {
       srq_limit: number;
       posters: readonly { first_wr_id: number; batches: readonly number[] }[];
       num_sge: number;
+      /** Bytes per SEND into each WR's last SGE (a buffer per WR); 0 or absent: zero-length SENDs. */
+      payload?: number;
       consumers: readonly { messages: number }[];
       consumer_depth: number;
       resizes: readonly { max_wr: number }[];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConcurrentOutcome, ConcurrentPlan, RecordKind } from '../../../adapters/concurrent.js';
+import { ConcurrentOutcome, ConcurrentPlan, Placement, RecordKind } from '../../../adapters/concurrent.js';
 import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import { planSeed } from '../../../adapters/model/concurrent/engine.js';
 import { rdmavtConcurrentSrq } from '../../../adapters/model/concurrent/rdmavt.js';
@@ -80,10 +80,10 @@ describe('rdmavt 6.1 SRQ paths as steps (qp.c, srq.c)', () => {
     const s = srq(8);
     finish(paths.postSrqRecv(s, wrs(1, 2, 3, 4)));
     expect(finish(paths.modifySrq(s, { srq_limit: 3 }))).toBe(0);
-    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 1, limitEvent: false }); // 3 remain
-    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 2, limitEvent: true }); // 2 remain
+    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 1, buffer: 1, limitEvent: false }); // 3 remain
+    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 2, buffer: 2, limitEvent: true }); // 2 remain
     expect(s.limit).toBe(0);
-    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 3, limitEvent: false });
+    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 3, buffer: 3, limitEvent: false });
   });
 
   it('recounts against head before it raises: posts made since the cached count are counted', () => {
@@ -93,7 +93,7 @@ describe('rdmavt 6.1 SRQ paths as steps (qp.c, srq.c)', () => {
     finish(paths.postSrqRecv(s, wrs(...Array.from({ length: 30 }, (_, i) => 100 + i))));
     expect(finish(paths.modifySrq(s, { srq_limit: 19 }))).toBe(0);
     // Not refreshed (19 is above RVT_RWQ_COUNT_THRESHOLD): 18 after this take, below 19, but 48 remain: no event.
-    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 1, limitEvent: false });
+    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 1, buffer: 1, limitEvent: false });
     expect(s.limit).toBe(19);
   });
 
@@ -147,6 +147,16 @@ describe('the concurrent engine on the reference model', () => {
     expect(arms[0]?.slice(4, 6)).toEqual([5, 0]);
     const firstPolled = Math.min(...rows(armed.records).filter(([, kind]) => kind === RecordKind.RECV).map(([, , , response]) => response));
     expect(arms[0]?.[2]).toBeLessThan(firstPolled);
+  });
+
+  it('records no placement without a payload; with one, every payload in the buffer of the WR that completed', () => {
+    expect(rows(out.records).filter(([, kind, , , , , , d]) => kind === RecordKind.RECV && d !== Placement.UNCHECKED)).toEqual([]);
+    const withPayload = planWorkload({ ...STANDARD, max_wr: 4, resizes: 0, arms: 0, numSge: 24, payload: 64 }, 1);
+    const placed = runPlan(withPayload, paths, 1);
+    const recvs = rows(placed.records).filter(([, kind]) => kind === RecordKind.RECV);
+    expect(recvs).toHaveLength(STANDARD.wrs);
+    expect(recvs.every(([, , , , , , , d]) => d === Placement.OK)).toBe(true);
+    expect(check(withPayload, placed)).toMatchObject({ linearizable: true, violations: [] });
   });
 
   it('is deterministic for a seed, and another seed interleaves otherwise', () => {

@@ -51,9 +51,22 @@ describe('the concurrent mutants, each race on one hand-made interleaving', () =
     const s = srq(4);
     const post = paths.postSrqRecv(s, wrs(7));
     advanceUntil(post, () => s.kwq.head === 1);
-    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 0, limitEvent: false }); // vzalloc'ed: never posted
+    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 0, buffer: 0, limitEvent: false }); // vzalloc'ed: never posted
     finish(post);
     expect(drain(paths, s)).toEqual([]);
+  });
+
+  it('srq-head-published-early: a consumer that comes after the wr_id but before the SGEs takes the previous occupant\'s buffer', () => {
+    const paths = pathsOf('srq-head-published-early');
+    const s = srq(1); // a ring of 2: slot 0 again at the third WR
+    finish(paths.postSrqRecv(s, wrs(1)));
+    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 1, buffer: 1, limitEvent: false });
+    finish(paths.postSrqRecv(s, wrs(2)));
+    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 2, buffer: 2, limitEvent: false });
+    const post = paths.postSrqRecv(s, wrs(3));
+    advanceUntil(post, () => s.kwq.wq[0] === 3); // the wr_id is in slot 0, the SGEs are still WR 1's
+    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 3, buffer: 1, limitEvent: false });
+    finish(post);
   });
 
   it('limit-stale-count: the cached count misses the posts since it was refreshed, and the event fires with 48 WQEs queued', () => {
@@ -63,7 +76,7 @@ describe('the concurrent mutants, each race on one hand-made interleaving', () =
     finish(paths.getRwqe(s)); // the count, refreshed to 20, is 19 after the take
     finish(paths.postSrqRecv(s, wrs(...Array.from({ length: 30 }, (_, i) => 100 + i))));
     finish(paths.modifySrq(s, { srq_limit: 19 }));
-    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 1, limitEvent: true });
+    expect(finish(paths.getRwqe(s))).toEqual({ wr_id: 1, buffer: 1, limitEvent: true });
   });
 
   it('srq-resize-c-lock-only: a post while the resize copies the ring lands in the ring being replaced', () => {
@@ -91,6 +104,13 @@ describe('the concurrent mutants in a concurrent history', () => {
   const plans = [1, 2, 3].map((seed) => planWorkload(STANDARD, seed));
   const verdicts = async (name: string) =>
     Promise.all(plans.map(async (plan) => check(plan, await openModelSession(mutant(name).behaviour).runConcurrent(plan))));
+
+  it('srq-head-published-early: a payload in another WR\'s buffer (lands-in-own-sges) in the payload-placement case\'s plan; the reference never', async () => {
+    const plan = planWorkload({ ...STANDARD, max_wr: 4, resizes: 0, arms: 0, numSge: 24, payload: 64 }, 17_005);
+    const outcome = check(plan, await openModelSession(mutant('srq-head-published-early').behaviour).runConcurrent(plan));
+    expect(outcome.violations.some((v) => v.clause === 'post_srq_recv.concurrent.lands-in-own-sges')).toBe(true);
+    expect(check(plan, await openModelSession(rdmavt).runConcurrent(plan))).toMatchObject({ linearizable: true, violations: [] });
+  });
 
   for (const name of ['srq-post-unlocked', 'srq-head-published-early', 'srq-resize-c-lock-only']) {
     it(`${name}: a WQE lost or taken wrongly (exactly-once or fifo) within the first three standard plans`, async () => {

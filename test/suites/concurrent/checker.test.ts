@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Placement } from '../../../adapters/concurrent.js';
 import { type CheckOutcome, type ClauseId, REPORTED_PER_KIND, checkHistory } from '../../../suites/concurrent/checker.js';
 import { type ConcurrentHistory, encodeOperations } from '../../../suites/concurrent/history.js';
 import { linearizableBySearch } from '../../../suites/concurrent/wgl.js';
@@ -10,8 +11,8 @@ type Rec = number[];
 const post = (invoke: number, response: number, first: number, count: number, o: { errno?: number; accepted?: number; actor?: number } = {}): Rec => [
   o.actor ?? 0, 0, invoke, response, first, count, o.errno ?? 0, o.accepted ?? (o.errno ? 0 : count),
 ];
-const recv = (invoke: number, response: number, wr_id: number, o: { status?: number; consumer?: number } = {}): Rec => [
-  10 + (o.consumer ?? 0), 1, invoke, response, wr_id, o.status ?? 0, o.consumer ?? 0, 0,
+const recv = (invoke: number, response: number, wr_id: number, o: { status?: number; consumer?: number; placed?: number } = {}): Rec => [
+  10 + (o.consumer ?? 0), 1, invoke, response, wr_id, o.status ?? 0, o.consumer ?? 0, o.placed ?? 0,
 ];
 const resize = (invoke: number, response: number, max_wr: number, errno = 0): Rec => [20, 2, invoke, response, max_wr, errno, 0, 0];
 const arm = (invoke: number, response: number, srq_limit: number, errno = 0): Rec => [21, 3, invoke, response, srq_limit, errno, 0, 0];
@@ -412,6 +413,35 @@ const scenario = (o: { bounded: boolean; limits: boolean; actions: number; corru
   });
 
 const asHistory = (sc: Scenario, records: Rec[]): ConcurrentHistory => ({ max_wr: sc.max_wr, srq_limit: sc.srq_limit, capacity: sc.capacity, records: records.flat() });
+
+describe('checkHistory: lands-in-own-sges (a receive\'s payload in its own WR\'s SGEs)', () => {
+  const PLACEMENT = 'post_srq_recv.concurrent.lands-in-own-sges';
+
+  it('receives whose payload landed in their WR\'s buffer, or that were not checked, pass', () => {
+    expectLinearizable(history({}, post(0, 5, 1, 3), recv(6, 8, 1, { placed: Placement.OK }), recv(9, 10, 2), recv(11, 12, 3, { placed: Placement.OK })));
+  });
+
+  it('a receive whose payload is not in its WR\'s buffer: the post and the receive show it', () => {
+    const v = expectOnly(history({}, post(0, 5, 1, 2), recv(6, 8, 1, { placed: Placement.OK }), recv(7, 9, 2, { placed: Placement.ELSEWHERE })), PLACEMENT, 'misplaced', 2);
+    expect(v?.message).toMatch(/record 2 completed wr_id 2 \(posted by record 0\) with the SEND's length, but the SEND's payload is not in that WR's buffer/);
+    expect(v?.witness.map((op) => op.kind)).toEqual(['post', 'recv']);
+  });
+
+  it('a receive that failed or came up short, though its WR\'s SGEs held the payload', () => {
+    const failed = expectOnly(history({}, post(0, 5, 1, 1), recv(6, 8, 1, { status: 4, placed: Placement.BAD_LENGTH })), PLACEMENT, 'bad-length', 2);
+    expect(failed?.message).toMatch(/completed wr_id 1 \(posted by record 0\) with status 4/);
+    const short = expectOnly(history({}, post(0, 5, 1, 1), recv(6, 8, 1, { placed: Placement.BAD_LENGTH })), PLACEMENT, 'bad-length', 2);
+    expect(short?.message).toMatch(/with a byte_len other than the SEND's payload/);
+  });
+
+  it('counts every misplaced receive, reporting the first few', () => {
+    const n = REPORTED_PER_KIND + 3;
+    const ops = [post(0, 5, 1, n), ...Array.from({ length: n }, (_, k) => recv(6 + 2 * k, 7 + 2 * k, 1 + k, { placed: Placement.ELSEWHERE }))];
+    const outcome = checkHistory(history({ max_wr: 64 }, ...ops));
+    expect(outcome.counts).toEqual([{ clause: PLACEMENT, kind: 'misplaced', count: n }]);
+    expect(outcome.violations).toHaveLength(REPORTED_PER_KIND);
+  });
+});
 
 describe('checkHistory against the exhaustive search', () => {
   it('agrees exactly where the checker is exact: an SRQ that never fills, no limit', () => {

@@ -5,7 +5,7 @@ import { ConcurrentHistory, Operation, decodeHistory, encodeOperations, operatio
 // One record of each kind, as the engines write them: [actor, kind, invoke, response, a, b, c, d].
 const RECORDS = [
   [0, RecordKind.POST, 100, 180, 1000, 4, 12, 3],
-  [5, RecordKind.RECV, 150, 400, 1000, 0, 1, 0],
+  [5, RecordKind.RECV, 150, 400, 1000, 0, 1, 1],
   [8, RecordKind.RESIZE, 200, 260, 64, 0, 0, 0],
   [9, RecordKind.ARM, 300, 310, 16, 22, 0, 0],
   [10, RecordKind.LIMIT_EVENT, 500, 500, 0, 0, 0, 0],
@@ -16,7 +16,7 @@ describe('decodeHistory', () => {
     const fromArray = toOperations(decodeHistory(RECORDS));
     expect(fromArray).toEqual([
       { kind: 'post', index: 0, actor: 0, invoke: 100, response: 180, first_wr_id: 1000, count: 4, errno: 12, accepted: 3 },
-      { kind: 'recv', index: 1, actor: 5, invoke: 150, response: 400, wr_id: 1000, status: 0, consumer: 1 },
+      { kind: 'recv', index: 1, actor: 5, invoke: 150, response: 400, wr_id: 1000, status: 0, consumer: 1, placement: 1 },
       { kind: 'resize', index: 2, actor: 8, invoke: 200, response: 260, max_wr: 64, errno: 0 },
       { kind: 'arm', index: 3, actor: 9, invoke: 300, response: 310, srq_limit: 16, errno: 22 },
       { kind: 'limit_event', index: 4, actor: 10, invoke: 500, response: 500, in_receive: false },
@@ -47,6 +47,7 @@ describe('decodeHistory', () => {
     ['a limit event that lasts', 4, 3, 501, /history record 4: a limit event is a point in time/],
     ['a post accepting more than its list', 0, 7, 5, /history record 0: accepted 5 of a list of 4/],
     ['a post failing with every WR accepted', 0, 7, 4, /history record 0: failed with errno 12 but accepted all 4/],
+    ['a receive with an unknown placement', 1, 7, 4, /history record 1: a receive's placement \(field d\) is 4/],
   ])('refuses %s, naming the record', (_what, record, field, value, message) => {
     const bad = [...RECORDS];
     bad[record * 8 + field] = value;

@@ -38,11 +38,22 @@ struct Pair {
   ibv_qp* receiver = nullptr;
 };
 
+// With a payload: a buffer per WR (poster i's from first_buf[i] on, in wr_id order) and per
+// consumer `depth` SEND buffers, each registered.
+struct Buffers {
+  std::vector<uint64_t> recv;
+  std::vector<uint64_t> send;
+  ibv_mr* recv_mr = nullptr;
+  ibv_mr* send_mr = nullptr;
+  std::vector<uint64_t> first_buf;
+};
+
 // Everything a run creates, destroyed children first whatever step failed.
 struct Rig {
   ibv_pd* pd = nullptr;
   ibv_srq* srq = nullptr;
   std::vector<Pair> pairs;
+  Buffers bufs;
 
   ~Rig() {
     for (Pair& p : pairs) {
@@ -54,6 +65,8 @@ struct Rig {
       if (p.send_cq != nullptr) ibv_destroy_cq(p.send_cq);
       if (p.recv_cq != nullptr) ibv_destroy_cq(p.recv_cq);
     }
+    if (bufs.recv_mr != nullptr) ibv_dereg_mr(bufs.recv_mr);
+    if (bufs.send_mr != nullptr) ibv_dereg_mr(bufs.send_mr);
     if (pd != nullptr) ibv_dealloc_pd(pd);
   }
 };
@@ -132,6 +145,20 @@ bool BuildRig(ibv_context* ctx, const ConcurrentPlan& plan, Rig& rig, Failure& f
   srq_init.attr.max_sge = std::max(1u, plan.num_sge);
   rig.srq = ibv_create_srq(rig.pd, &srq_init);
   if (rig.srq == nullptr) return fail("ibv_create_srq", errno);
+  if (plan.payload != 0) {
+    const size_t words = plan.payload / sizeof(uint64_t);
+    uint64_t wrs = 0;
+    for (const auto& p : plan.posters) {
+      rig.bufs.first_buf.push_back(wrs);
+      for (uint32_t b : p.batches) wrs += b;
+    }
+    rig.bufs.recv.assign(std::max<uint64_t>(wrs, 1) * words, 0);
+    rig.bufs.send.assign(std::max<size_t>(plan.consumer_messages.size(), 1) * plan.consumer_depth * words, 0);
+    rig.bufs.recv_mr = ibv_reg_mr(rig.pd, rig.bufs.recv.data(), rig.bufs.recv.size() * sizeof(uint64_t), IBV_ACCESS_LOCAL_WRITE);
+    if (rig.bufs.recv_mr == nullptr) return fail("ibv_reg_mr (receive buffers)", errno);
+    rig.bufs.send_mr = ibv_reg_mr(rig.pd, rig.bufs.send.data(), rig.bufs.send.size() * sizeof(uint64_t), 0);
+    if (rig.bufs.send_mr == nullptr) return fail("ibv_reg_mr (send buffers)", errno);
+  }
   ibv_port_attr port = {};
   int ret = ibv_query_port(ctx, 1, &port);
   if (ret != 0) return fail("ibv_query_port", Errno(ret));
@@ -153,9 +180,19 @@ bool BuildRig(ibv_context* ctx, const ConcurrentPlan& plan, Rig& rig, Failure& f
   return true;
 }
 
+// With a payload, word i of the k-th SEND of consumer c: rvtc_payload_word's (rvtc_concurrent.c).
+uint64_t PayloadWord(uint32_t consumer, uint32_t k, uint32_t i) {
+  return (static_cast<uint64_t>(consumer + 1) << 40) | (static_cast<uint64_t>(k + 1) << 8) | (i & 0xff);
+}
+
 // What the actors share while the workload runs.
 struct Shared {
   ibv_srq* srq;
+  // With a payload (else 0): its size, the buffers, and each poster's wr_ids.
+  uint32_t payload = 0;
+  Buffers* bufs = nullptr;
+  const ConcurrentPlan* plan = nullptr;
+  std::vector<uint64_t> poster_wrs;
   double t0 = 0;
   double deadline = 0;
   uint64_t total = 0;
@@ -203,10 +240,13 @@ void Backoff(unsigned refusals) {
 
 // Posts its batches in order; the part of a batch a post did not accept (ENOMEM: the SRQ was
 // full) is posted again as a new operation once the consumers have made room.
-void Poster(Shared& s, double actor, const ConcurrentPlan::Poster& plan, uint32_t num_sge, Records& out) {
+void Poster(Shared& s, double actor, size_t index, const ConcurrentPlan::Poster& plan, uint32_t num_sge, Records& out) {
   std::vector<ibv_recv_wr> wrs;
   // Zero-length: a receive of a zero-length SEND skips them, whatever their lkey; only the post writes them.
   std::vector<ibv_sge> sges(std::max(1u, num_sge));
+  // With a payload, each WR's own: num_sge - 1 zero-length, then the WR's buffer (written last by
+  // the post, so a consumer that reads the slot early takes the previous occupant's).
+  std::vector<ibv_sge> wr_sges;
   uint64_t next_id = plan.first_wr_id;
   unsigned refusals = 0;
   s.AwaitGo();
@@ -216,11 +256,20 @@ void Poster(Shared& s, double actor, const ConcurrentPlan::Poster& plan, uint32_
       if (s.Over()) return;
       uint32_t count = batch - done;
       wrs.assign(count, ibv_recv_wr{});
+      if (s.payload != 0) wr_sges.assign(static_cast<size_t>(count) * num_sge, ibv_sge{});
       for (uint32_t i = 0; i < count; i++) {
         wrs[i].wr_id = next_id + done + i;
         wrs[i].next = i + 1 < count ? &wrs[i + 1] : nullptr;
         wrs[i].sg_list = sges.data();
         wrs[i].num_sge = static_cast<int>(num_sge);
+        if (s.payload != 0) {
+          ibv_sge* sg = &wr_sges[static_cast<size_t>(i) * num_sge];
+          const uint64_t buf = s.bufs->first_buf[index] + (wrs[i].wr_id - plan.first_wr_id);
+          sg[num_sge - 1].addr = reinterpret_cast<uintptr_t>(&s.bufs->recv[buf * (s.payload / sizeof(uint64_t))]);
+          sg[num_sge - 1].length = s.payload;
+          sg[num_sge - 1].lkey = s.bufs->recv_mr->lkey;
+          wrs[i].sg_list = sg;
+        }
       }
       ibv_recv_wr* bad = nullptr;
       double invoke = s.Now();
@@ -239,8 +288,28 @@ void Poster(Shared& s, double actor, const ConcurrentPlan::Poster& plan, uint32_
   }
 }
 
-// Sends `messages` zero-length SENDs through its pair and records each receive completion: the
-// k-th completion answers the k-th SEND (RC delivers in order), so its interval starts there.
+// Where the payload of the k-th SEND of consumer c landed, by the completion that answered it:
+// rvtc_placement's rule (rvtc_concurrent.c). Each WR's buffer is written once, by its own receive.
+uint32_t Placed(const Shared& s, const ibv_wc& wc, uint32_t c, uint32_t k) {
+  if (s.payload == 0) return kUnchecked;
+  if (wc.status != IBV_WC_SUCCESS || wc.byte_len != s.payload) return kBadLength;
+  const auto& posters = s.plan->posters;
+  for (size_t i = 0; i < posters.size(); i++) {
+    if (wc.wr_id < posters[i].first_wr_id || wc.wr_id - posters[i].first_wr_id >= s.poster_wrs[i]) continue;
+    const size_t words = s.payload / sizeof(uint64_t);
+    const uint64_t* buf = &s.bufs->recv[(s.bufs->first_buf[i] + (wc.wr_id - posters[i].first_wr_id)) * words];
+    for (uint32_t w = 0; w < words; w++) {
+      if (buf[w] != PayloadWord(c, k, w)) return kElsewhere;
+    }
+    return kPlacedOk;
+  }
+  return kUnchecked;
+}
+
+// Sends `messages` SENDs (zero-length, or with the plan's payload) through its pair and records
+// each receive completion: the k-th completion answers the k-th SEND (RC delivers in order), so
+// its interval starts there. Receive completions are taken first, so a receive that failed is in
+// the history before the failed SEND ends the run.
 void Consumer(Shared& s, double actor, uint32_t index, const Pair& pair, uint32_t messages, uint32_t depth, Records& out) {
   std::vector<double> sent_at(messages);
   uint32_t posted = 0, sends_done = 0, received = 0;
@@ -252,16 +321,37 @@ void Consumer(Shared& s, double actor, uint32_t index, const Pair& pair, uint32_
     while (posted < messages && posted - received < depth && posted - sends_done < depth) {
       ibv_send_wr wr = {};
       ibv_send_wr* bad = nullptr;
+      ibv_sge sge = {};
       wr.wr_id = posted;
       wr.opcode = IBV_WR_SEND;
       wr.send_flags = IBV_SEND_SIGNALED;
+      if (s.payload != 0) {
+        const size_t words = s.payload / sizeof(uint64_t);
+        uint64_t* buf = &s.bufs->send[(static_cast<size_t>(index) * depth + posted % depth) * words];
+        for (uint32_t w = 0; w < words; w++) buf[w] = PayloadWord(index, posted, w);
+        sge.addr = reinterpret_cast<uintptr_t>(buf);
+        sge.length = s.payload;
+        sge.lkey = s.bufs->send_mr->lkey;
+        wr.sg_list = &sge;
+        wr.num_sge = 1;
+      }
       sent_at[posted] = s.Now();
       int ret = ibv_post_send(pair.sender, &wr, &bad);
       if (ret != 0) return s.Fail(Errno(ret), "ibv_post_send (consumer " + std::to_string(index) + ")");
       posted++;
       idle = false;
     }
-    int n = ibv_poll_cq(pair.send_cq, kPollBatch, wc);
+    int n = ibv_poll_cq(pair.recv_cq, kPollBatch, wc);
+    if (n < 0) return s.Fail(EIO, "ibv_poll_cq (consumer " + std::to_string(index) + " receive CQ)");
+    double now = s.Now();
+    for (int i = 0; i < n && received < messages; i++, received++) {
+      out.push_back({actor, kRecv, sent_at[received], now, static_cast<double>(wc[i].wr_id),
+                     static_cast<double>(wc[i].status), static_cast<double>(index),
+                     static_cast<double>(Placed(s, wc[i], index, received))});
+    }
+    s.received.fetch_add(n, std::memory_order_relaxed);
+    if (n > 0) idle = false;
+    n = ibv_poll_cq(pair.send_cq, kPollBatch, wc);
     if (n < 0) return s.Fail(EIO, "ibv_poll_cq (consumer " + std::to_string(index) + " send CQ)");
     for (int i = 0; i < n; i++) {
       if (wc[i].status != IBV_WC_SUCCESS) {
@@ -270,15 +360,6 @@ void Consumer(Shared& s, double actor, uint32_t index, const Pair& pair, uint32_
       }
     }
     sends_done += n;
-    n = ibv_poll_cq(pair.recv_cq, kPollBatch, wc);
-    if (n < 0) return s.Fail(EIO, "ibv_poll_cq (consumer " + std::to_string(index) + " receive CQ)");
-    double now = s.Now();
-    for (int i = 0; i < n && received < messages; i++, received++) {
-      out.push_back({actor, kRecv, sent_at[received], now, static_cast<double>(wc[i].wr_id),
-                     static_cast<double>(wc[i].status), static_cast<double>(index), 0});
-    }
-    s.received.fetch_add(n, std::memory_order_relaxed);
-    if (n > 0) idle = false;
     if (idle) sched_yield();
   }
 }
@@ -340,8 +421,14 @@ ConcurrentOutcome RunConcurrentWorkload(ibv_context* ctx, const ConcurrentPlan& 
   }
   Shared s;
   s.srq = rig.srq;
+  s.payload = plan.payload;
+  s.bufs = &rig.bufs;
+  s.plan = &plan;
   for (const auto& p : plan.posters) {
-    for (uint32_t b : p.batches) s.total += b;
+    uint64_t wrs = 0;
+    for (uint32_t b : p.batches) wrs += b;
+    s.poster_wrs.push_back(wrs);
+    s.total += wrs;
   }
   const size_t posters = plan.posters.size(), consumers = plan.consumer_messages.size();
   const double resizer = static_cast<double>(posters + consumers), armer = resizer + 1, events = resizer + 2;
@@ -356,7 +443,7 @@ ConcurrentOutcome RunConcurrentWorkload(ibv_context* ctx, const ConcurrentPlan& 
   std::atomic<bool> events_done{false};
   std::vector<std::thread> actors;
   for (size_t i = 0; i < posters; i++) {
-    actors.emplace_back(Poster, std::ref(s), static_cast<double>(i), std::cref(plan.posters[i]), plan.num_sge, std::ref(records[i]));
+    actors.emplace_back(Poster, std::ref(s), static_cast<double>(i), i, std::cref(plan.posters[i]), plan.num_sge, std::ref(records[i]));
   }
   for (size_t j = 0; j < consumers; j++) {
     actors.emplace_back(Consumer, std::ref(s), static_cast<double>(posters + j), static_cast<uint32_t>(j),

@@ -16,7 +16,11 @@ namespace rvt {
 // The most SENDs a consumer keeps in flight (CQs and send queues are sized from it) and the most
 // SGEs a posted WR carries: adapters/concurrent.ts's MAX_CONSUMER_DEPTH and MAX_CONCURRENT_SGE.
 constexpr uint32_t kMaxConsumerDepth = 16;
-constexpr uint32_t kMaxConcurrentSge = 16;
+constexpr uint32_t kMaxConcurrentSge = 128;
+// A SEND's payload when the plan checks data placement, and all WRs' buffers together:
+// adapters/concurrent.ts's MAX_PAYLOAD and MAX_PAYLOAD_BYTES.
+constexpr uint32_t kMaxPayload = 256;
+constexpr uint64_t kMaxPayloadBytes = 32u << 20;
 
 // What each actor does, decided by the caller (suites/concurrent plans it from a seed).
 struct ConcurrentPlan {
@@ -30,7 +34,8 @@ struct ConcurrentPlan {
   std::vector<uint32_t> consumer_messages;
   std::vector<uint32_t> resizes;  // max_wr values, applied in order
   std::vector<uint32_t> arms;     // srq_limit values, applied in order
-  uint32_t num_sge = 0;           // zero-length SGEs per posted WR
+  uint32_t num_sge = 0;           // SGEs per posted WR: zero-length, but the last one with a payload
+  uint32_t payload = 0;           // bytes per SEND, into the last SGE (a buffer per WR); 0: zero-length SENDs
   uint32_t consumer_depth = 16;   // SENDs a consumer keeps in flight, 1..kMaxConsumerDepth
   uint32_t timeout_ms = 60000;
 };
@@ -39,6 +44,8 @@ struct ConcurrentPlan {
 // layout is the wire format of ConcurrentHistory.records (suites/concurrent/history.ts).
 using ConcurrentRecord = std::array<double, 8>;
 enum ConcurrentKind { kPost = 0, kRecv = 1, kResize = 2, kArm = 3, kLimitEvent = 4 };
+// A receive record's field d: where the SEND's payload landed (adapters/concurrent.ts, Placement).
+enum Placement { kUnchecked = 0, kPlacedOk = 1, kBadLength = 2, kElsewhere = 3 };
 
 struct ConcurrentOutcome {
   // 0, or the errno of the step that stopped the workload (ETIMEDOUT when the deadline passed).

@@ -39,6 +39,17 @@ ConcurrentPlan ReadPlan(Napi::Value value) {
   out.arms = U32List(plan, "arms", "srq_limit", "plan");
   out.num_sge = static_cast<uint32_t>(ToInteger(plan.Get("num_sge"), "plan.num_sge", 0, kMaxConcurrentSge));
   out.consumer_depth = static_cast<uint32_t>(ToInteger(plan.Get("consumer_depth"), "plan.consumer_depth", 1, kMaxConsumerDepth));
+  Napi::Value payload = plan.Get("payload");
+  if (!payload.IsUndefined()) {
+    out.payload = static_cast<uint32_t>(ToInteger(payload, "plan.payload", 0, kMaxPayload));
+    if (out.payload % 8 != 0) throw Napi::RangeError::New(plan.Env(), "plan.payload must be a multiple of 8");
+    if (out.payload != 0 && out.num_sge == 0) throw Napi::RangeError::New(plan.Env(), "plan.payload needs plan.num_sge >= 1");
+    uint64_t wrs = 0;
+    for (const auto& p : out.posters) {
+      for (uint32_t b : p.batches) wrs += b;
+    }
+    if (wrs * out.payload > kMaxPayloadBytes) throw Napi::RangeError::New(plan.Env(), "plan.payload: the WRs' buffers pass kMaxPayloadBytes");
+  }
   return out;
 }
 

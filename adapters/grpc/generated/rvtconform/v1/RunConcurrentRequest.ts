@@ -16,12 +16,17 @@ export interface RunConcurrentRequest {
   'timeout_ms'?: (number);
   'num_sge'?: (number);
   'consumer_depth'?: (number);
+  /**
+   * Bytes per SEND into each posted WR's last SGE (a buffer per WR); 0 or absent: zero-length SENDs.
+   */
+  'payload'?: (number);
   '_max_wr'?: "max_wr";
   '_srq_limit'?: "srq_limit";
   '_hardirq_posters'?: "hardirq_posters";
   '_timeout_ms'?: "timeout_ms";
   '_num_sge'?: "num_sge";
   '_consumer_depth'?: "consumer_depth";
+  '_payload'?: "payload";
 }
 
 export interface RunConcurrentRequest__Output {
@@ -35,4 +40,8 @@ export interface RunConcurrentRequest__Output {
   'timeout_ms'?: (number);
   'num_sge'?: (number);
   'consumer_depth'?: (number);
+  /**
+   * Bytes per SEND into each posted WR's last SGE (a buffer per WR); 0 or absent: zero-length SENDs.
+   */
+  'payload'?: (number);
 }
