@@ -85,6 +85,7 @@ first_netdev() {
   done
   return 1
 }
+no_tentative_address() { ! ip -6 addr show dev "$netdev" tentative | grep -q inet6; }
 rxe0_listed() { ibv_devices | grep -qw rxe0; }
 rxe0_active() { grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state; }
 port_device() {
@@ -101,8 +102,14 @@ modprobe -a virtio_net virtio_console rdma_rxe || fail "modprobe of virtio_net, 
 ip link set lo up || fail "cannot bring up lo"
 wait_until first_netdev || fail "no network device appeared"
 netdev=$(first_netdev)
+# No duplicate address detection on the VM's private link: while the IPv6 link-local address (rxe0's
+# GID 0) is tentative, a modify to RTR that resolves it fails with ETIMEDOUT (a job that started
+# within a second of the link coming up, a reproducer, met it).
+[ ! -e "/proc/sys/net/ipv6/conf/$netdev/accept_dad" ] || echo 0 >"/proc/sys/net/ipv6/conf/$netdev/accept_dad" \\
+  || fail "cannot turn off duplicate address detection on $netdev"
 ip link set "$netdev" up && ip addr add ${GUEST_ADDRESS} dev "$netdev" && ip route add default via ${GATEWAY} \\
   || fail "cannot configure $netdev"
+wait_until no_tentative_address || fail "$netdev kept a tentative IPv6 address"
 rdma link add rxe0 type rxe netdev "$netdev" || fail "rdma link add rxe0 type rxe netdev $netdev failed"
 wait_until rxe0_listed || fail "rxe0 did not appear in ibv_devices"
 wait_until rxe0_active || fail "port 1 of rxe0 did not become ACTIVE"
