@@ -1,5 +1,4 @@
-import { modelAdapter } from '../adapters/model/index.js';
-import { mutantAdapter, mutants } from '../adapters/mutants/index.js';
+import { mutants, mutationAdapters } from '../adapters/mutants/index.js';
 import { allCases } from '../suites/index.js';
 import { runMutation } from '../suites/mutation.js';
 import { emit } from './measure.js';
@@ -7,7 +6,8 @@ import { emit } from './measure.js';
 /** The whole mutants run as `rvt-conform mutants` does it (cases and fuzzing), wall time. */
 async function main(): Promise<void> {
   const started = performance.now();
-  const report = await runMutation(modelAdapter(), mutants, mutantAdapter, allCases, { fuzzRuns: 30 });
+  const { reference, adapterOf } = mutationAdapters();
+  const report = await runMutation(reference, mutants, adapterOf, allCases, { fuzzRuns: 30 });
   const ms = performance.now() - started;
   const command = 'time rvt-conform mutants';
   emit('mutation', [

@@ -1,5 +1,6 @@
 import type { Adapter, AdapterInfo } from '../adapter.js';
 import type { Behaviour } from './behaviour.js';
+import type { ConcurrentOutcomes } from './concurrent/outcomes.js';
 import { rdmavt } from './rdmavt.js';
 import { openModelSession } from './session.js';
 
@@ -10,8 +11,12 @@ const IMPLEMENTATION = 'reference model';
 /** Whether an adapter's implementation is this model (or a variation of it), also when an agent serves it. */
 export const isModel = (info: AdapterInfo): boolean => info.implementation.startsWith(`${IMPLEMENTATION}: `);
 
-/** The reference model of rdmavt, or a variation of it, as an adapter. */
-export function modelAdapter(behaviour: Behaviour = rdmavt, name = 'model'): Adapter {
+/**
+ * The reference model of rdmavt, or a variation of it, as an adapter. `outcomes`, shared by the
+ * adapters of a mutation run, keeps the concurrent engine's outcomes for runs of the same plan on
+ * the same SRQ paths (concurrent/outcomes.ts).
+ */
+export function modelAdapter(behaviour: Behaviour = rdmavt, name = 'model', outcomes?: ConcurrentOutcomes): Adapter {
   const info: AdapterInfo = {
     adapter: name,
     implementation: `${IMPLEMENTATION}: ${behaviour.description}`,
@@ -28,7 +33,7 @@ export function modelAdapter(behaviour: Behaviour = rdmavt, name = 'model'): Ada
   };
   return {
     info: async () => info,
-    open: async () => openModelSession(behaviour),
+    open: async () => openModelSession(behaviour, outcomes),
     dispose: async () => undefined,
   };
 }

@@ -2,6 +2,7 @@ import { type Session, onlyProcessContext } from '../adapter.js';
 import type { CallArgs, CallName, CallResult } from '../calls.js';
 import type { Behaviour } from './behaviour.js';
 import { planSeed, runConcurrentModel } from './concurrent/engine.js';
+import type { ConcurrentOutcomes } from './concurrent/outcomes.js';
 import { pollCq } from './cq.js';
 import { allocHandle, lookup, MODEL_PORT_ATTR, newModelState } from './device.js';
 import { progress } from './loopback.js';
@@ -89,13 +90,15 @@ const verbs: Verbs = {
   runConcurrent: (state, plan) => {
     if (plan.hardirq_posters !== 0) throw new Error('the model cannot post from hard-IRQ context: only the kernel adapter can');
     const b = state.behaviour;
-    return runConcurrentModel(plan, { paths: b.concurrentSrq, ringSize: b.ringSize, max_srq_wr: state.attr.max_srq_wr, seed: planSeed(plan) });
+    const model = { paths: b.concurrentSrq, ringSize: b.ringSize, max_srq_wr: state.attr.max_srq_wr, seed: planSeed(plan) };
+    return state.outcomes === undefined ? runConcurrentModel(plan, model) : state.outcomes.run(plan, model);
   },
 };
 
 /** A session on a fresh model device: everything it created goes away with it. */
-export function openModelSession(behaviour: Behaviour): Session {
+export function openModelSession(behaviour: Behaviour, outcomes?: ConcurrentOutcomes): Session {
   const state = newModelState(behaviour);
+  state.outcomes = outcomes;
   const session = { close: async () => undefined } as Session;
   for (const name of Object.keys(verbs) as CallName[]) {
     const reference = verbs[name] as (state: ModelState, args: unknown) => unknown;

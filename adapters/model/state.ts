@@ -1,3 +1,4 @@
+import type { ConcurrentOutcomes } from './concurrent/outcomes.js';
 import type { AsyncEvent } from '../../spec/verbs/events.js';
 import type { DeviceAttr, MrAccess, QpAttr, QpCap, QpState, QpType } from '../../spec/verbs/attrs.js';
 import type { Handle } from '../../spec/verbs/ints.js';
@@ -91,4 +92,6 @@ export interface ModelState {
   events: AsyncEvent[];
   /** Verbs called so far: the model's clock, for the RNR timer. */
   tick: number;
+  /** Outcomes runConcurrent keeps for runs of the same plan (concurrent/outcomes.ts); absent: every run computes. */
+  outcomes?: ConcurrentOutcomes | undefined;
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { modelAdapter } from '../../adapters/model/index.js';
-import { mutantAdapter, mutants } from '../../adapters/mutants/index.js';
+import { mutants, mutationAdapters } from '../../adapters/mutants/index.js';
 import { allCases } from '../../suites/index.js';
 import { type MutationReport, runMutation } from '../../suites/mutation.js';
 import { parseNonNegativeInt } from '../options.js';
@@ -49,7 +48,8 @@ export function registerMutantsCommand(program: Command): void {
       if (flags.only !== undefined || flags.case !== undefined) throw new UserError('--only and --case are for --kernel', { hint: 'add --kernel' });
       const model = await expectationsOf(join(projectRoot(), 'expectations/model.yaml'));
       const known = (status: string) => new Set((model?.entries ?? []).flatMap((e) => (e.status === status && e.id !== undefined ? [e.id] : [])));
-      const report = await runMutation(modelAdapter(), mutants, mutantAdapter, allCases, { knownFailures: known('fail'), knownErrors: known('error'), ...(flags.fuzzRuns > 0 ? { fuzzRuns: flags.fuzzRuns } : {}) });
+      const { reference, adapterOf } = mutationAdapters();
+      const report = await runMutation(reference, mutants, adapterOf, allCases, { knownFailures: known('fail'), knownErrors: known('error'), ...(flags.fuzzRuns > 0 ? { fuzzRuns: flags.fuzzRuns } : {}) });
       process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderTable(report)}\n`);
       const baselineClean = report.baseline.failed.length + report.baseline.errors.length === 0;
       process.exitCode = baselineClean && report.survived.length === 0 ? 0 : 1;

@@ -6,8 +6,8 @@ import { grpcAdapter, type GrpcClientOptions } from '../../../adapters/grpc/clie
 import { withSession, withToken } from '../../../adapters/grpc/metadata.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
 import { type Agent, type AgentOptions, startAgent } from '../../../adapters/grpc/server.js';
-import { modelAdapter } from '../../../adapters/model/index.js';
 import type { CaseRun } from '../../../suites/runner.js';
+import { referenceModel } from '../../helpers.js';
 
 /** A real agent on loopback (port 0), serving the model, with its log lines kept; closed after each test. */
 export interface Served {
@@ -29,7 +29,7 @@ export async function serveModel(options: Partial<AgentOptions> = {}): Promise<S
   const log: string[] = [];
   const notices: string[] = [];
   const agent = await startAgent({
-    adapter: modelAdapter(),
+    adapter: referenceModel(),
     listen: '127.0.0.1:0',
     log: (line) => log.push(line),
     notice: (line) => notices.push(line),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelAdapter } from '../../../adapters/model/index.js';
-import { mutantAdapter, mutants } from '../../../adapters/mutants/index.js';
+import { mutants, mutationAdapters } from '../../../adapters/mutants/index.js';
 import { allCases } from '../../../suites/index.js';
 import { runMutation } from '../../../suites/mutation.js';
 
@@ -31,7 +30,8 @@ const MUST_FAIL: Record<string, string[]> = {
 };
 
 describe('mutation: every seeded fault is caught', async () => {
-  const report = await runMutation(modelAdapter(), mutants, mutantAdapter, allCases, {
+  const { reference, adapterOf } = mutationAdapters();
+  const report = await runMutation(reference, mutants, adapterOf, allCases, {
     knownFailures: new Set(['post_send.state.bad_wr', 'modify_qp.reset.empties-queues', 'comm_est.first-receive-in-rtr']),
     knownErrors: new Set(['post_send/empty-list']),
   });
