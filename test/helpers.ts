@@ -38,6 +38,13 @@ export const referenceModel = () => modelAdapter(rdmavt, 'model', sharedOutcomes
 let referenceSuite: Promise<CaseRun[]> | undefined;
 export const referenceSuiteRuns = async (): Promise<CaseRun[]> => (await (referenceSuite ??= runAgainst(referenceModel(), allCases))).map((run) => ({ ...run }));
 
+/**
+ * The suite without its concurrent cases: for tests of sessions and transports, where each of those
+ * is one call (runConcurrent) carrying a whole history and the model's slowest work by far; the
+ * whole suite still goes through each transport in its own test (agent.test.ts, worker-adapter.test.ts).
+ */
+export const sequentialCases = allCases.filter((c) => !c.id.startsWith('concurrent/'));
+
 export const MODEL_EXPECTATIONS = `${ROOT}expectations/model.yaml`;
 
 /** expectations/model.yaml: the model's waivers (what a Node process cannot observe), as `npm run conform` applies them. */
