@@ -57,7 +57,7 @@ export function renderJunit(results: RunResults): string {
       },
     },
   };
-  return `${BUILDER.build(document) as string}`;
+  return BUILDER.build(document) as string;
 }
 
 /** An element as fast-xml-parser's builder reads it: attributes under ATTR-prefixed keys, text under TEXT, children by name. */

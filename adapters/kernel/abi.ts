@@ -6,7 +6,8 @@ import { struct } from './struct.js';
  */
 
 export const RVTC_MAGIC = 0x63747672;
-export const RVTC_VERSION = 1;
+/** 2 since struct rvtc_concurrent carries the payload (issue 17): a module of another version refuses every request. */
+export const RVTC_VERSION = 2;
 export const NAME_LEN = 64;
 
 export const Op = {

@@ -16,7 +16,7 @@
 #include <linux/types.h>
 
 #define RVTC_MAGIC	0x63747672	/* "rvtc" */
-#define RVTC_VERSION	1
+#define RVTC_VERSION	2	/* 2: struct rvtc_concurrent has the payload */
 #define RVTC_NAME_LEN	64
 /* Bounds on one request: a post of up to 1 Mi WRs, a 16 MiB MR. */
 #define RVTC_MAX_REQUEST	(64u << 20)
