@@ -36,13 +36,22 @@ export async function guestNode(): Promise<GuestNode> {
   return { command: [process.execPath, '--snapshot-blob', blob, '--'], env: { [SNAPSHOT_ENV]: blob } };
 }
 
+/** What building the blob takes: the VM, where blobs are kept, and the key of this build (tests give their own). */
+export interface SnapshotBuilder {
+  runInVm: typeof runInVm;
+  dir: string;
+  key: (entry: string) => string;
+}
+
+const realBuilder = (): SnapshotBuilder => ({ runInVm, dir: join(vmCacheDir(), 'snapshots'), key: snapshotKey });
+
 /** The blob for this build of the entry, Node and QEMU, building it when missing; undefined when off or when it cannot be built (said once). */
-export async function guestSnapshot(): Promise<string | undefined> {
+export async function guestSnapshot(builder: SnapshotBuilder = realBuilder()): Promise<string | undefined> {
   if (process.env[SNAPSHOT_OFF_ENV] === '0') return undefined;
   const entry = join(projectRoot(), ENTRY);
   if (!existsSync(entry)) return undefined;
-  const dir = join(vmCacheDir(), 'snapshots');
-  const name = `guest-${snapshotKey(entry)}`;
+  const { dir } = builder;
+  const name = `guest-${builder.key(entry)}`;
   const blob = join(dir, `${name}.blob`);
   if (existsSync(blob)) return blob;
   const failed = join(dir, `${name}.failed`);
@@ -61,7 +70,7 @@ export async function guestSnapshot(): Promise<string | undefined> {
   const script = `${quote(process.execPath)} --no-warnings --snapshot-blob ${quote(tmp)} --build-snapshot ${quote(entry)} && ${quote(process.execPath)} --snapshot-blob ${quote(tmp)} -- --version`;
   let why: string | undefined;
   try {
-    const result = await runInVm({ command: ['/bin/sh', '-c', script], workDir: dir, timeoutMs: BUILD_TIMEOUT_MS, stdout: output, stderr: output });
+    const result = await builder.runInVm({ command: ['/bin/sh', '-c', script], workDir: dir, timeoutMs: BUILD_TIMEOUT_MS, stdout: output, stderr: output });
     if (result.exitCode !== 0 || !/^\d+\.\d+\.\d+/m.test(said)) why = `exit ${result.exitCode}: ${said.trim()}`;
   } catch (error) {
     // The VM's trouble (a boot that hung, a timeout on a loaded host), not the build's: this run
