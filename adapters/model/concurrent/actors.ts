@@ -41,11 +41,13 @@ export function* poster(run: Run, actor: number, plan: ConcurrentPlan['posters']
   let next = plan.first_wr_id;
   let refusals = 0;
   for (const batch of plan.batches) {
+    // The model's WQE is its wr_id and its last SGE's buffer (the WR's own); the num_sge check is rdmavt's.
+    // Made once a batch: a refused post is retried with the rest of the same list.
+    const list = Array.from({ length: batch }, (_, i) => ({ wr_id: next + i, num_sge }));
     for (let done = 0; done < batch; ) {
       const first = next + done;
       const count = batch - done;
-      // The model's WQE is its wr_id and its last SGE's buffer (the WR's own); the num_sge check is rdmavt's.
-      const wrs = Array.from({ length: count }, (_, i) => ({ wr_id: first + i, num_sge }));
+      const wrs = done === 0 ? list : list.slice(done);
       const invoke = run.clock.now;
       const { ret, badWr } = yield* run.paths.postSrqRecv(run.srq, wrs);
       const accepted = ret === 0 ? count : (badWr ?? 0);
