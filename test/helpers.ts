@@ -45,6 +45,12 @@ export const referenceSuiteRuns = async (): Promise<CaseRun[]> => (await (refere
  */
 export const sequentialCases = allCases.filter((c) => !c.id.startsWith('concurrent/'));
 
+/** The reference model's runs of `cases` only, from its one whole-suite run. */
+export async function referenceRunsOf(cases: readonly Case[]): Promise<CaseRun[]> {
+  const ids = new Set(cases.map((c) => c.id));
+  return (await referenceSuiteRuns()).filter((run) => ids.has(run.case.id));
+}
+
 export const MODEL_EXPECTATIONS = `${ROOT}expectations/model.yaml`;
 
 /** expectations/model.yaml: the model's waivers (what a Node process cannot observe), as `npm run conform` applies them. */

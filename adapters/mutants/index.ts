@@ -22,7 +22,7 @@ export function mutantAdapter(mutant: Mutant, outcomes?: ConcurrentOutcomes): Ad
  * concurrent engine's outcomes: most mutants keep rdmavt's SRQ paths and ring, so each of the
  * suite's concurrent plans runs once for all of them rather than once per mutant.
  */
-export function mutationAdapters(): { reference: Adapter; adapterOf: (mutant: Mutant) => Adapter } {
+export function mutationAdapters(): { reference: Adapter; adapterOf: (mutant: Mutant) => Adapter; outcomes: ConcurrentOutcomes } {
   const outcomes = concurrentOutcomes();
-  return { reference: modelAdapter(rdmavt, 'model', outcomes), adapterOf: (mutant) => mutantAdapter(mutant, outcomes) };
+  return { reference: modelAdapter(rdmavt, 'model', outcomes), adapterOf: (mutant) => mutantAdapter(mutant, outcomes), outcomes };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { referenceSuiteRuns, runAgainst, sequentialCases } from '../../helpers.js';
+import { referenceRunsOf, runAgainst, sequentialCases } from '../../helpers.js';
 import { evidence, serveModel } from './fixture.js';
 
 const CLIENTS = 4;
@@ -7,8 +7,7 @@ const CLIENTS = 4;
 describe('concurrent clients of one agent', () => {
   it(`${CLIENTS} clients running the suite's sequential cases at once each get the local model's results, none lost`, { timeout: 300_000 }, async () => {
     const served = await serveModel();
-    const ids = new Set(sequentialCases.map((c) => c.id));
-    const local = evidence((await referenceSuiteRuns()).filter((run) => ids.has(run.case.id)));
+    const local = evidence(await referenceRunsOf(sequentialCases));
     const remote = await Promise.all(Array.from({ length: CLIENTS }, () => runAgainst(served.client(), sequentialCases)));
     for (const runs of remote) expect(evidence(runs)).toEqual(local);
     expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });

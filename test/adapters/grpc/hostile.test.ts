@@ -13,7 +13,7 @@ import { modelAdapter } from '../../../adapters/model/index.js';
 import { DEFAULT_LIMITS, type HostLimits } from '../../../adapters/remote/budget.js';
 import { UserError } from '../../../spec/errors.js';
 import { allCases } from '../../../suites/index.js';
-import { referenceModel, referenceSuiteRuns, runAgainst, sequentialCases } from '../../helpers.js';
+import { referenceModel, referenceRunsOf, runAgainst, sequentialCases } from '../../helpers.js';
 import { type Certificates, makeCertificates } from './certificates.js';
 import { CRASH_WR_ID, modelWorkerAdapter } from '../remote/model-worker.js';
 import { evidence, RawClient, serveModel, statusOfCall } from './fixture.js';
@@ -195,8 +195,7 @@ describe('a client whose call crashes the implementation', () => {
     const served = await serveModel({ adapter: modelWorkerAdapter() });
     // Enough cases (two hops a call: gRPC, then the worker's pipe) to be running when the crash comes and after it.
     const cases = sequentialCases.slice(0, 48);
-    const ids = new Set(cases.map((c) => c.id));
-    const local = evidence((await referenceSuiteRuns()).filter((run) => ids.has(run.case.id)));
+    const local = evidence(await referenceRunsOf(cases));
     let running = true;
     const suite = runAgainst(served.client(), cases).finally(() => (running = false));
 

@@ -58,7 +58,7 @@ describe('the concurrent outcomes a mutation run shares', () => {
   });
 
   it('is shared by a mutation run: the reference and the mutants that keep its SRQ paths run each plan once', async () => {
-    const { reference, adapterOf } = mutationAdapters();
+    const { reference, adapterOf, outcomes } = mutationAdapters();
     const run = async (adapter: typeof reference) => {
       const session = await adapter.open();
       try {
@@ -72,7 +72,9 @@ describe('the concurrent outcomes a mutation run shares', () => {
     const keeping = mutants.filter((m) => m.behaviour.concurrentSrq === rdmavt.concurrentSrq && m.behaviour.ringSize === rdmavt.ringSize);
     expect(keeping.length).toBeGreaterThan(20);
     for (const mutant of keeping.slice(0, 3)) expect(await run(adapterOf(mutant))).toEqual(expected);
+    expect(outcomes.stats).toEqual({ computed: 1, reused: 3 });
     const racy = mutants.find((m) => m.name === 'srq-post-unlocked');
     expect(await run(adapterOf(racy!))).not.toEqual(expected);
+    expect(outcomes.stats).toEqual({ computed: 2, reused: 3 });
   });
 });
