@@ -83,6 +83,8 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   if (flags.vm) {
     ensureVmAdapter(flags.adapter);
     const outDir = await reportSetDir('--out', flags.out);
+    // A bad expectations file is exit 2 here, before a boot; the guest reads it again (the host's parse is not carried over).
+    await expectationsOf(flags.expectations);
     // The guest runs this very command line, minus what only the host acts on; the flags were already checked here.
     // The VM runner (and what it builds with) loads only on the host, only for --vm.
     const { runRunInVm } = await import('../../adapters/rxe/run-in-vm.js');
@@ -95,10 +97,22 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     return status;
   }
   const cases = selectCases(allCases, flags.case);
-  const expectations = await expectationsOf(flags.expectations);
   const inGuest = process.env[RENDER_ON_HOST_ENV] === '1';
   const outDir = inGuest ? await outputDir('--out', flags.out) : await reportSetDir('--out', flags.out);
   const adapter = await createAdapter(flags.adapter, adapterOptionsOf(flags));
+  // The adapter's first answer (a worker process to start, a device to open: 2-3 s in the VM)
+  // comes while the expectations are read; a bad file still ends the run before any case.
+  const claiming = adapter.info();
+  // Handled here so that a failure while the expectations load is not an unhandled rejection; awaited below.
+  claiming.catch(() => undefined);
+  let expectations: Awaited<ReturnType<typeof expectationsOf>>;
+  try {
+    expectations = await expectationsOf(flags.expectations);
+  } catch (error) {
+    await claiming.catch(() => undefined);
+    await adapter.dispose();
+    throw error;
+  }
   // Ctrl-C and SIGTERM (a CI job cancelled, a container stopped) both end the run with what it has.
   const controller = new AbortController();
   let signalled: NodeJS.Signals | undefined;
@@ -109,7 +123,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const claimed = await adapter.info();
+    const claimed = await claiming;
     const profile = flags.profile ?? claimed.defaultProfile;
     const startedAt = new Date();
     // Capabilities from evidence: the cases run with what the device was seen to do.

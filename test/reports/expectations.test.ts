@@ -232,4 +232,13 @@ describe('rvt-conform run --expectations', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stderr).not.toContain('[1/');
   });
+
+  it('exits 2 on a bad file before booting a VM for --vm, and before a device adapter does anything', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rvt-expect-'));
+    await writeFile(join(dir, 'e.yaml'), file(entry('post_srq_recv.nope', 'fail')));
+    const r = await cli(['--adapter', 'kernel', '--vm', '--out', join(dir, 'out'), '--expectations', join(dir, 'e.yaml')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${join(dir, 'e.yaml')}:2: unknown id 'post_srq_recv.nope'`);
+    expect(r.stderr).not.toMatch(/booting|built rvtc/);
+  });
 });
