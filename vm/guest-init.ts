@@ -25,6 +25,8 @@ export const CONTROL_FILES = {
   projectDir: 'projectdir',
   stage2: 'stage2.sh',
   job: 'job.sh',
+  /** Files to read into the page cache while the devices come up, one path a line. */
+  readAhead: 'read-ahead',
   status: 'status',
   setupError: 'setup-error',
 } as const;
@@ -33,6 +35,9 @@ const GUEST_ADDRESS = '10.0.2.15/24';
 const GATEWAY = '10.0.2.2';
 
 const NINEP = 'trans=virtio,version=9p2000.L,msize=262144';
+
+/** Stage 1's line once its modules are in: the host may save the guest here (vm/resume.ts), then says go. */
+export const STAGE1_READY = 'rvt-vm: stage 1 ready';
 
 export const STAGE1_INIT = `#!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -44,6 +49,15 @@ mount -t sysfs sysfs /sys || die "cannot mount /sys"
 while read -r module; do
   insmod "/modules/$module" || die "insmod $module failed"
 done </modules/order
+# The point a later boot resumes from (vm/resume.ts): nothing mounted yet, as QEMU cannot save a
+# guest with a 9p share mounted. The host's line on the console, "go EPOCH ENTROPY", sets the clock
+# (a resumed guest's is the saved one's) and stirs the entropy pool (else resumed guests would
+# draw alike).
+echo "${STAGE1_READY}"
+read -r go now entropy || die "the host never said go"
+[ "$go" = go ] || die "the host said $go, not go"
+date -s "@$now" >/dev/null || die "cannot set the clock to $now"
+echo "$entropy" >/dev/urandom
 # The root never changes during a run, so the guest may cache it (much faster node startup).
 mount -t 9p -o ${NINEP},ro,cache=loose ${MOUNT_TAGS.root} /newroot || die "cannot mount the host root"
 mount -t tmpfs -o mode=1777 tmpfs /newroot/tmp || die "cannot mount /tmp"
@@ -96,6 +110,8 @@ port_device() {
 }
 
 say "stage 2 on $(uname -r)"
+# Into the page cache while the devices come up (the loose 9p cache keeps them): the job's first reads.
+while IFS= read -r path; do cat -- "$path"; done <"$ctl/${CONTROL_FILES.readAhead}" >/dev/null 2>&1 &
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts && mount -t tmpfs tmpfs /dev/shm || fail "cannot mount /dev/pts and /dev/shm"
 modprobe -a virtio_net virtio_console rdma_rxe || fail "modprobe of virtio_net, virtio_console, rdma_rxe failed"

@@ -22,6 +22,8 @@ const BUILD_TIMEOUT_MS = 10 * 60 * 1000;
 export interface GuestNode {
   command: string[];
   env: Record<string, string>;
+  /** What its start reads first (Node's binary, the blob or the bundle): the guest reads them ahead while it boots. */
+  files: string[];
 }
 
 /**
@@ -32,8 +34,8 @@ export interface GuestNode {
 export async function guestNode(): Promise<GuestNode> {
   const main = guestCli();
   const blob = await guestSnapshot();
-  if (blob === undefined) return { command: [process.execPath, main], env: {} };
-  return { command: [process.execPath, '--snapshot-blob', blob, '--'], env: { [SNAPSHOT_ENV]: blob } };
+  if (blob === undefined) return { command: [process.execPath, main], env: {}, files: [process.execPath, main] };
+  return { command: [process.execPath, '--snapshot-blob', blob, '--'], env: { [SNAPSHOT_ENV]: blob }, files: [process.execPath, blob] };
 }
 
 /** What building the blob takes: the VM, where blobs are kept, and the key of this build (tests give their own). */

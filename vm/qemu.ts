@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { MOUNT_TAGS, PORT_NAMES } from './guest-init.js';
+import { quote } from './job-script.js';
 
 export interface ForwardPort {
   host: number;
@@ -17,7 +18,13 @@ export interface QemuConfig {
   projectDir?: string;
   stdoutSocket: string;
   stderrSocket: string;
+  /** The console's input (the host says go there); its output goes to consoleLog. */
+  consoleSocket: string;
+  /** QEMU's machine protocol, to save the guest (vm/resume.ts). */
+  qmpSocket: string;
   forwardPorts: readonly ForwardPort[];
+  /** A saved guest to start from (vm/resume.ts) instead of booting. */
+  resumeFrom?: string;
 }
 
 /**
@@ -34,7 +41,10 @@ export function qemuArgs(config: QemuConfig): string[] {
     '-initrd', config.initrd,
     // panic=-1 reboots at once on a panic, and -no-reboot turns that into QEMU exiting.
     '-append', 'console=ttyS0 quiet panic=-1',
-    '-serial', `file:${config.consoleLog}`,
+    // A socket for the host's go line (vm/resume.ts); the log has all the guest printed, connected or not.
+    '-chardev', `socket,id=console,path=${optionValue(config.consoleSocket)},server=on,wait=off,logfile=${optionValue(config.consoleLog)}`,
+    '-serial', 'chardev:console',
+    '-qmp', `unix:${optionValue(config.qmpSocket)},server=on,wait=off`,
     ...virtfs(MOUNT_TAGS.root, '/', true),
     ...virtfs(MOUNT_TAGS.control, config.controlDir, false),
     ...virtfs(MOUNT_TAGS.work, config.workDir, false),
@@ -43,6 +53,8 @@ export function qemuArgs(config: QemuConfig): string[] {
     '-device', 'virtio-serial-pci',
     ...serialPort('rvtout', config.stdoutSocket, PORT_NAMES.stdout),
     ...serialPort('rvterr', config.stderrSocket, PORT_NAMES.stderr),
+    // exec: runs through /bin/sh, so the path is quoted for it.
+    ...(config.resumeFrom === undefined ? [] : ['-incoming', `exec:cat ${quote(config.resumeFrom)}`]),
   ];
 }
 
@@ -73,6 +85,8 @@ export interface QemuExit {
   startedAfterMs?: number;
   /** What QEMU itself printed (its own errors, not the guest's output). */
   messages: string;
+  /** Why `start` failed (QEMU was killed then). */
+  startError?: string;
 }
 
 const MAX_MESSAGES = 64 * 1024;
@@ -92,10 +106,18 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** How often the console log is read: the start time is measured to this. */
 const WATCH_POLL_MS = 250;
 
-/** Runs QEMU to its end, killing it when `timeoutMs` passes (or the boot watch sees no progress). */
-export function runQemu(binary: string, args: readonly string[], timeoutMs: number, watch?: BootWatch): Promise<QemuExit> {
+/**
+ * Runs QEMU to its end, killing it when `timeoutMs` passes (or the boot watch sees no progress).
+ * `start` runs once QEMU is spawned (vm/resume.ts: the guest's go); QEMU is killed if it fails.
+ */
+export function runQemu(binary: string, args: readonly string[], timeoutMs: number, watch?: BootWatch, start?: () => Promise<void>): Promise<QemuExit> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let startError: string | undefined;
+    start?.().catch((error: unknown) => {
+      startError = error instanceof Error ? error.message : String(error);
+      child.kill('SIGKILL');
+    });
     let messages = '';
     const collect = (chunk: Buffer) => {
       if (messages.length < MAX_MESSAGES) messages += chunk.toString();
@@ -154,7 +176,15 @@ export function runQemu(binary: string, args: readonly string[], timeoutMs: numb
     });
     child.on('close', (code, signal) => {
       settle();
-      resolve({ code, signal, timedOut, bootHung, messages, ...(startedAfterMs === undefined ? {} : { startedAfterMs }) });
+      resolve({
+        code,
+        signal,
+        timedOut,
+        bootHung,
+        messages,
+        ...(startedAfterMs === undefined ? {} : { startedAfterMs }),
+        ...(startError === undefined ? {} : { startError }),
+      });
     });
   });
 }

@@ -9,7 +9,7 @@ import { VM_DEVICES, type VmDevice, devicePrelude, isVmDevice, rdmavtSourceDir }
 import { findGuestKernel } from '../../vm/kernel.js';
 import { buildModule } from '../../vm/modules.js';
 import { type JobModule, quote } from '../../vm/job-script.js';
-import { guestNode } from '../../vm/guest-snapshot.js';
+import { type GuestNode, guestNode } from '../../vm/guest-snapshot.js';
 import { projectRoot, vmCacheDir } from '../../vm/project-root.js';
 import { runInVm, startEstimate, visibleInGuest, within } from '../../vm/run.js';
 
@@ -103,11 +103,17 @@ export async function runSubcommandInVm(
     deviceOptions: { qibId: adapter === 'ibverbs', ...(rdmavtSrc === undefined ? {} : { rdmavtSrc }) },
     // The report names the rdmavt the run used.
     env: { ...node.env, ...target.env, ...(rdmavtSrc === undefined ? {} : { [RDMAVT_SOURCE_ENV]: rdmavtSrc }) },
+    readAhead: readAhead(node, [adapter]),
     timeoutMs: VM_RUN_TIMEOUT_MS,
     stderr: onFirstResult(process.stderr, () => recordFirstResult(subcommand, performance.now() - started)),
   });
   process.stderr.write(`rvt-conform: ${subcommand} in the VM exited with ${result.exitCode} (${(result.durationMs / 1000).toFixed(1)} s with boot)\n`);
   return result.exitCode;
+}
+
+/** What a guest run reads first: Node and the CLI, and the native binding its ibverbs worker loads. */
+function readAhead(node: GuestNode, adapters: readonly string[]): string[] {
+  return [...node.files, ...(adapters.includes('ibverbs') ? [addonPath()] : [])];
 }
 
 /** The progress line of a run's first case ("[1/107] pass ..."). */
@@ -226,6 +232,7 @@ export async function runTiersInVm(tiers: readonly VmTier[], env: Record<string,
     // rvt_sim0 is brought up by each of its tiers.
     devices: tiers.map((t) => t.device).filter((device) => device !== 'rvt_sim0'),
     env: { ...node.env, ...env },
+    readAhead: readAhead(node, tiers.map((t) => t.adapter)),
     timeoutMs: VM_RUN_TIMEOUT_MS,
   });
   process.stderr.write(`rvt-conform: ${tiers.length} tiers in the VM took ${(result.durationMs / 1000).toFixed(1)} s with boot\n`);

@@ -106,6 +106,8 @@ describe('QEMU command line', () => {
     workDir: '/work/a,b',
     stdoutSocket: '/tmp/ctl/stdout.sock',
     stderrSocket: '/tmp/ctl/stderr.sock',
+    consoleSocket: '/tmp/ctl/console.sock',
+    qmpSocket: '/tmp/ctl/qmp.sock',
     forwardPorts: [{ host: 50051, guest: 50051 }],
   });
   const after = (flag: string) => args.filter((_, i) => args[i - 1] === flag);
@@ -122,6 +124,30 @@ describe('QEMU command line', () => {
     expect(shares[0]).toMatch(/^local,path=\/,mount_tag=root,.*readonly=on/);
     expect(shares[2]).toMatch(/^local,path=\/work\/a,,b,mount_tag=work,/);
     expect(shares[2]).not.toContain('readonly');
+  });
+
+  it('logs the console to a file and takes input on a socket, with QMP beside it; boots unless told to resume', () => {
+    expect(after('-chardev')[0]).toBe('socket,id=console,path=/tmp/ctl/console.sock,server=on,wait=off,logfile=/cache/console.log');
+    expect(after('-serial')).toEqual(['chardev:console']);
+    expect(after('-qmp')).toEqual(['unix:/tmp/ctl/qmp.sock,server=on,wait=off']);
+    expect(args).not.toContain('-incoming');
+  });
+
+  it("resumes from a saved guest through the shell's cat, the path quoted", () => {
+    const resumed = qemuArgs({
+      kernel: '/k',
+      initrd: '/i',
+      consoleLog: '/l',
+      controlDir: '/c',
+      workDir: '/w',
+      stdoutSocket: '/o',
+      stderrSocket: '/e',
+      consoleSocket: '/s',
+      qmpSocket: '/q',
+      forwardPorts: [],
+      resumeFrom: "/cache/it's saved.state",
+    });
+    expect(resumed.slice(-2)).toEqual(['-incoming', `exec:cat '/cache/it'\\''s saved.state'`]);
   });
 
   it('forwards ports on the host loopback only', () => {
@@ -157,6 +183,13 @@ describe('the boot watchdog', () => {
     const started = Date.now();
     const exit = await runQemu('/bin/sh', ['-c', 'exec sleep 30'], 60_000, { path: join(dir, 'no-console.log'), marker: '[rvt-vm ', withinMs: 500 });
     expect(exit).toMatchObject({ bootHung: true, timedOut: false });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('kills a VM whose start failed (no go for the guest), and says why', async () => {
+    const started = Date.now();
+    const exit = await runQemu('/bin/sh', ['-c', 'exec sleep 30'], 60_000, undefined, () => Promise.reject(new Error('QEMU never listened on qmp.sock')));
+    expect(exit).toMatchObject({ signal: 'SIGKILL', startError: 'QEMU never listened on qmp.sock' });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 

@@ -1,10 +1,12 @@
 // Boots the rxe VM once (about 10-15 s). Run alone with: npx vitest run test/vm/runner.vm.test.ts
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STAGE1_READY } from '../../vm/guest-init.js';
+import { vmCacheDir } from '../../vm/project-root.js';
 import { runInVm } from '../../vm/run.js';
 import { VM_TEST_TIMEOUT_MS, collector, vmSkipReason } from './helpers.js';
 
@@ -80,6 +82,34 @@ describe.skipIf(vmSkipReason !== undefined)(`rxe VM runner${vmSkipReason ? ` (sk
       expect(stderr.text()).toBe('hello from the guest\n');
       expect(readFileSync(join(workDir, 'memlock.txt'), 'utf8')).toBe('unlimited\n');
       expect(readFileSync(result.consoleLogPath, 'utf8')).toContain('rxe0 up on');
+    },
+    VM_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'saves the booted guest once, starts the next boot from it, and sets its clock and entropy afresh',
+    async () => {
+      rmSync(join(vmCacheDir(), 'saved'), { recursive: true, force: true });
+      const boot = async () => {
+        const stdout = collector();
+        const before = Math.floor(Date.now() / 1000);
+        const result = await runInVm({ command: ['sh', '-c', 'date +%s; head -c 16 /dev/urandom | od -An -tx1'], workDir, timeoutMs: VM_TEST_TIMEOUT_MS / 2 - 10_000, stdout: stdout.stream });
+        const [clock, entropy] = stdout.text().trim().split('\n');
+        return { result, log: readFileSync(result.consoleLogPath, 'utf8'), before, after: Math.ceil(Date.now() / 1000), clock: Number(clock), entropy };
+      };
+      const cold = await boot();
+      expect(cold.log).toContain(STAGE1_READY);
+      expect(readdirSync(join(vmCacheDir(), 'saved'))).toEqual([expect.stringMatching(/^guest-[0-9a-f]{16}\.state$/)]);
+      const resumed = await boot();
+      for (const run of [cold, resumed]) {
+        expect(run.result.exitCode).toBe(0);
+        expect(run.clock).toBeGreaterThanOrEqual(run.before);
+        expect(run.clock).toBeLessThanOrEqual(run.after);
+      }
+      // Started from the saved guest: stage 1 had printed its line before the save, not in this boot.
+      expect(resumed.log).not.toContain(STAGE1_READY);
+      expect(resumed.log).toContain('rxe0 up on');
+      expect(resumed.entropy).not.toBe(cold.entropy);
     },
     VM_TEST_TIMEOUT_MS,
   );
