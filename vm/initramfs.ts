@@ -11,8 +11,12 @@ import type { GuestKernel } from './kernel.js';
 import { installHint } from './project-root.js';
 
 const BUSYBOX = '/bin/busybox';
-/** Only what stage 1 needs to reach the host root; everything else loads from there. */
-const STAGE1_MODULES = ['virtio_pci', '9pnet_virtio', '9p'];
+/**
+ * What stage 1 needs to reach the host root, and what stage 2 would load first for rxe0 (the NIC,
+ * the job's output ports, rdma_rxe): loaded before the point a later boot resumes from
+ * (vm/resume.ts), they cost a resumed boot nothing. Everything else loads from the host root.
+ */
+const STAGE1_MODULES = ['virtio_pci', '9pnet_virtio', '9p', 'virtio_net', 'virtio_console', 'rdma_rxe'];
 
 /**
  * The initramfs: static busybox, the 9p/virtio modules with their dependencies (in load order),

@@ -37,11 +37,11 @@ export function savedGuestPath(cacheDir: string, qemu: string, files: readonly s
   return join(cacheDir, 'saved', `guest-${key}.state`);
 }
 
-/** What a boot does about a saved guest: start from it, save one, or neither. */
+/** What a boot does about a saved guest: start from it, save one, or neither (turned off, or its second try). */
 export type ResumePlan = { kind: 'resume'; path: string } | { kind: 'save'; path: string } | { kind: 'cold' };
 
-export function resumePlan(path: string | undefined): ResumePlan {
-  if (path === undefined || process.env[RESUME_OFF_ENV] === '0') return { kind: 'cold' };
+export function resumePlan(path: string): ResumePlan {
+  if (process.env[RESUME_OFF_ENV] === '0') return { kind: 'cold' };
   return existsSync(path) ? { kind: 'resume', path } : { kind: 'save', path };
 }
 

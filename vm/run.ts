@@ -99,12 +99,13 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
     forwardPorts,
     ...paths,
   });
-  // The saved guest fits every boot with the same devices, whatever its paths. Not with forwarded
-  // ports: the user network's state would travel with the guest while its forwards are this run's.
-  const saved =
-    forwardPorts.length === 0
-      ? savedGuestPath(cacheDir, qemu, [vmlinux, initrd], qemuArgs(configOf({ consoleLog: 'L', controlDir: 'C', workDir: 'W', stdoutSocket: 'O', stderrSocket: 'E', consoleSocket: 'S', qmpSocket: 'Q' })))
-      : undefined;
+  // The saved guest fits every boot with the same devices, whatever its paths and forwarded ports
+  // (the user network's forwards are set up by QEMU's command line, not carried in the saved state).
+  const shape = qemuArgs({
+    ...configOf({ consoleLog: 'L', controlDir: 'C', workDir: 'W', stdoutSocket: 'O', stderrSocket: 'E', consoleSocket: 'S', qmpSocket: 'Q' }),
+    forwardPorts: [],
+  });
+  const saved = savedGuestPath(cacheDir, qemu, [vmlinux, initrd], shape);
   const boot = async (plan: ResumePlan): Promise<VmRunResult | { hungAt: string } | { resumeFailed: string }> => {
     const consoleLogPath = await newConsoleLogPath(cacheDir);
     const controlDir = await mkdtemp(join(tmpdir(), 'rvt-vm-'));
@@ -137,7 +138,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
     }
   };
   let first = await boot(resumePlan(saved));
-  if ('resumeFailed' in first && saved !== undefined) {
+  if ('resumeFailed' in first) {
     // A saved guest this QEMU cannot start from: boot cold, and save afresh for the next run.
     process.stderr.write(`rvt-vm: could not start from the saved guest (${first.resumeFailed.split('\n')[0]}); booting cold\n`);
     await rm(saved, { force: true });

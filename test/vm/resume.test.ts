@@ -29,12 +29,11 @@ describe('the saved guest', () => {
     expect(savedGuestPath(dir, qemu, [kernel], ['-m', '2048'])).not.toBe(path);
   });
 
-  it('is used when there, saved when not, and neither when turned off or impossible', () => {
+  it('is used when there, saved when not, and neither when turned off', () => {
     const path = join(dir, 'guest.state');
     expect(resumePlan(path)).toEqual({ kind: 'save', path });
     writeFileSync(path, '');
     expect(resumePlan(path)).toEqual({ kind: 'resume', path });
-    expect(resumePlan(undefined)).toEqual({ kind: 'cold' });
     vi.stubEnv(RESUME_OFF_ENV, '0');
     expect(resumePlan(path)).toEqual({ kind: 'cold' });
   });

@@ -87,20 +87,30 @@ describe.skipIf(vmSkipReason !== undefined)(`rxe VM runner${vmSkipReason ? ` (sk
   );
 
   it(
-    'saves the booted guest once, starts the next boot from it, and sets its clock and entropy afresh',
+    'saves the booted guest once, starts the next boot from it (forwarded ports too), and sets its clock and entropy afresh',
     async () => {
       rmSync(join(vmCacheDir(), 'saved'), { recursive: true, force: true });
-      const boot = async () => {
+      const boot = async (hostPort?: number) => {
         const stdout = collector();
         const before = Math.floor(Date.now() / 1000);
-        const result = await runInVm({ command: ['sh', '-c', 'date +%s; head -c 16 /dev/urandom | od -An -tx1'], workDir, timeoutMs: VM_TEST_TIMEOUT_MS / 2 - 10_000, stdout: stdout.stream });
+        const serve = hostPort === undefined ? '' : ' && node -e "$GUEST_NODE" >/dev/null';
+        const vm = runInVm({
+          command: ['sh', '-c', `date +%s && head -c 16 /dev/urandom | od -An -tx1${serve}`],
+          workDir,
+          timeoutMs: VM_TEST_TIMEOUT_MS / 2 - 10_000,
+          env: { GUEST_NODE },
+          forwardPorts: hostPort === undefined ? [] : [{ host: hostPort, guest: GUEST_PORT }],
+          stdout: stdout.stream,
+        });
+        const answer = hostPort === undefined ? undefined : await fetchFromGuest(`http://127.0.0.1:${hostPort}/`, vm);
+        const result = await vm;
         const [clock, entropy] = stdout.text().trim().split('\n');
-        return { result, log: readFileSync(result.consoleLogPath, 'utf8'), before, after: Math.ceil(Date.now() / 1000), clock: Number(clock), entropy };
+        return { result, answer, log: readFileSync(result.consoleLogPath, 'utf8'), before, after: Math.ceil(Date.now() / 1000), clock: Number(clock), entropy };
       };
       const cold = await boot();
       expect(cold.log).toContain(STAGE1_READY);
       expect(readdirSync(join(vmCacheDir(), 'saved'))).toEqual([expect.stringMatching(/^guest-[0-9a-f]{16}\.state$/)]);
-      const resumed = await boot();
+      const resumed = await boot(await freePort());
       for (const run of [cold, resumed]) {
         expect(run.result.exitCode).toBe(0);
         expect(run.clock).toBeGreaterThanOrEqual(run.before);
@@ -109,6 +119,7 @@ describe.skipIf(vmSkipReason !== undefined)(`rxe VM runner${vmSkipReason ? ` (sk
       // Started from the saved guest: stage 1 had printed its line before the save, not in this boot.
       expect(resumed.log).not.toContain(STAGE1_READY);
       expect(resumed.log).toContain('rxe0 up on');
+      expect(resumed.answer).toBe('hello through hostfwd');
       expect(resumed.entropy).not.toBe(cold.entropy);
     },
     VM_TEST_TIMEOUT_MS,
