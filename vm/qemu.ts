@@ -108,13 +108,22 @@ const WATCH_POLL_MS = 250;
 
 /**
  * Runs QEMU to its end, killing it when `timeoutMs` passes (or the boot watch sees no progress).
- * `start` runs once QEMU is spawned (vm/resume.ts: the guest's go); QEMU is killed if it fails.
+ * `start` runs once QEMU is spawned (vm/resume.ts: the guest's go), told when QEMU has exited; QEMU is killed if it fails.
  */
-export function runQemu(binary: string, args: readonly string[], timeoutMs: number, watch?: BootWatch, start?: () => Promise<void>): Promise<QemuExit> {
+export function runQemu(
+  binary: string,
+  args: readonly string[],
+  timeoutMs: number,
+  watch?: BootWatch,
+  start?: (exited: AbortSignal) => Promise<void>,
+): Promise<QemuExit> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new AbortController();
+    child.once('close', () => exited.abort());
+    child.once('error', () => exited.abort());
     let startError: string | undefined;
-    start?.().catch((error: unknown) => {
+    start?.(exited.signal).catch((error: unknown) => {
       startError = error instanceof Error ? error.message : String(error);
       child.kill('SIGKILL');
     });

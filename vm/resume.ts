@@ -74,8 +74,8 @@ class Qmp {
     });
   }
 
-  static async open(path: string, until: number): Promise<Qmp> {
-    const qmp = new Qmp(await connectWhenListening(path, until));
+  static async open(path: string, until: number, exited: AbortSignal): Promise<Qmp> {
+    const qmp = new Qmp(await connectWhenListening(path, until, exited));
     await qmp.execute('qmp_capabilities');
     return qmp;
   }
@@ -95,23 +95,20 @@ class Qmp {
   }
 }
 
-/** QEMU creates its server sockets as it starts: retried until `until` (a Date.now() time). */
-async function connectWhenListening(path: string, until: number): Promise<Socket> {
-  for (;;) {
-    try {
-      return await new Promise<Socket>((resolve, reject) => {
-        const socket = connect(path, () => resolve(socket));
-        socket.once('error', reject);
-      });
-    } catch (error) {
-      if (Date.now() > until) throw new Error(`QEMU never listened on ${path}: ${String(error)}`);
-      await sleep(POLL_MS);
-    }
-  }
+/** QEMU creates its server sockets as it starts: retried until `until` (a Date.now() time) or QEMU's end. */
+async function connectWhenListening(path: string, until: number, exited: AbortSignal): Promise<Socket> {
+  return pollUntil(`QEMU to listen on ${path}`, until, exited, () =>
+    new Promise<Socket | undefined>((resolve) => {
+      const socket = connect(path, () => resolve(socket));
+      socket.once('error', () => resolve(undefined));
+    }),
+  );
 }
 
-async function pollUntil<T>(what: string, until: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+/** Asks `probe` every POLL_MS until it answers; gives up at `until` (a Date.now() time) or when QEMU has exited. */
+async function pollUntil<T>(what: string, until: number, exited: AbortSignal, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
   for (;;) {
+    if (exited.aborted) throw new Error(`QEMU exited while the host waited for ${what}`);
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
@@ -124,6 +121,8 @@ export interface GuestStart {
   consoleSocket: string;
   qmpSocket: string;
   consoleLog: string;
+  /** Aborted when QEMU has exited: nothing is waited for after that. */
+  exited: AbortSignal;
 }
 
 /**
@@ -133,20 +132,20 @@ export interface GuestStart {
  * step fails; the caller kills QEMU.
  */
 export async function startGuest(start: GuestStart): Promise<void> {
-  const { plan } = start;
-  const qmp = await Qmp.open(start.qmpSocket, Date.now() + RESUME_WITHIN_MS);
-  const consoleIn = await connectWhenListening(start.consoleSocket, Date.now() + RESUME_WITHIN_MS);
+  const { plan, exited } = start;
+  const qmp = await Qmp.open(start.qmpSocket, Date.now() + RESUME_WITHIN_MS, exited);
+  const consoleIn = await connectWhenListening(start.consoleSocket, Date.now() + RESUME_WITHIN_MS, exited);
   consoleIn.on('error', () => {});
   try {
     if (plan.kind === 'resume') {
-      await pollUntil('the saved guest to run', Date.now() + RESUME_WITHIN_MS, async () => {
+      await pollUntil('the saved guest to run', Date.now() + RESUME_WITHIN_MS, exited, async () => {
         const { status } = await qmp.execute<{ status: string }>('query-status');
         return status === 'running' ? true : undefined;
       });
     } else {
-      // The boot watchdog bounds this wait (a guest that never gets here is killed as hung).
-      await pollUntil('stage 1', Number.POSITIVE_INFINITY, () => (logHas(start.consoleLog, STAGE1_READY) ? true : undefined));
-      if (plan.kind === 'save') await save(qmp, plan.path);
+      // The boot watchdog bounds this wait: a guest that never gets here is killed as hung.
+      await pollUntil('stage 1', Number.POSITIVE_INFINITY, exited, () => (logHas(start.consoleLog, STAGE1_READY) ? true : undefined));
+      if (plan.kind === 'save') await save(qmp, plan.path, exited);
     }
     consoleIn.write(goLine());
   } finally {
@@ -160,13 +159,13 @@ export async function startGuest(start: GuestStart): Promise<void> {
  * Writes the waiting guest to `path` for later boots, then lets it run on. A save that fails costs
  * later boots their speed, not this run: it is said on stderr, and the guest goes on.
  */
-async function save(qmp: Qmp, path: string): Promise<void> {
+async function save(qmp: Qmp, path: string, exited: AbortSignal): Promise<void> {
   const partial = `${path}.${process.pid}.partial`;
   try {
     await mkdir(dirname(path), { recursive: true });
     removeOtherStates(path);
     await qmp.execute('migrate', { uri: `exec:cat > ${quote(partial)}` });
-    const status = await pollUntil('the guest to be saved', Date.now() + SAVE_WITHIN_MS, async () => {
+    const status = await pollUntil('the guest to be saved', Date.now() + SAVE_WITHIN_MS, exited, async () => {
       const { status: s } = await qmp.execute<{ status?: string }>('query-migrate');
       return s === 'completed' || s === 'failed' || s === 'cancelled' ? s : undefined;
     });

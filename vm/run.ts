@@ -106,7 +106,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
     forwardPorts: [],
   });
   const saved = savedGuestPath(cacheDir, qemu, [vmlinux, initrd], shape);
-  const boot = async (plan: ResumePlan): Promise<VmRunResult | { hungAt: string } | { resumeFailed: string }> => {
+  const boot = async (plan: ResumePlan): Promise<VmRunResult | { hungAt: string }> => {
     const consoleLogPath = await newConsoleLogPath(cacheDir);
     const controlDir = await mkdtemp(join(tmpdir(), 'rvt-vm-'));
     try {
@@ -123,11 +123,15 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
           qemuArgs(configOf({ consoleLog: consoleLogPath, controlDir, workDir, stdoutSocket, stderrSocket, consoleSocket, qmpSocket, ...(plan.kind === 'resume' ? { resumeFrom: plan.path } : {}) })),
           options.timeoutMs,
           { path: consoleLogPath, marker: STAGE2_MARKER, withinMs: BOOT_WATCHDOG_MS, started: JOB_MARKER },
-          () => startGuest({ plan, consoleSocket, qmpSocket, consoleLog: consoleLogPath }),
+          (exited) => startGuest({ plan, consoleSocket, qmpSocket, consoleLog: consoleLogPath, exited }),
         ),
       );
       if (plan.kind === 'resume' && !(await readOptional(consoleLogPath))?.includes(STAGE2_MARKER)) {
-        return { resumeFailed: exit.startError ?? (exit.messages.trim() || `QEMU exit ${exit.code ?? exit.signal}`) };
+        // A saved guest this QEMU cannot start from: boot cold, and save afresh for the next run.
+        const why = exit.startError ?? (exit.messages.trim() || `QEMU exit ${exit.code ?? exit.signal}`);
+        process.stderr.write(`rvt-vm: could not start from the saved guest (${why.split('\n')[0]}); booting cold\n`);
+        await rm(plan.path, { force: true });
+        return boot(resumePlan(plan.path));
       }
       if (exit.bootHung) return { hungAt: consoleLogPath };
       if (exit.startedAfterMs !== undefined) await recordStart(cacheDir, exit.startedAfterMs);
@@ -137,21 +141,14 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
       await rm(controlDir, { recursive: true, force: true });
     }
   };
-  let first = await boot(resumePlan(saved));
-  if ('resumeFailed' in first) {
-    // A saved guest this QEMU cannot start from: boot cold, and save afresh for the next run.
-    process.stderr.write(`rvt-vm: could not start from the saved guest (${first.resumeFailed.split('\n')[0]}); booting cold\n`);
-    await rm(saved, { force: true });
-    first = await boot(resumePlan(saved));
-  }
-  if ('exitCode' in first) return first;
-  const why = 'hungAt' in first ? `the guest did not reach stage 2 within ${BOOT_WATCHDOG_MS / 1000} s (console log ${first.hungAt})` : `it did not start from a fresh save either (${first.resumeFailed})`;
+  const first = await boot(resumePlan(saved));
+  if (!('hungAt' in first)) return first;
   // Seen on these TCG hosts: now and then a guest spins before stage 2 and never gets further.
-  process.stderr.write(`rvt-vm: ${why}; booting it once more\n`);
+  process.stderr.write(`rvt-vm: the guest did not reach stage 2 within ${BOOT_WATCHDOG_MS / 1000} s (console log ${first.hungAt}); booting it once more\n`);
   const second = await boot({ kind: 'cold' });
-  if ('exitCode' in second) return second;
+  if (!('hungAt' in second)) return second;
   throw new UserError(`the VM hung before stage 2 twice (no "${STAGE2_MARKER}" line within ${BOOT_WATCHDOG_MS / 1000} s)`, {
-    hint: `kernel console logs: ${'hungAt' in first ? `${first.hungAt}, ` : ''}${'hungAt' in second ? second.hungAt : ''}`,
+    hint: `kernel console logs: ${first.hungAt}, ${second.hungAt}`,
   });
 }
 

@@ -89,7 +89,12 @@ async function fakeQemu(options: { status: string[]; migration?: 'completed' | '
 }
 
 describe('starting the guest', () => {
-  const sockets = () => ({ qmpSocket: join(dir, 'qmp.sock'), consoleSocket: join(dir, 'console.sock'), consoleLog: join(dir, 'console.log') });
+  const sockets = (exited = new AbortController().signal) => ({
+    qmpSocket: join(dir, 'qmp.sock'),
+    consoleSocket: join(dir, 'console.sock'),
+    consoleLog: join(dir, 'console.log'),
+    exited,
+  });
 
   it('saves the guest once stage 1 is ready, into place only when complete, then lets it run on and says go', async () => {
     const qemu = await fakeQemu({ status: ['running'], migration: 'completed' });
@@ -120,6 +125,17 @@ describe('starting the guest', () => {
     await startGuest({ plan: { kind: 'resume', path: join(dir, 'any.state') }, ...sockets() });
     await vi.waitFor(() => expect(qemu.console()).toMatch(/^go /));
     expect(qemu.commands()).toEqual(['qmp_capabilities', 'query-status', 'query-status', 'query-status']);
+    await qemu.close();
+  });
+
+  it('stops waiting for stage 1 once QEMU has exited (the boot watchdog killed it), so nothing polls on', async () => {
+    const qemu = await fakeQemu({ status: ['running'] });
+    const exited = new AbortController();
+    const started = startGuest({ plan: { kind: 'save', path: join(dir, 'guest.state') }, ...sockets(exited.signal) });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    exited.abort();
+    await expect(started).rejects.toThrow('QEMU exited while the host waited for stage 1');
+    expect(qemu.console()).toBe('');
     await qemu.close();
   });
 

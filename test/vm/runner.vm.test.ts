@@ -1,10 +1,10 @@
 // Boots the rxe VM once (about 10-15 s). Run alone with: npx vitest run test/vm/runner.vm.test.ts
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STAGE1_READY } from '../../vm/guest-init.js';
 import { vmCacheDir } from '../../vm/project-root.js';
 import { runInVm } from '../../vm/run.js';
@@ -121,6 +121,24 @@ describe.skipIf(vmSkipReason !== undefined)(`rxe VM runner${vmSkipReason ? ` (sk
       expect(resumed.log).toContain('rxe0 up on');
       expect(resumed.answer).toBe('hello through hostfwd');
       expect(resumed.entropy).not.toBe(cold.entropy);
+    },
+    VM_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'boots cold, and saves afresh, when QEMU cannot start from the saved guest',
+    async () => {
+      const saved = join(vmCacheDir(), 'saved');
+      const [name] = readdirSync(saved);
+      if (name === undefined) throw new Error('the previous test left no saved guest');
+      writeFileSync(join(saved, name), 'not a migration stream');
+      const stderr = collector();
+      const said = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => stderr.stream.write(chunk));
+      const result = await runInVm({ command: ['true'], workDir, timeoutMs: VM_TEST_TIMEOUT_MS - 10_000 }).finally(() => said.mockRestore());
+      expect(result.exitCode).toBe(0);
+      expect(stderr.text()).toMatch(/^rvt-vm: could not start from the saved guest \(.+\); booting cold$/m);
+      expect(readFileSync(result.consoleLogPath, 'utf8')).toContain(STAGE1_READY);
+      expect(readFileSync(join(saved, name)).length).toBeGreaterThan(1_000_000);
     },
     VM_TEST_TIMEOUT_MS,
   );
