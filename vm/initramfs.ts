@@ -12,11 +12,12 @@ import { installHint } from './project-root.js';
 
 const BUSYBOX = '/bin/busybox';
 /**
- * What stage 1 needs to reach the host root, and what stage 2 would load first for rxe0 (the NIC,
- * the job's output ports, rdma_rxe): loaded before the point a later boot resumes from
- * (vm/resume.ts), they cost a resumed boot nothing. Everything else loads from the host root.
+ * What stage 1 needs to reach the host root and to create rxe0 before the point a later boot
+ * resumes from (vm/resume.ts): the NIC, the job's output ports, rdma_rxe, and the crc32 drivers rxe
+ * asks the kernel's modprobe for (which would look in the initramfs). Everything else loads from the
+ * host root.
  */
-const STAGE1_MODULES = ['virtio_pci', '9pnet_virtio', '9p', 'virtio_net', 'virtio_console', 'rdma_rxe'];
+const STAGE1_MODULES = ['virtio_pci', '9pnet_virtio', '9p', 'virtio_net', 'virtio_console', 'crc32_generic', 'crc32_pclmul', 'rdma_rxe'];
 
 /**
  * The initramfs: static busybox, the 9p/virtio modules with their dependencies (in load order),
