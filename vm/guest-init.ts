@@ -73,6 +73,12 @@ first_netdev() {
   done
   return 1
 }
+# IFA_F_TENTATIVE (0x40) on any of the netdev's IPv6 addresses (busybox's ip has no tentative filter).
+no_tentative_address() {
+  while read -r _ _ _ _ flags name; do
+    [ "$name" != "$netdev" ] || [ $((0x$flags & 0x40)) -eq 0 ] || return 1
+  done </proc/net/if_inet6
+}
 rxe0_active() { grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state; }
 ${PORT_DEVICE}# The link and rxe0 come up here, once per saved guest: after a resume, every exec from the host
 # root costs a fraction of a second of emulated start-up.
@@ -85,6 +91,7 @@ netdev=$(first_netdev)
 echo 0 >"/proc/sys/net/ipv6/conf/$netdev/accept_dad" || die "cannot turn off duplicate address detection on $netdev"
 ip link set "$netdev" up && ip addr add ${GUEST_ADDRESS} dev "$netdev" && ip route add default via ${GATEWAY} \
   || die "cannot configure $netdev"
+wait_until no_tentative_address || die "$netdev kept a tentative IPv6 address"
 # iproute2's rdma comes from the host root, unmounted again before the save point. The crc32 modules
 # rxe asks for are loaded already: the kernel's modprobe would look for them in the initramfs.
 mount -t 9p -o ${NINEP},ro ${MOUNT_TAGS.root} /newroot || die "cannot mount the host root"
