@@ -45,6 +45,18 @@ export function resumePlan(path: string): ResumePlan {
   return existsSync(path) ? { kind: 'resume', path } : { kind: 'save', path };
 }
 
+/**
+ * The boot after one that hung before stage 2. Unless saving is turned off, it boots cold and saves
+ * afresh: a hung save would otherwise leave no saved guest (every later boot cold), and a hung
+ * resume may have started from a bad saved guest (every later boot hung). The hang itself is
+ * random more often than not, so saving again costs the retry nothing it would not pay anyway.
+ */
+export async function planAfterHang(hung: ResumePlan): Promise<ResumePlan> {
+  if (hung.kind === 'cold') return hung;
+  await rm(hung.path, { force: true });
+  return { kind: 'save', path: hung.path };
+}
+
 /** The line that lets stage 1 go on: the host's time (seconds since the epoch) and fresh entropy. */
 export function goLine(now = Date.now()): string {
   return `go ${Math.floor(now / 1000)} ${randomBytes(32).toString('hex')}\n`;

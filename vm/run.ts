@@ -13,7 +13,7 @@ import { findGuestKernel } from './kernel.js';
 import { type OutputSocket, listenForOutput } from './output-socket.js';
 import { projectRoot, vmCacheDir } from './project-root.js';
 import { type ForwardPort, type QemuConfig, type QemuExit, qemuArgs, runQemu } from './qemu.js';
-import { type ResumePlan, resumePlan, savedGuestPath, startGuest } from './resume.js';
+import { type ResumePlan, planAfterHang, resumePlan, savedGuestPath, startGuest } from './resume.js';
 import { bootableKernel } from './vmlinux.js';
 
 export interface VmRunOptions {
@@ -106,7 +106,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
     forwardPorts: [],
   });
   const saved = savedGuestPath(cacheDir, qemu, [vmlinux, initrd], shape);
-  const boot = async (plan: ResumePlan): Promise<VmRunResult | { hungAt: string }> => {
+  const boot = async (plan: ResumePlan): Promise<VmRunResult | { hungAt: string; plan: ResumePlan }> => {
     const consoleLogPath = await newConsoleLogPath(cacheDir);
     const controlDir = await mkdtemp(join(tmpdir(), 'rvt-vm-'));
     try {
@@ -133,7 +133,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
         await rm(plan.path, { force: true });
         return boot(resumePlan(plan.path));
       }
-      if (exit.bootHung) return { hungAt: consoleLogPath };
+      if (exit.bootHung) return { hungAt: consoleLogPath, plan };
       if (exit.startedAfterMs !== undefined) await recordStart(cacheDir, exit.startedAfterMs);
       const exitCode = await guestStatus(controlDir, exit, options.timeoutMs, consoleLogPath);
       return { exitCode, consoleLogPath, durationMs: Math.round(performance.now() - started), kernelVersion: kernel.version };
@@ -143,9 +143,12 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
   };
   const first = await boot(resumePlan(saved));
   if (!('hungAt' in first)) return first;
-  // Seen on these TCG hosts: now and then a guest spins before stage 2 and never gets further.
-  process.stderr.write(`rvt-vm: the guest did not reach stage 2 within ${BOOT_WATCHDOG_MS / 1000} s (console log ${first.hungAt}); booting it once more\n`);
-  const second = await boot({ kind: 'cold' });
+  // Seen on these TCG hosts: now and then a guest spins before stage 2 and never gets further. Where
+  // it stopped is said here too, as a CI log keeps stderr but not the cache's console logs.
+  process.stderr.write(
+    `rvt-vm: the guest did not reach stage 2 within ${BOOT_WATCHDOG_MS / 1000} s (console log ${first.hungAt}, ending:\n${await lastLines(first.hungAt)}); booting it once more\n`,
+  );
+  const second = await boot(await planAfterHang(first.plan));
   if (!('hungAt' in second)) return second;
   throw new UserError(`the VM hung before stage 2 twice (no "${STAGE2_MARKER}" line within ${BOOT_WATCHDOG_MS / 1000} s)`, {
     hint: `kernel console logs: ${first.hungAt}, ${second.hungAt}`,
@@ -187,6 +190,13 @@ async function guestStatus(controlDir: string, exit: QemuExit, timeoutMs: number
     );
   }
   return Number(status);
+}
+
+/** The console log's last lines, indented, for a message that names where a boot stopped. */
+async function lastLines(path: string, count = 8): Promise<string> {
+  const text = ((await readOptional(path)) ?? '').trimEnd();
+  const lines = text === '' ? ['(nothing: the kernel is quiet until stage 1 speaks)'] : text.split('\n').slice(-count);
+  return lines.map((line) => `  | ${line}`).join('\n');
 }
 
 async function readOptional(path: string): Promise<string | undefined> {

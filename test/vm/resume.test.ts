@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STAGE1_READY } from '../../vm/guest-init.js';
-import { RESUME_OFF_ENV, goLine, resumePlan, savedGuestPath, startGuest } from '../../vm/resume.js';
+import { RESUME_OFF_ENV, goLine, planAfterHang, resumePlan, savedGuestPath, startGuest } from '../../vm/resume.js';
 
 let dir = '';
 beforeEach(() => {
@@ -36,6 +36,17 @@ describe('the saved guest', () => {
     expect(resumePlan(path)).toEqual({ kind: 'resume', path });
     vi.stubEnv(RESUME_OFF_ENV, '0');
     expect(resumePlan(path)).toEqual({ kind: 'cold' });
+  });
+
+  it('is saved afresh by the boot after a hung one, unless turned off: a hung save left none, a hung resume may have come from a bad one', async () => {
+    const path = join(dir, 'guest.state');
+    expect(await planAfterHang({ kind: 'save', path })).toEqual({ kind: 'save', path });
+    writeFileSync(path, 'a saved guest that hung on resume');
+    expect(await planAfterHang({ kind: 'resume', path })).toEqual({ kind: 'save', path });
+    expect(existsSync(path)).toBe(false);
+    writeFileSync(path, 'kept');
+    expect(await planAfterHang({ kind: 'cold' })).toEqual({ kind: 'cold' });
+    expect(existsSync(path)).toBe(true);
   });
 
   it("says go with the host's time in seconds and 32 bytes of fresh entropy", () => {

@@ -133,7 +133,9 @@ describe.skipIf(vmSkipReason !== undefined)(`rxe VM runner${vmSkipReason ? ` (sk
       if (name === undefined) throw new Error('the previous test left no saved guest');
       writeFileSync(join(saved, name), 'not a migration stream');
       const stderr = collector();
-      const said = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => stderr.stream.write(chunk));
+      // Passed through as well: a hang and its retry, if one happens, then show in CI's log.
+      const write = process.stderr.write.bind(process.stderr);
+      const said = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => stderr.stream.write(chunk) && write(chunk));
       const result = await runInVm({ command: ['true'], workDir, timeoutMs: VM_TEST_TIMEOUT_MS - 10_000 }).finally(() => said.mockRestore());
       expect(result.exitCode).toBe(0);
       expect(stderr.text()).toMatch(/^rvt-vm: could not start from the saved guest \(.+\); booting cold$/m);
