@@ -15,8 +15,8 @@ export const postSendCases = [
       await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 9)] });
       await moveTo(ctx.verbs, pair.sender.qp, 'SQD');
       const out = await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(90)] });
-      const sent = await ctx.quietPoll(pair.sender.cq, 1);
-      const received = await ctx.quietPoll(pair.receiver.cq, 1);
+      // Both CQs watched through the same quiet window.
+      const [sent, received] = await Promise.all([ctx.quietPoll(pair.sender.cq, 1), ctx.quietPoll(pair.receiver.cq, 1)]);
       ctx.check.equal(
         'post_send.sqd.queued',
         'the post returns 0 and neither side completes',

@@ -148,8 +148,9 @@ export const srqLifecycleCases = [
       ctx.check.that('modify_srq.resize.keeps-queued', 'resize returns 0 and max_wr >= 32', out.rawReturn === 0 && (q.attr?.max_wr ?? 0) >= 32, { rawReturn: 0, max_wr: '>= 32' }, { rawReturn: out.rawReturn, max_wr: q.attr?.max_wr });
       const more = await rig.post([5, 6, 7, 8].map((i) => rig.wr(i)));
       ctx.check.equal('modify_srq.resize.keeps-queued', 'room for more after the resize', 0, more.rawReturn);
-      const wcs = await rig.consume(rig.attr.max_wr + 4);
       const expected = [...[1, 2, 3, 4].slice(0, rig.attr.max_wr), 5, 6, 7, 8].map(BigInt);
+      // As many as were posted: a device that grants more than 4 (rxe) queued no more than 4 first.
+      const wcs = await rig.consume(expected.length);
       ctx.check.equal('modify_srq.resize.keeps-queued', 'consumed in the original order', expected, wrIds(wcs));
     },
   }),
