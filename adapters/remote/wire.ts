@@ -8,12 +8,20 @@ export function toWire(value: unknown): string {
 }
 
 export function fromWire(text: string): unknown {
-  return JSON.parse(text, (_key, v: unknown) => {
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-      const keys = Object.keys(v);
-      const u64 = (v as { $u64?: unknown }).$u64;
-      if (keys.length === 1 && typeof u64 === 'string' && /^\d+$/.test(u64)) return BigInt(u64);
-    }
-    return v;
-  });
+  // A walk after a plain parse: JSON.parse with a reviver took three times as long, and a case's
+  // record (thousands of objects) crosses from the worker in one line.
+  return revive(JSON.parse(text));
+}
+
+function revive(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = revive(value[i]);
+    return value;
+  }
+  const object = value as Record<string, unknown>;
+  const u64 = object.$u64;
+  if (typeof u64 === 'string' && Object.keys(object).length === 1 && /^\d+$/.test(u64)) return BigInt(u64);
+  for (const key of Object.keys(object)) object[key] = revive(object[key]);
+  return object;
 }
