@@ -155,7 +155,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       probes,
       ...specRecord(allCases),
       ...(expectations === undefined ? {} : { expectations }),
-    });
+    }, { validated: !inGuest });
     await (inGuest ? writeGuestResults(outDir, results) : writeReports(outDir, results, flags.format));
     const annotations = await publishToGithub(results, outDir);
     if (flags.json) process.stdout.write(`${JSON.stringify(summaryJson(results, outDir, flags.format))}\n`);

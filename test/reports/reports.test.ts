@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,14 @@ describe('results.json', () => {
     expect(RunResults.parse(JSON.parse(JSON.stringify(results)))).toEqual(results);
     expect(results.gate.passed).toBe(true);
     expect(results.clauses.find((c) => c.id === 'post_srq_recv.context.interrupt')).toMatchObject({ status: 'not-observable' });
+  });
+
+  it('is the same document unvalidated (a run in the VM: the host validates the file it reads back) as validated', async () => {
+    const input = { profile: 'documented' as const, more: { citations: new Map([['post_srq_recv.return.zero-on-success', [{ source: 0, text: 'Return: 0' }]]]) } };
+    const [checked, unchecked] = [await resultsFor(input), await resultsFor({ ...input, validated: false })];
+    // The same keys and values (the schema would strip a key it does not know); their order may differ.
+    const same = isDeepStrictEqual(JSON.parse(JSON.stringify(unchecked)), JSON.parse(JSON.stringify(checked)));
+    expect(same).toBe(true);
   });
 
   it('renders u64 evidence as hex strings', async () => {
