@@ -94,6 +94,27 @@ export interface CaseWatch {
   end(): WatchFinding | undefined;
 }
 
+/**
+ * How a case run in another process ended for the process that asked: the record that process
+ * made of it (wire data, validated by the caller), or the process lost meanwhile (it crashed, or
+ * hung past the budget and was killed) with the progress lines the case had written by then.
+ */
+export type HostedCaseEnd = { kind: 'done'; record: unknown } | { kind: 'lost'; error: Error; timedOut: boolean; progress: string[] };
+
+/**
+ * Present when the implementation lives in another process that can run a whole built-in case
+ * itself (suites/case-worker.ts): one crossing for the case instead of one per verb, which under
+ * an emulated CPU is most of a case's time.
+ */
+export interface CaseHost {
+  /**
+   * Runs `request` (the suites' case request) in a worker that is up and has its device open
+   * first, so neither start counts in `budgetMs`; a worker that passes the budget, or the signal's
+   * abort, is killed.
+   */
+  runCase(request: unknown, budgetMs: number, signal?: AbortSignal): Promise<HostedCaseEnd>;
+}
+
 /** The only door to an implementation. */
 export interface Adapter {
   info(): Promise<AdapterInfo>;
@@ -102,6 +123,7 @@ export interface Adapter {
   dispose(): Promise<void>;
   /** Present when the adapter can see problems beside the verbs' results (the kernel adapter). */
   watch?: CaseWatch;
+  caseHost?: CaseHost;
 }
 
 /** An adapter without calling contexts refuses any but process context instead of ignoring it. */

@@ -17,6 +17,7 @@ import { startupSnapshot } from 'node:v8';
 import { loadCitedSnapshot } from '../spec/snapshots/pinned.js';
 import { serveKernelWorker } from '../adapters/kernel/kernel-worker.js';
 import { serveIbverbsWorker } from '../adapters/rxe/ibverbs-worker.js';
+import { serveCase } from '../suites/case-worker.js';
 import { SNAPSHOT_WORKER_FLAG } from '../vm/snapshot-args.js';
 import { main } from './program.js';
 // What a guest run loads on demand, loaded here so that it is in the heap the blob keeps.
@@ -28,7 +29,7 @@ import '../adapters/kernel/adapter.js';
 function dispatch(args: string[]): void {
   if (args[0] === SNAPSHOT_WORKER_FLAG) {
     const [, worker, device] = args;
-    if (worker === 'ibverbs') serveIbverbsWorker(device, process.env.RVT_RXE_CRASH_BEFORE);
+    if (worker === 'ibverbs') serveIbverbsWorker(device, process.env.RVT_RXE_CRASH_BEFORE, serveCase);
     else if (worker === 'kernel') serveKernelWorker(device, process.env.RVT_KERNEL_FAULT_BEFORE);
     else {
       process.stderr.write(`rvt-conform: no worker named ${String(worker)} (ibverbs, kernel)\n`);

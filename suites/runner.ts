@@ -1,12 +1,15 @@
 import { setImmediate } from 'node:timers/promises';
-import type { Adapter, AdapterInfo, CapabilityProbe, Profile, Session } from '../adapters/adapter.js';
+import type { Adapter, AdapterInfo, CapabilityProbe, CaseHost, Profile, Session } from '../adapters/adapter.js';
 import { ImplementationCrash, InfrastructureError } from '../spec/errors.js';
 import type { Ran, RunStatus } from '../spec/status.js';
 import type { Case } from './case.js';
+import { CaseRecord, type CaseRequest, fromProgress } from './case-record.js';
 import type { Check } from './checks.js';
 import { CaseContext } from './context.js';
 import { fenced } from './fence.js';
+import { Interrupted, Timeout, bounded } from './bounded.js';
 import { SetupError } from './fixtures.js';
+import { allCases } from './index.js';
 import { type TraceEntry, tracedVerbs } from './verbs.js';
 
 
@@ -48,29 +51,10 @@ export interface RunOptions {
   probes?: readonly CapabilityProbe[];
 }
 
-class Timeout extends Error {}
-
-/** The run was stopped (Ctrl-C, SIGTERM) while a case ran: the case ends there, unfinished. */
-class Interrupted extends Error {}
-
 /** How long opening a session may take (a worker start under TCG takes seconds): never the case's budget. */
 const OPEN_TIMEOUT_MS = 120_000;
-
-/** `promise`, unless `ms` pass first (a Timeout) or `signal` aborts (Interrupted): a hung adapter never holds the run. */
-function bounded<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
-  let stop!: (error: Error) => void;
-  const stopped = new Promise<never>((_, reject) => {
-    stop = reject;
-  });
-  const timer = setTimeout(() => stop(new Timeout(`no result after ${ms} ms`)), ms);
-  const onAbort = () => stop(new Interrupted('the run was interrupted'));
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
-  return Promise.race([promise, stopped]).finally(() => {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
-  });
-}
+/** Beyond a hosted case's timeouts (its open, body and close, each bounded in the worker): the record's trip back. */
+const HOSTED_GRACE_MS = 2_000;
 
 /** The verdict of a case that ran to its end, from its checks. */
 export function statusFromChecks(kase: Case, checks: readonly Check[]): { status: RunStatus; reason?: string } {
@@ -127,6 +111,14 @@ export interface SessionEnd {
   openedAt: number;
 }
 
+/** Told what a session does as it goes, before each step, so that a process that dies in it leaves a record (suites/case-worker.ts). */
+export interface SessionObserver {
+  opening(): void;
+  /** Before each verb: the trace has it last, `checks` are the case's so far. */
+  calling(trace: readonly TraceEntry[], checks: readonly Check[]): void;
+  closing(checks: readonly Check[]): void;
+}
+
 /**
  * Opens a session on the adapter, hands `body` a case context on its traced verbs, under the
  * timeout (and the abort signal), fences the session once the body has ended so a late verb cannot
@@ -135,9 +127,11 @@ export interface SessionEnd {
 export async function inSession(
   options: Pick<RunOptions, 'adapter' | 'info' | 'profile' | 'timeoutMs' | 'signal'>,
   body: (ctx: CaseContext) => Promise<void>,
+  observer?: SessionObserver,
 ): Promise<SessionEnd> {
   const { adapter, info, profile, timeoutMs, signal } = options;
   const trace: TraceEntry[] = [];
+  observer?.opening();
   const opening = adapter.open();
   let opened: Session;
   try {
@@ -154,7 +148,7 @@ export async function inSession(
   try {
     await bounded(
       (async () => {
-        const verbs = tracedVerbs(session, info.layer, trace);
+        const verbs = tracedVerbs(session, info.layer, trace, observer && (() => observer.calling(trace, ctx?.check.checks ?? [])));
         ctx = new CaseContext(verbs, info, await verbs.queryDevice({}), profile, info.completionWaitMs);
         await body(ctx);
       })(),
@@ -166,6 +160,7 @@ export async function inSession(
   }
   revoke();
   const record = { checks: [...(ctx?.check.checks ?? [])], trace: trace.map((entry) => ({ ...entry })), openedAt };
+  observer?.closing(record.checks);
   const closeFailure = await bounded(session.close(), timeoutMs).then(
     () => undefined,
     (failure: unknown) => failure ?? new Error('close() rejected without a reason'),
@@ -223,9 +218,38 @@ async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase:
     });
     return { case: kase, durationMs: 0, trace: [], checks: [], ran: 'capability-missing', status: 'skip', reason: `the adapter does not provide: ${named.join(', ')}` };
   }
-  const end = await inSession(options, (ctx) => kase.run(ctx));
+  const host = options.adapter.caseHost;
+  if (host !== undefined && allCases.includes(kase)) return { case: kase, ...(await hostedRun(host, options, kase)) };
+  return { case: kase, ...(await sessionRun(options, kase)) };
+}
+
+/** A case on a session of the adapter in this process, judged: its run but for the case. */
+export async function sessionRun(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case, observer?: SessionObserver): Promise<Omit<CaseRun, 'case'>> {
+  const { timeoutMs } = options;
+  const end = await inSession(options, (ctx) => kase.run(ctx), observer);
   const durationMs = performance.now() - end.openedAt;
-  return { case: kase, durationMs, trace: end.trace, checks: end.checks, ...withCloseFailure(verdict(kase, end, timeoutMs), end.closeFailure, timeoutMs) };
+  return { durationMs, trace: end.trace, checks: end.checks, ...withCloseFailure(verdict(kase, end, timeoutMs), end.closeFailure, timeoutMs) };
+}
+
+/**
+ * A built-in case run where the implementation lives (the adapter's worker), judged there; when
+ * the worker died in it or passed the budget, judged here from what it had written of its progress.
+ */
+async function hostedRun(host: CaseHost, options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case): Promise<Omit<CaseRun, 'case'>> {
+  const { info, profile, timeoutMs, signal } = options;
+  const request: CaseRequest = { id: kase.id, info, profile, timeoutMs };
+  // The worker bounds its steps itself; this bounds a worker stuck in native code, which is killed.
+  const started = performance.now();
+  const end = await host.runCase(request, 3 * timeoutMs + HOSTED_GRACE_MS, signal);
+  if (end.kind === 'done') {
+    const record = CaseRecord.safeParse(end.record);
+    if (record.success) return record.data;
+    const problem = `harness: the worker's record of the case is malformed: ${record.error.message}`;
+    return { ran: 'error', status: 'error', reason: problem, durationMs: 0, checks: [], trace: [] };
+  }
+  const { trace, checks } = fromProgress(end.progress);
+  const error = signal?.aborted ? new Interrupted('the run was interrupted') : end.timedOut ? new Timeout(`no result after ${timeoutMs} ms`) : end.error;
+  return { durationMs: performance.now() - started, trace, checks, ...verdict(kase, { error, checks, trace, openedAt: started }, timeoutMs) };
 }
 
 /**

@@ -35,9 +35,10 @@ export class AdapterContractError extends Error {
 
 /**
  * Wraps a session: this is the boundary where adapter output is validated, so nothing after it
- * re-checks shapes. Every call lands in `trace`, which the reproducer and the reports read.
+ * re-checks shapes. Every call lands in `trace`, which the reproducer and the reports read;
+ * `beforeCall` sees it there before the session does (a worker's progress file).
  */
-export function tracedVerbs(session: Session, layer: Layer, trace: TraceEntry[]): Verbs {
+export function tracedVerbs(session: Session, layer: Layer, trace: TraceEntry[], beforeCall?: () => void): Verbs {
   const verbs = {} as Record<CallName, (args: unknown) => Promise<unknown>>;
   for (const name of callNames) {
     const schema = calls[name];
@@ -45,6 +46,7 @@ export function tracedVerbs(session: Session, layer: Layer, trace: TraceEntry[])
       const args = schema.args.parse(input);
       const entry: TraceEntry = { seq: trace.length + 1, call: name, args, ms: 0 };
       trace.push(entry);
+      beforeCall?.();
       const started = performance.now();
       try {
         const raw = await (session[name] as (a: unknown) => Promise<unknown>)(args);

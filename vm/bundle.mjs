@@ -17,7 +17,7 @@ const out = join(root, 'dist/guest/bundle');
 // Entry names flatten the dist/ paths: project-root.ts maps a worker's dist/ path to its entry here.
 const input = {
   main: join(root, 'dist/cli/main.js'),
-  'adapters-rxe-worker': join(root, 'dist/adapters/rxe/worker.js'),
+  'suites-ibverbs-worker': join(root, 'dist/suites/ibverbs-worker.js'),
   'adapters-kernel-worker': join(root, 'dist/adapters/kernel/worker.js'),
 };
 

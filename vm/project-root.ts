@@ -45,7 +45,7 @@ const GUEST_BUNDLE = 'dist/guest/bundle';
 const bundled = fileURLToPath(import.meta.url).includes(`/${GUEST_BUNDLE}/`);
 
 /**
- * A built entry point (e.g. `adapters/rxe/worker.js`) as the running code was built: from the
+ * A built entry point (e.g. `suites/ibverbs-worker.js`) as the running code was built: from the
  * bundle when this code is bundled (a worker bundled like its client), else under dist/.
  */
 export function builtEntry(distPath: string): string {

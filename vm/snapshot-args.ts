@@ -10,7 +10,7 @@ export const SNAPSHOT_WORKER_FLAG = '--rvt-worker';
 
 /** The workers the blob holds, by their dist/ path. */
 const SNAPSHOT_WORKERS: Readonly<Record<string, string>> = {
-  'adapters/rxe/worker.js': 'ibverbs',
+  'suites/ibverbs-worker.js': 'ibverbs',
   'adapters/kernel/worker.js': 'kernel',
 };
 

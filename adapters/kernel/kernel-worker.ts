@@ -46,6 +46,9 @@ export function serveKernelWorker(device: string | undefined, faultSpec: string 
         return host.call(request.session, request.call, request.args);
       case 'close':
         return host.close(request.session);
+      default:
+        // kernelAdapter runs cases call by call (it is no CaseHost)
+        throw new Error(`the kernel worker does not serve ${request.kind} requests`);
     }
   };
 

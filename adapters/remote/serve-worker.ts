@@ -1,5 +1,12 @@
 import { createInterface } from 'node:readline';
-import { type Request, type Response, type WorkerError, decodeRequest, encodeLine } from '../rxe/protocol.js';
+import type { Adapter } from '../adapter.js';
+import { type CaseAnswer, type Request, type Response, type WorkerError, decodeRequest, encodeLine } from '../rxe/protocol.js';
+
+/**
+ * What runs a whole case in a worker, on the worker's own adapter (suites/case-worker.ts): given
+ * by the worker's entry, since the cases live above the adapters.
+ */
+export type CaseServer = (adapter: Adapter, request: unknown, progressPath: string) => Promise<CaseAnswer>;
 
 /** An error that names why the implementation cannot run here (the parent maps `code` to a remedy). */
 export class Unavailable extends Error {

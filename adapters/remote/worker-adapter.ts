@@ -1,5 +1,9 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { UserError } from '../../spec/errors.js';
-import { type Adapter, AdapterInfo } from '../adapter.js';
+import { type Adapter, AdapterInfo, type CaseHost, type HostedCaseEnd } from '../adapter.js';
+import { CaseAnswer, progressLabel } from '../rxe/protocol.js';
 import { WorkerCallError, WorkerClient } from '../rxe/worker-client.js';
 import { remoteSession } from './remote-session.js';
 
@@ -14,6 +18,42 @@ export interface WorkerAdapterOptions {
   remedies: Record<string, string>;
   /** Environment of the first worker only (tests: a crash on purpose); later ones start clean. */
   firstWorkerEnv?: Record<string, string>;
+  /** The worker serves `case` requests (its entry passes a case server): the adapter is a CaseHost. */
+  runsCases?: boolean;
+}
+
+/** How long a worker may take to start and open its device before a case: a worker start, never the case's time. */
+const READY_WITHIN_MS = 120_000;
+
+/**
+ * `promise`, with the worker killed when `ms` pass or the signal aborts first (the promise then
+ * rejects with the worker's death); says whether the time ran out.
+ */
+async function killingAfter<T>(worker: WorkerClient, promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<{ value: T } | { error: unknown; timedOut: boolean }> {
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    worker.kill();
+  }, ms);
+  const onAbort = () => worker.kill();
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return { value: await promise };
+  } catch (error) {
+    return { error, timedOut };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function progressLines(path: string): string[] {
+  try {
+    return readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
+  } catch {
+    return [];
+  }
 }
 
 /** Idle workers kept for the next sessions: enough for a few clients that take turns, few enough to hold little. */
@@ -49,7 +89,42 @@ export function workerAdapter(options: WorkerAdapterOptions): Adapter {
     else void worker.stop();
   };
 
+  let cases = 0;
+  /** Workers that have their device open: a request less before each case (7-9 ms in the VM). */
+  const ready = new WeakSet<WorkerClient>();
+  const caseHost: CaseHost = {
+    runCase: async (request, budgetMs, signal): Promise<HostedCaseEnd> => {
+      const worker = take();
+      if (!ready.has(worker)) {
+        const up = await killingAfter(worker, worker.request({ kind: 'ready' }), READY_WITHIN_MS, signal);
+        if ('error' in up) {
+          giveBack(worker);
+          return { kind: 'lost', error: asError(up.error), timedOut: false, progress: [] };
+        }
+        ready.add(worker);
+      }
+      const progress = join(tmpdir(), `rvt-case-${process.pid}-${++cases}.progress`);
+      // A crash names the case's last progress line: the verb it was in, not just "case".
+      const during = () => progressLabel(progressLines(progress).at(-1) ?? 'the start of a case');
+      try {
+        const ran = await killingAfter(worker, worker.request({ kind: 'case', progress, case: request }, during), budgetMs, signal);
+        if ('error' in ran) {
+          giveBack(worker);
+          return { kind: 'lost', error: asError(ran.error), timedOut: ran.timedOut, progress: progressLines(progress) };
+        }
+        const answer = CaseAnswer.safeParse(ran.value);
+        if (!answer.success || answer.data.dirty) void worker.stop();
+        else giveBack(worker);
+        if (!answer.success) return { kind: 'lost', error: new Error(`the ${options.label} answered a case with ${JSON.stringify(ran.value)}`), timedOut: false, progress: [] };
+        return { kind: 'done', record: answer.data.record };
+      } finally {
+        rmSync(progress, { force: true });
+      }
+    },
+  };
+
   return {
+    ...(options.runsCases === true ? { caseHost } : {}),
     info: async () => {
       if (info !== undefined) return info;
       const worker = take();
@@ -103,3 +178,5 @@ export function workerAdapter(options: WorkerAdapterOptions): Adapter {
     },
   };
 }
+
+const asError = (thrown: unknown): Error => (thrown instanceof Error ? thrown : new Error(String(thrown)));

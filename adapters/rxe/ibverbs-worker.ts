@@ -1,7 +1,8 @@
 /** The body of the ibverbs worker process: worker.ts starts it, and so does the guest's startup snapshot. */
+import type { Adapter, Session } from '../adapter.js';
 import { NO_LIMITS } from '../remote/budget.js';
 import { SessionHost } from '../remote/session-host.js';
-import { Unavailable, serveWorker } from '../remote/serve-worker.js';
+import { type CaseServer, Unavailable, serveWorker } from '../remote/serve-worker.js';
 import { loadBinding, nativeAvailability } from './native/index.js';
 import { nativeAdapter } from './native-adapter.js';
 import type { Request } from './protocol.js';
@@ -13,27 +14,56 @@ function crashBefore(spec: string | undefined): { name: string; kind: 'segv' | '
   return { name: match[1] as string, kind: match[2] as 'segv' | 'fpe' | 'abort' };
 }
 
+/** The worker's own adapter, crashing on purpose (tests) before `open` or the named call inside a case, as a request would. */
+function crashingBefore(adapter: Adapter, crash: { name: string; kind: 'segv' | 'fpe' | 'abort' }): Adapter {
+  const before = (name: string) => {
+    if (name === crash.name) loadBinding().crashForTest(crash.kind);
+  };
+  return {
+    ...adapter,
+    open: async () => {
+      before('open');
+      const session = await adapter.open();
+      return new Proxy(session, {
+        get: (target, key: string) => {
+          const value = Reflect.get(target, key) as unknown;
+          return typeof value === 'function' ? (...args: unknown[]) => (before(key), (value as (...a: unknown[]) => unknown).apply(target, args)) : value;
+        },
+      }) as Session;
+    },
+  };
+}
+
 /**
  * The worker's body: serves DEVICE (the first one libibverbs lists when undefined) on stdin/stdout
- * until the parent ends stdin. `crashSpec` is RVT_RXE_CRASH_BEFORE.
+ * until the parent ends stdin. `crashSpec` is RVT_RXE_CRASH_BEFORE. With `serveCase`, it runs
+ * whole cases too (`case` requests) on the same device.
  */
-export function serveIbverbsWorker(requestedDevice: string | undefined, crashSpec: string | undefined): void {
+export function serveIbverbsWorker(requestedDevice: string | undefined, crashSpec: string | undefined, serveCase?: CaseServer): void {
   const crash = crashBefore(crashSpec);
-  let host: SessionHost | undefined;
+  let device: { adapter: Adapter; host: SessionHost } | undefined;
 
-  /** The host, created on the first request that needs the device, so a worker starts without one. */
-  const sessionHost = (): SessionHost => {
-    if (host !== undefined) return host;
+  /** The device, opened on the first request that needs it, so a worker starts without one. */
+  const opened = () => {
+    if (device !== undefined) return device;
     const availability = nativeAvailability(requestedDevice === undefined ? {} : { device: requestedDevice });
     if (!availability.available) throw new Unavailable(availability.reason, availability.detail);
-    host = new SessionHost(nativeAdapter(availability.binding, availability.device), NO_LIMITS);
-    return host;
+    const adapter = nativeAdapter(availability.binding, availability.device);
+    device = { adapter: crash === undefined ? adapter : crashingBefore(adapter, crash), host: new SessionHost(adapter, NO_LIMITS) };
+    return device;
   };
+  const sessionHost = () => opened().host;
 
   const handle = async (request: Request): Promise<unknown> => {
     const name = request.kind === 'call' ? request.call : request.kind;
     if (crash?.name === name) loadBinding().crashForTest(crash.kind);
     switch (request.kind) {
+      case 'ready':
+        opened();
+        return null;
+      case 'case':
+        if (serveCase === undefined) throw new Error('this worker does not run cases');
+        return serveCase(opened().adapter, request.case, request.progress);
       case 'info':
         return sessionHost().info();
       case 'open':
@@ -46,5 +76,5 @@ export function serveIbverbsWorker(requestedDevice: string | undefined, crashSpe
   };
 
   // The parent ended our stdin (dispose): release every device resource before exiting.
-  serveWorker('ibverbs worker', handle, () => host?.closeAll() ?? Promise.resolve());
+  serveWorker('ibverbs worker', handle, () => device?.host.closeAll() ?? Promise.resolve());
 }

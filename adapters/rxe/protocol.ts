@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { fromWire, toWire } from '../remote/wire.js';
 
 /**
- * The line protocol between rxeAdapter and its worker process (adapters/rxe/worker.ts): one JSON
+ * The line protocol between rxeAdapter and its worker process (suites/ibverbs-worker.ts): one JSON
  * message per line on the worker's stdin (requests) and stdout (responses), u64 values encoded by
  * adapters/remote/wire.ts. Responses carry the request's id; they may come back in any order.
  */
@@ -10,10 +10,14 @@ const id = z.number().int().min(0);
 
 export const Request = z.discriminatedUnion('kind', [
   z.object({ id, kind: z.literal('info') }),
+  /** Answered once the worker is up and has its device open (null), before a case's budget starts. */
+  z.object({ id, kind: z.literal('ready') }),
   z.object({ id, kind: z.literal('open') }),
   /** `args` are checked against the call table by the worker's SessionHost, not here. */
   z.object({ id, kind: z.literal('call'), session: z.number().int(), call: z.string(), args: z.unknown() }),
   z.object({ id, kind: z.literal('close'), session: z.number().int() }),
+  /** A whole case run in the worker (suites/case-worker.ts checks `case`); it writes its progress to the file `progress`. */
+  z.object({ id, kind: z.literal('case'), progress: z.string(), case: z.unknown() }),
 ]);
 export type Request = z.infer<typeof Request>;
 export type RequestBody = Request extends infer R ? (R extends Request ? Omit<R, 'id'> : never) : never;
@@ -31,6 +35,16 @@ export const Response = z.discriminatedUnion('ok', [
   z.object({ id, ok: z.literal(false), error: WorkerError }),
 ]);
 export type Response = z.infer<typeof Response>;
+
+/** The worker's answer to a `case` request: its record of the case, and whether the worker is fit for another (a timed-out case may still run in it). */
+export const CaseAnswer = z.object({ record: z.unknown(), dirty: z.boolean() });
+export type CaseAnswer = z.infer<typeof CaseAnswer>;
+
+/**
+ * A line of a case's progress file: what the case is doing (free text, e.g. `postSend in
+ * post_send/x`), a tab, then whatever its writer records. A crash report names the last line's label.
+ */
+export const progressLabel = (line: string): string => line.split('\t', 1)[0] ?? '';
 
 export const encodeLine = (message: Request | Response): string => `${toWire(message)}\n`;
 

@@ -29,7 +29,7 @@ const STDERR_TAIL = 2000;
 const STOP_GRACE_MS = 10_000;
 
 export interface WorkerOptions {
-  /** The worker's module under dist/, e.g. `adapters/rxe/worker.js`, or an absolute path. */
+  /** The worker's module under dist/, e.g. `suites/ibverbs-worker.js`, or an absolute path. */
   script?: string;
   /** How messages name the worker, e.g. `ibverbs worker`. */
   label?: string;
@@ -46,7 +46,8 @@ export class WorkerClient {
   private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private nextId = 1;
-  private lastRequest = 'nothing yet';
+  /** What the worker was last asked, or (a case) how to find out what it was doing. */
+  private lastRequest: string | (() => string) = 'nothing yet';
   private stderrTail = '';
   private stopping = false;
   private death: Error | undefined;
@@ -56,7 +57,7 @@ export class WorkerClient {
 
   constructor(options: WorkerOptions = {}) {
     this.label = options.label ?? 'ibverbs worker';
-    const script = options.script ?? 'adapters/rxe/worker.js';
+    const script = options.script ?? 'suites/ibverbs-worker.js';
     // In a guest that runs from the startup snapshot, the worker starts from it as well.
     const args = [...(snapshotWorkerArgs(script) ?? [workerPath(script)]), ...(options.device === undefined ? [] : [options.device])];
     // node:child_process, not execa: the client starts in every guest run, where execa's 100-odd
@@ -85,11 +86,14 @@ export class WorkerClient {
     return this.death === undefined;
   }
 
-  /** Sends one request; resolves with the worker's (decoded, unvalidated) result. */
-  request(body: RequestBody): Promise<unknown> {
+  /**
+   * Sends one request; resolves with the worker's (decoded, unvalidated) result. `during` says
+   * what the worker was doing should it die while this is the last request (default: its name).
+   */
+  request(body: RequestBody, during?: () => string): Promise<unknown> {
     if (this.death !== undefined) return Promise.reject(this.death);
     const id = this.nextId++;
-    this.lastRequest = body.kind === 'call' ? body.call : body.kind;
+    this.lastRequest = during ?? (body.kind === 'call' ? body.call : body.kind);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.child.stdin.write(encodeLine({ id, ...body } as Parameters<typeof encodeLine>[0]));
@@ -105,12 +109,16 @@ export class WorkerClient {
     await this.exited.finally(() => clearTimeout(timer));
   }
 
+  /** Kills the worker at once (a case past its budget): pending requests reject as after a crash. */
+  kill(): void {
+    this.child.kill('SIGKILL');
+  }
+
   private crash(signal: string | undefined, exitCode: number | undefined): ImplementationCrash {
     const how = signal === undefined ? `exited with status ${exitCode ?? 'unknown'}` : `was killed by ${signal}`;
     const said = this.stderrTail.trim();
-    return new ImplementationCrash(
-      `the ${this.label} (pid ${this.child.pid ?? '?'}) ${how} during ${this.lastRequest}${said === '' ? '' : `; its last words: ${said}`}`,
-    );
+    const during = typeof this.lastRequest === 'string' ? this.lastRequest : this.lastRequest();
+    return new ImplementationCrash(`the ${this.label} (pid ${this.child.pid ?? '?'}) ${how} during ${during}${said === '' ? '' : `; its last words: ${said}`}`);
   }
 
   private die(error: Error): void {

@@ -70,10 +70,10 @@ describe('snapshotWorkerArgs', () => {
     const saved = process.env[SNAPSHOT_ENV];
     try {
       delete process.env[SNAPSHOT_ENV];
-      expect(snapshotWorkerArgs('adapters/rxe/worker.js')).toBeUndefined();
+      expect(snapshotWorkerArgs('suites/ibverbs-worker.js')).toBeUndefined();
       process.env[SNAPSHOT_ENV] = '/x/guest.blob';
       expect(snapshotWorkerArgs('adapters/kernel/worker.js')).toEqual(['--snapshot-blob', '/x/guest.blob', '--', '--rvt-worker', 'kernel']);
-      expect(snapshotWorkerArgs('adapters/rxe/worker.js')).toEqual(['--snapshot-blob', '/x/guest.blob', '--', '--rvt-worker', 'ibverbs']);
+      expect(snapshotWorkerArgs('suites/ibverbs-worker.js')).toEqual(['--snapshot-blob', '/x/guest.blob', '--', '--rvt-worker', 'ibverbs']);
       expect(snapshotWorkerArgs('/abs/test-worker.mjs')).toBeUndefined();
     } finally {
       if (saved === undefined) delete process.env[SNAPSHOT_ENV];

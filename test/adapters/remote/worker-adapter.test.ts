@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Adapter, Session } from '../../../adapters/adapter.js';
 import { ImplementationCrash } from '../../../spec/errors.js';
 import { allCases } from '../../../suites/index.js';
+import { runCases } from '../../../suites/runner.js';
 import { referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
 import { CRASH_WR_ID, modelWorkerAdapter } from './model-worker.js';
 
@@ -43,5 +44,53 @@ describe('a worker-backed adapter', () => {
     const local = await referenceSuiteRuns();
     const remote = await runAgainst(adapter, allCases);
     expect(remote.map((r) => [r.case.id, r.status])).toEqual(local.map((r) => [r.case.id, r.status]));
+  });
+});
+
+describe('a worker that runs whole cases (a CaseHost)', () => {
+  let adapter: Adapter | undefined;
+  afterEach(async () => adapter?.dispose());
+  /** The first two cases that post to an SRQ, and the local model's runs of them. */
+  const srqCases = allCases.filter((c) => c.verb === 'post_srq_recv').slice(0, 2);
+  const local = async () => (await referenceSuiteRuns()).filter((run) => srqCases.includes(run.case));
+  const calls = (trace: readonly { call: string }[]) => trace.map((entry) => entry.call);
+  /** The calls, a run of the same call counted once: how often a case polls while it waits depends on timing. */
+  const steps = (trace: readonly { call: string }[]) => calls(trace).filter((call, i, all) => call !== all[i - 1]);
+
+  it("runs the shared suite in the worker, a request a case, with the local model's statuses, checks and calls", async () => {
+    const inner = modelWorkerAdapter({ runsCases: true });
+    // No session is opened from this process: every case runs in the worker.
+    adapter = { ...inner, open: () => Promise.reject(new Error('a hosted case opened a session in the parent')) };
+    const hosted = await runAgainst(adapter, allCases);
+    const reference = await referenceSuiteRuns();
+    const shape = (runs: typeof hosted) => runs.map((r) => [r.case.id, r.ran, r.status, r.checks.map((c) => [c.clause, c.status]), steps(r.trace)]);
+    expect(shape(hosted)).toEqual(shape(reference));
+  });
+
+  it('makes a crash in a case that case\'s crash result, with its trace up to the verb that crashed and the checks before it; the next case runs on a fresh worker', async () => {
+    adapter = modelWorkerAdapter({ runsCases: true, firstWorkerEnv: { RVT_MODEL_CRASH_AT: 'postSrqRecv' } });
+    const [crashed, next] = await runAgainst(adapter, srqCases);
+    const [reference, referenceNext] = await local();
+    expect(crashed).toMatchObject({ ran: 'crash', status: 'error' });
+    expect(crashed?.reason).toMatch(new RegExp(`killed by SIGSEGV during postSrqRecv in ${srqCases[0]?.id}`));
+    // Everything before the crash, as the model answered it; the crashing call last, with no result.
+    const at = reference?.trace.findIndex((e) => e.call === 'postSrqRecv') ?? -1;
+    expect(at).toBeGreaterThan(0);
+    expect(crashed?.trace.slice(0, at).map(({ call, args, result }) => ({ call, args, result }))).toEqual(reference?.trace.slice(0, at).map(({ call, args, result }) => ({ call, args, result })));
+    expect(crashed?.trace.at(-1)).toMatchObject({ seq: at + 1, call: 'postSrqRecv', args: reference?.trace[at]?.args });
+    expect(crashed?.trace.at(-1)).not.toHaveProperty('result');
+    expect(crashed?.trace).toHaveLength(at + 1);
+    expect(next).toMatchObject({ ran: referenceNext?.ran, status: referenceNext?.status });
+  });
+
+  it('kills a worker stuck in a call past the case budget: that case times out with its trace, and the next runs on a fresh worker', async () => {
+    adapter = modelWorkerAdapter({ runsCases: true, firstWorkerEnv: { RVT_MODEL_HANG_AT: 'postSrqRecv' } });
+    const info = await adapter.info();
+    const { runs } = await runCases({ adapter, info, cases: srqCases, profile: info.defaultProfile, timeoutMs: 500 });
+    const [hung, next] = runs;
+    const [, referenceNext] = await local();
+    expect(hung).toMatchObject({ ran: 'timeout', status: 'error', reason: 'timed out after 500 ms' });
+    expect(calls(hung?.trace ?? []).at(-1)).toBe('postSrqRecv');
+    expect(next).toMatchObject({ ran: referenceNext?.ran, status: referenceNext?.status });
   });
 });
