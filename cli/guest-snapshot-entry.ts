@@ -30,7 +30,7 @@ function dispatch(args: string[]): void {
   if (args[0] === SNAPSHOT_WORKER_FLAG) {
     const [, worker, device] = args;
     if (worker === 'ibverbs') serveIbverbsWorker(device, process.env.RVT_RXE_CRASH_BEFORE, serveCase);
-    else if (worker === 'kernel') serveKernelWorker(device, process.env.RVT_KERNEL_FAULT_BEFORE);
+    else if (worker === 'kernel') serveKernelWorker(device, process.env.RVT_KERNEL_FAULT_BEFORE, serveCase);
     else {
       process.stderr.write(`rvt-conform: no worker named ${String(worker)} (ibverbs, kernel)\n`);
       process.exitCode = 2;

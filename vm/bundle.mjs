@@ -18,7 +18,7 @@ const out = join(root, 'dist/guest/bundle');
 const input = {
   main: join(root, 'dist/cli/main.js'),
   'suites-ibverbs-worker': join(root, 'dist/suites/ibverbs-worker.js'),
-  'adapters-kernel-worker': join(root, 'dist/adapters/kernel/worker.js'),
+  'suites-kernel-worker': join(root, 'dist/suites/kernel-worker.js'),
 };
 
 // Up to date when newer than what it is made of: tsc's last emit (tsc leaves .tsbuildinfo alone

@@ -11,7 +11,7 @@ export const SNAPSHOT_WORKER_FLAG = '--rvt-worker';
 /** The workers the blob holds, by their dist/ path. */
 const SNAPSHOT_WORKERS: Readonly<Record<string, string>> = {
   'suites/ibverbs-worker.js': 'ibverbs',
-  'adapters/kernel/worker.js': 'kernel',
+  'suites/kernel-worker.js': 'kernel',
 };
 
 /** Node's arguments (before the worker's own) that start the worker `script` from the blob, when this process runs from one. */

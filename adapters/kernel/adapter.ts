@@ -74,6 +74,7 @@ export function watchingKernelLog(inner: Adapter, required: boolean): Adapter {
  */
 export function kernelAdapter(options: KernelAdapterOptions = {}): Adapter {
   const device = options.device ?? 'rxe0';
-  const inner = workerAdapter({ adapter: 'kernel', script: 'adapters/kernel/worker.js', label: 'kernel worker', device, remedies: REMEDIES });
+  // Named, not imported: the worker runs whole cases, so its entry lives with the suites.
+  const inner = workerAdapter({ adapter: 'kernel', script: 'suites/kernel-worker.js', label: 'kernel worker', device, remedies: REMEDIES, runsCases: true });
   return watchingKernelLog(inner, true);
 }

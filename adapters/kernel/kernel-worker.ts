@@ -1,7 +1,8 @@
-/** The body of the kernel worker process: worker.ts starts it, and so does the guest's startup snapshot. */
+/** The body of the kernel worker process: suites/kernel-worker.ts starts it, and so does the guest's startup snapshot. */
 import { NO_LIMITS } from '../remote/budget.js';
 import { SessionHost } from '../remote/session-host.js';
-import { serveWorker } from '../remote/serve-worker.js';
+import { beforeEachCall } from '../remote/before-each-call.js';
+import { type CaseServer, serveWorker } from '../remote/serve-worker.js';
 import type { Request } from '../rxe/protocol.js';
 import { Fault, Op, TestFaultReq } from './abi.js';
 import { KernelControl } from './control.js';
@@ -25,15 +26,21 @@ function provoke(kind: number, on: string): void {
 
 /**
  * The worker's body: serves DEVICE's kernel verbs through rvtc on stdin/stdout until the parent
- * ends stdin. `faultSpec` is RVT_KERNEL_FAULT_BEFORE.
+ * ends stdin. `faultSpec` is RVT_KERNEL_FAULT_BEFORE. With `serveCase`, it runs whole cases too
+ * (`case` requests), with the fault before the same call.
  */
-export function serveKernelWorker(device: string | undefined, faultSpec: string | undefined): void {
+export function serveKernelWorker(device: string | undefined, faultSpec: string | undefined, serveCase?: CaseServer): void {
   if (device === undefined) {
     process.stderr.write('kernel worker: usage: worker.js DEVICE\n');
     process.exit(2);
   }
-  const host = new SessionHost(kernelDeviceAdapter(device), NO_LIMITS);
+  const adapter = kernelDeviceAdapter(device);
+  const host = new SessionHost(adapter, NO_LIMITS);
   const fault = faultBefore(faultSpec);
+  const provoking = (name: string) => {
+    if (name === fault?.call) provoke(fault.kind, device);
+  };
+  const forCases = fault === undefined ? adapter : beforeEachCall(adapter, provoking);
 
   const handle = async (request: Request): Promise<unknown> => {
     switch (request.kind) {
@@ -46,9 +53,11 @@ export function serveKernelWorker(device: string | undefined, faultSpec: string 
         return host.call(request.session, request.call, request.args);
       case 'close':
         return host.close(request.session);
-      default:
-        // kernelAdapter runs cases call by call (it is no CaseHost)
-        throw new Error(`the kernel worker does not serve ${request.kind} requests`);
+      case 'ready':
+        return null;
+      case 'case':
+        if (serveCase === undefined) throw new Error('this worker does not run cases');
+        return serveCase(forCases, request.case, request.progress);
     }
   };
 

@@ -1,5 +1,6 @@
 /** The body of the ibverbs worker process: worker.ts starts it, and so does the guest's startup snapshot. */
-import type { Adapter, Session } from '../adapter.js';
+import type { Adapter } from '../adapter.js';
+import { beforeEachCall } from '../remote/before-each-call.js';
 import { NO_LIMITS } from '../remote/budget.js';
 import { SessionHost } from '../remote/session-host.js';
 import { type CaseServer, Unavailable, serveWorker } from '../remote/serve-worker.js';
@@ -12,26 +13,6 @@ function crashBefore(spec: string | undefined): { name: string; kind: 'segv' | '
   const match = /^(\w+):(segv|fpe|abort)$/.exec(spec);
   if (match === null) throw new Error(`RVT_RXE_CRASH_BEFORE must be <call>:<segv|fpe|abort>, not ${spec}`);
   return { name: match[1] as string, kind: match[2] as 'segv' | 'fpe' | 'abort' };
-}
-
-/** The worker's own adapter, crashing on purpose (tests) before `open` or the named call inside a case, as a request would. */
-function crashingBefore(adapter: Adapter, crash: { name: string; kind: 'segv' | 'fpe' | 'abort' }): Adapter {
-  const before = (name: string) => {
-    if (name === crash.name) loadBinding().crashForTest(crash.kind);
-  };
-  return {
-    ...adapter,
-    open: async () => {
-      before('open');
-      const session = await adapter.open();
-      return new Proxy(session, {
-        get: (target, key: string) => {
-          const value = Reflect.get(target, key) as unknown;
-          return typeof value === 'function' ? (...args: unknown[]) => (before(key), (value as (...a: unknown[]) => unknown).apply(target, args)) : value;
-        },
-      }) as Session;
-    },
-  };
 }
 
 /**
@@ -49,7 +30,11 @@ export function serveIbverbsWorker(requestedDevice: string | undefined, crashSpe
     const availability = nativeAvailability(requestedDevice === undefined ? {} : { device: requestedDevice });
     if (!availability.available) throw new Unavailable(availability.reason, availability.detail);
     const adapter = nativeAdapter(availability.binding, availability.device);
-    device = { adapter: crash === undefined ? adapter : crashingBefore(adapter, crash), host: new SessionHost(adapter, NO_LIMITS) };
+    // A case run here meets the test crash at the same call a request would.
+    const crashing = (name: string) => {
+      if (name === crash?.name) loadBinding().crashForTest(crash.kind);
+    };
+    device = { adapter: crash === undefined ? adapter : beforeEachCall(adapter, crashing), host: new SessionHost(adapter, NO_LIMITS) };
     return device;
   };
   const sessionHost = () => opened().host;

@@ -91,7 +91,7 @@ describe('the guest bundle (what the VM runs)', () => {
   });
 
   it('has the workers a bundled client starts (builtEntry names them so)', () => {
-    for (const worker of ['suites/ibverbs-worker.js', 'adapters/kernel/worker.js']) {
+    for (const worker of ['suites/ibverbs-worker.js', 'suites/kernel-worker.js']) {
       expect(existsSync(join(dirname(GUEST_BUNDLE_CLI), `${worker.replace(/\.js$/, '').replaceAll('/', '-')}.js`))).toBe(true);
     }
   });

@@ -72,7 +72,7 @@ describe('snapshotWorkerArgs', () => {
       delete process.env[SNAPSHOT_ENV];
       expect(snapshotWorkerArgs('suites/ibverbs-worker.js')).toBeUndefined();
       process.env[SNAPSHOT_ENV] = '/x/guest.blob';
-      expect(snapshotWorkerArgs('adapters/kernel/worker.js')).toEqual(['--snapshot-blob', '/x/guest.blob', '--', '--rvt-worker', 'kernel']);
+      expect(snapshotWorkerArgs('suites/kernel-worker.js')).toEqual(['--snapshot-blob', '/x/guest.blob', '--', '--rvt-worker', 'kernel']);
       expect(snapshotWorkerArgs('suites/ibverbs-worker.js')).toEqual(['--snapshot-blob', '/x/guest.blob', '--', '--rvt-worker', 'ibverbs']);
       expect(snapshotWorkerArgs('/abs/test-worker.mjs')).toBeUndefined();
     } finally {
