@@ -243,13 +243,27 @@ async function hostedRun(host: CaseHost, options: Omit<RunOptions, 'cases' | 'on
   const end = await host.runCase(request, 3 * timeoutMs + HOSTED_GRACE_MS, signal);
   if (end.kind === 'done') {
     const record = CaseRecord.safeParse(end.record);
-    if (record.success) return record.data;
+    if (record.success) return rejudged(kase, record.data);
     const problem = `harness: the worker's record of the case is malformed: ${record.error.message}`;
     return { ran: 'error', status: 'error', reason: problem, durationMs: 0, checks: [], trace: [] };
   }
   const { trace, checks } = fromProgress(end.progress);
   const error = signal?.aborted ? new Interrupted('the run was interrupted') : end.timedOut ? new Timeout(`no result after ${timeoutMs} ms`) : end.error;
   return { durationMs: performance.now() - started, trace, checks, ...verdict(kase, { error, checks, trace, openedAt: started }, timeoutMs) };
+}
+
+/**
+ * A hosted case's record, its verdict taken from the checks it carries, as for a case run here:
+ * whatever runs the case (a worker, an adapter's own CaseHost) cannot report a pass, or a
+ * not-observable, that its checks do not show.
+ */
+function rejudged(kase: Case, record: CaseRecord): Omit<CaseRun, 'case'> {
+  if (record.ran === 'ok') {
+    const { status, reason } = statusFromChecks(kase, record.checks);
+    return { ...record, status, ...(reason === undefined ? {} : { reason }) };
+  }
+  if (record.status !== 'pass' && record.status !== 'not-observable') return record;
+  return { ...record, ran: 'error', status: 'error', reason: `harness: the case was reported ${record.ran} with the verdict ${record.status}` };
 }
 
 /**

@@ -9,7 +9,7 @@ import { probeCapabilities } from '../../suites/probes.js';
 import { runCases } from '../../suites/runner.js';
 import { modelWaivers } from '../helpers.js';
 import { casesNamed, resultsFor } from './fixture.js';
-import { claimsSrqsItLacks, declaresNothing, failsInSetup, hangs, lacking } from './lying-adapters.js';
+import { claimsSrqsItLacks, declaresNothing, failsInSetup, hangs, hostsCases, lacking } from './lying-adapters.js';
 
 /** A waiver for every optional capability (SRQs cannot be waived): the most a vendor's expectations file could excuse. */
 const waiveEverything: Expectation[] = Capability.options.filter((c) => c !== 'srq').map((capability, i) => ({
@@ -112,6 +112,30 @@ describe('lying adapters cannot make the gate PASS, whatever the expectations fi
     expect(new Set(reached.filter((c) => c.ran !== 'ok').map((c) => c.ran))).toEqual(new Set(['capability-missing', 'precondition-failed']));
     expect(reached.filter((c) => c.ran === 'precondition-failed').length).toBeGreaterThan(20);
     expect(results.gate.summary).toMatch(/^FAIL: \d+ binding clause\(s\) not verified and not waived: .*\(1\/\d+ binding clauses pass/);
+  });
+
+  it('one that runs the cases itself and reports each passed with no evidence: every case it ran is a harness error', async () => {
+    const liar = hostsCases('passes-everything', () => ({ ran: 'ok', status: 'pass', durationMs: 0, checks: [], trace: [] }));
+    const results = await fullRun(liar, waiveEverything);
+    expect(results.gate.passed).toBe(false);
+    const ran = results.cases.filter((c) => c.ran !== 'capability-missing');
+    expect(ran.length).toBeGreaterThan(100);
+    expect(ran.filter((c) => c.status !== 'error' || !/^harness: the case recorded no check for /.test(c.reason ?? ''))).toEqual([]);
+  });
+
+  it('one that runs the cases itself and calls passed what its own checks failed, or crashed: failed and errored', async () => {
+    const byId = new Map(allCases.map((c) => [c.id, c]));
+    const failedYetPassed = (id: string) => ({
+      ran: 'ok', status: 'pass', durationMs: 0, trace: [],
+      checks: (byId.get(id)?.clauses ?? []).map((clause) => ({ clause, what: 'w', expected: 0, actual: 1, status: 'fail' })),
+    });
+    const failing = await fullRun(hostsCases('failed-yet-passed', failedYetPassed), waiveEverything);
+    expect(failing.cases.filter((c) => c.ran === 'ok').length).toBeGreaterThan(100);
+    expect(failing.cases.filter((c) => c.ran === 'ok').every((c) => c.status === 'fail')).toBe(true);
+    expect(failing.gate.passed).toBe(false);
+    const crashedYetPassed = await fullRun(hostsCases('crashed-yet-passed', () => ({ ran: 'crash', status: 'pass', durationMs: 0, checks: [], trace: [] })), waiveEverything);
+    expect(crashedYetPassed.cases.filter((c) => c.ran !== 'capability-missing').every((c) => c.status === 'error')).toBe(true);
+    expect(crashedYetPassed.gate.passed).toBe(false);
   });
 
   it('one that hangs: every case times out, an error and not a verdict', async () => {

@@ -43,3 +43,16 @@ export const declaresNothing = () => lying('declares-nothing', {}, (i) => ({ ...
 
 /** The model without some of its capabilities: a device that honestly lacks optional features. */
 export const lacking = (...missing: string[]) => lying(`lacking-${missing.join('-')}`, {}, (i) => ({ ...i, capabilities: i.capabilities.filter((c) => !missing.includes(c)) }));
+
+/**
+ * The model, but its cases "run where the implementation lives" (a CaseHost) and come back with
+ * `record(id)`: a worker or an out-of-tree adapter that reports verdicts instead of evidence.
+ */
+export const hostsCases = (name: string, record: (id: string) => unknown): Adapter => {
+  const model = referenceModel();
+  return {
+    ...model,
+    info: async () => ({ ...(await model.info()), adapter: name }),
+    caseHost: { runCase: async (request) => ({ kind: 'done', record: record((request as { id: string }).id) }) },
+  };
+};
