@@ -52,5 +52,7 @@ node dist/cli/main.js mutants --kernel --only srq-full-forgets-bad-wr,srq-check-
 # The concurrent ones the concurrent cases kill run after run (docs/BENCHMARKS.md, "The concurrent
 # tier"), on those cases only: about 6 minutes here. srq-head-published-early is killed by
 # payload-placement: each WR's payload goes into its own last SGE, so a consumer that takes a slot
-# before the post wrote its SGEs puts the data in the previous occupant's buffer.
-node dist/cli/main.js mutants --kernel --only srq-post-unlocked,srq-head-published-early,limit-stale-count --case 'concurrent/*'
+# before the post wrote its SGEs puts the data in the previous occupant's buffer. A race is met
+# with some probability, not in every run (CI saw limit-stale-count survive one run on 2026-12-03
+# and die in the next two here), so a mutant no run killed yet gets up to three.
+node dist/cli/main.js mutants --kernel --only srq-post-unlocked,srq-head-published-early,limit-stale-count --case 'concurrent/*' --tries 3

@@ -46,6 +46,8 @@ export interface KernelMutantResult {
   description: string;
   /** Cases that passed on the stock rdmavt and fail (or error) on the mutant. */
   killedBy: string[];
+  /** How many runs of the suite it took: more than one only for a mutant the first run did not kill (`tries`). */
+  runs?: number;
   /** Set when the mutant took the guest's kernel down (oops, panic) before the suite ended: why. */
   runError?: string;
   /** Set when the run failed for a reason that is not the mutant's (the harness, the host): neither killed nor survived. */
@@ -109,11 +111,25 @@ export function killers(baseline: CaseStatuses, mutant: CaseStatuses): string[] 
 }
 
 /**
+ * Runs the suite on a mutant until a case kills it, `tries` runs at most: a race (the concurrent
+ * mutants: a lost WQE, a stale count) is met in a run with some probability, not every time.
+ */
+export async function untilKilled(tries: number, baseline: CaseStatuses, run: () => Promise<CaseStatuses>): Promise<{ killedBy: string[]; runs: number }> {
+  let killedBy: string[] = [];
+  let runs = 0;
+  while (runs < tries && killedBy.length === 0) {
+    runs += 1;
+    killedBy = killers(baseline, await run());
+  }
+  return { killedBy, runs };
+}
+
+/**
  * Builds each seeded bug into rdmavt.ko (a copy of 6.1's rdmavt with the patch applied), runs the
  * shared suite on rvt_sim0 with it, and reports which cases kill it: those that fail or error on
  * the mutant other than on the stock rdmavt. A mutant no case kills is a missing case.
  */
-export async function runKernelMutation(options: { only?: readonly string[]; caseGlob?: string; say?: (line: string) => void } = {}): Promise<KernelMutationReport> {
+export async function runKernelMutation(options: { only?: readonly string[]; caseGlob?: string; tries?: number; say?: (line: string) => void } = {}): Promise<KernelMutationReport> {
   const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
   const all = rdmavtMutants();
   const unknown = (options.only ?? []).filter((n) => !all.some((m) => m.name === n));
@@ -133,11 +149,13 @@ export async function runKernelMutation(options: { only?: readonly string[]; cas
       if (applied.exitCode !== 0) throw new UserError(`the patch of mutant ${mutant.name} does not apply to rdmavt 6.1:\n${applied.all ?? ''}`);
       say(`rdmavt mutants: ${mutant.name} (${mutant.description})`);
       let killedBy: string[] = [];
+      let runs = 0;
       let runError: string | undefined;
       let harnessError: string | undefined;
       try {
-        const statuses = await suiteOnRvtSim(workDir, `mutant-${mutant.name}`, src, `mutant ${mutant.name}`, options.caseGlob);
-        killedBy = killers(baseline, statuses);
+        ({ killedBy, runs } = await untilKilled(options.tries ?? 1, baseline, () =>
+          suiteOnRvtSim(workDir, `mutant-${mutant.name}`, src, `mutant ${mutant.name}`, options.caseGlob),
+        ));
       } catch (error) {
         if (error instanceof UserError && /does not build|failed:/.test(error.message)) throw error;
         // A mutant that takes the guest's kernel down is killed, by the run itself; any other
@@ -150,6 +168,7 @@ export async function runKernelMutation(options: { only?: readonly string[]; cas
         name: mutant.name,
         description: mutant.description,
         killedBy,
+        ...(runs > 1 ? { runs } : {}),
         ...(runError === undefined ? {} : { runError }),
         ...(harnessError === undefined ? {} : { harnessError }),
         durationMs: Math.round(performance.now() - started),
@@ -172,7 +191,7 @@ export function killMatrix(report: KernelMutationReport): string {
   for (const id of cases) lines.push(`${id.padEnd(width)}  ${report.mutants.map((m) => (m.killedBy.includes(id) ? ' X' : ' .')).join(' ')}`);
   const verdict = (m: KernelMutantResult) => (m.harnessError ? 'UNDECIDED' : m.killedBy.length > 0 || m.runError ? 'killed   ' : 'SURVIVED ');
   const why = (m: KernelMutantResult) => (m.runError ? `; the guest went down: ${m.runError}` : m.harnessError ? `; the run failed, not for the mutant: ${m.harnessError}` : '');
-  lines.push('', ...report.mutants.map((m, i) => `${String(i + 1).padStart(2)} ${verdict(m)} ${m.name} (${m.killedBy.length} case(s)${why(m)}, ${(m.durationMs / 1000).toFixed(0)} s)`));
+  lines.push('', ...report.mutants.map((m, i) => `${String(i + 1).padStart(2)} ${verdict(m)} ${m.name} (${m.killedBy.length} case(s)${m.runs === undefined ? '' : ` in ${m.runs} runs`}${why(m)}, ${(m.durationMs / 1000).toFixed(0)} s)`));
   const decided = report.mutants.length - report.undecided.length;
   lines.push('', `rdmavt mutation score: ${report.killed}/${decided}${report.undecided.length > 0 ? ` (${report.undecided.length} not decided: run them again)` : ''}`);
   if (report.survived.length > 0) lines.push(`survivors (each is a missing case): ${report.survived.join(', ')}`);

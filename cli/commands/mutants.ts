@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { mutants, mutationAdapters } from '../../adapters/mutants/index.js';
 import { allCases } from '../../suites/index.js';
 import { type MutationReport, runMutation } from '../../suites/mutation.js';
-import { parseNonNegativeInt } from '../options.js';
+import { parseNonNegativeInt, parsePositiveInt } from '../options.js';
 import { UserError } from '../../spec/errors.js';
 import { killMatrix, runKernelMutation } from '../../adapters/kernel/rdmavt-mutants.js';
 import { projectRoot } from '../../vm/project-root.js';
@@ -37,15 +37,16 @@ export function registerMutantsCommand(program: Command): void {
     .option('--kernel', 'instead: build each seeded rdmavt bug (adapters/kernel/rdmavt-mutants) into rdmavt.ko and run the suite on it on rvt_sim0 in the VM', false)
     .option('--only <names>', 'with --kernel: only these mutants (comma-separated)', (v: string) => v.split(',').filter(Boolean))
     .option('--case <glob>', 'with --kernel: only the cases whose id (or verb) matches')
-    .action(async (flags: { json: boolean; fuzzRuns: number; kernel: boolean; only?: string[]; case?: string }) => {
+    .option('--tries <n>', 'with --kernel: run the suite up to this many times on a mutant no run has killed yet (a race is met with some probability)', parsePositiveInt, 1)
+    .action(async (flags: { json: boolean; fuzzRuns: number; kernel: boolean; only?: string[]; case?: string; tries: number }) => {
       if (flags.kernel) {
-        const report = await runKernelMutation({ ...(flags.only === undefined ? {} : { only: flags.only }), ...(flags.case === undefined ? {} : { caseGlob: flags.case }) });
+        const report = await runKernelMutation({ ...(flags.only === undefined ? {} : { only: flags.only }), ...(flags.case === undefined ? {} : { caseGlob: flags.case }), tries: flags.tries });
         process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${killMatrix(report)}\n`);
         // A run that failed for the harness is not the driver's doing: exit 2, like other setup problems.
         process.exitCode = report.undecided.length > 0 ? 2 : report.survived.length === 0 ? 0 : 1;
         return;
       }
-      if (flags.only !== undefined || flags.case !== undefined) throw new UserError('--only and --case are for --kernel', { hint: 'add --kernel' });
+      if (flags.only !== undefined || flags.case !== undefined || flags.tries !== 1) throw new UserError('--only, --case and --tries are for --kernel', { hint: 'add --kernel' });
       const model = await expectationsOf(join(projectRoot(), 'expectations/model.yaml'));
       const known = (status: string) => new Set((model?.entries ?? []).flatMap((e) => (e.status === status && e.id !== undefined ? [e.id] : [])));
       const { reference, adapterOf } = mutationAdapters();

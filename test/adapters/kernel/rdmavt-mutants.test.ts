@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killers, killMatrix, rdmavtMutants } from '../../../adapters/kernel/rdmavt-mutants.js';
+import { killers, killMatrix, rdmavtMutants, untilKilled } from '../../../adapters/kernel/rdmavt-mutants.js';
 import { EXTRACTION_TIMEOUT_MS, hasTarball, kernelTree, prepareKernelSource } from '../../kernel-source.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'rdmavt-mutants-'));
@@ -53,6 +53,18 @@ describe('the C mutants of rdmavt', () => {
     expect(text).toMatch(/2 SURVIVED +two/);
     expect(text).toContain('rdmavt mutation score: 1/2');
     expect(text).toContain('survivors (each is a missing case): two');
+  });
+
+  it('runs a mutant again, up to its tries, only while no run has killed it (a race is met now and then)', async () => {
+    const baseline = { 'concurrent/limit-while-consuming': 'pass', 'srq/x': 'pass' };
+    const runs = [{ ...baseline }, { ...baseline, 'concurrent/limit-while-consuming': 'fail srq_limit.concurrent.not-above' }, { ...baseline }];
+    let made = 0;
+    const next = async () => runs[made++] ?? baseline;
+    expect(await untilKilled(3, baseline, next)).toEqual({ killedBy: ['concurrent/limit-while-consuming'], runs: 2 });
+    made = 0;
+    expect(await untilKilled(1, baseline, next)).toEqual({ killedBy: [], runs: 1 });
+    made = 2;
+    expect(await untilKilled(3, baseline, next)).toEqual({ killedBy: [], runs: 3 });
   });
 
   it('counts a run that failed for the harness as neither killed nor survived', () => {
