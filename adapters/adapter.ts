@@ -99,7 +99,11 @@ export interface CaseWatch {
  * made of it (wire data, validated by the caller), or the process lost meanwhile (it crashed, or
  * hung past the budget and was killed) with the progress lines the case had written by then.
  */
-export type HostedCaseEnd = { kind: 'done'; record: unknown } | { kind: 'lost'; error: Error; timedOut: boolean; progress: string[] };
+export type HostedCaseEnd =
+  | { kind: 'done'; record: unknown }
+  | { kind: 'lost'; error: Error; timedOut: boolean; progress: string[] }
+  /** The host runs no cases after all (an agent that serves only verbs): the runner runs this one itself, verb by verb. */
+  | { kind: 'declined' };
 
 /**
  * Present when the implementation lives in another process that can run a whole built-in case

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AdapterInfo, Profile } from '../adapters/adapter.js';
 import { callNames } from '../adapters/calls.js';
+import { HostLimits } from '../adapters/remote/budget.js';
 import { fromWire, toWire } from '../adapters/remote/wire.js';
 import { CheckStatus, Ran, RunStatus } from '../spec/status.js';
 import type { Check } from './checks.js';
@@ -13,7 +14,14 @@ import type { TraceEntry } from './verbs.js';
  */
 
 /** Which built-in case to run, and as what: the runner's info (after the probes), profile and timeout. */
-export const CaseRequest = z.object({ id: z.string(), info: AdapterInfo, profile: Profile, timeoutMs: z.number().int().positive() });
+export const CaseRequest = z.object({
+  id: z.string(),
+  info: AdapterInfo,
+  profile: Profile,
+  timeoutMs: z.number().int().positive(),
+  /** An agent's budgets for the case's session (SessionHost.hostCase), applied where the case runs. */
+  limits: HostLimits.optional(),
+});
 export type CaseRequest = z.infer<typeof CaseRequest>;
 
 const CheckRecord = z
@@ -36,6 +44,8 @@ export const CaseRecord = z.object({
   status: RunStatus,
   reason: z.string().optional(),
   error: z.object({ name: z.string(), message: z.string(), stack: z.string().optional() }).optional(),
+  /** What stopped the case outside the implementation (an agent's budget): the runner stops on it. */
+  infrastructure: z.object({ message: z.string(), hint: z.string().optional() }).optional(),
   durationMs: z.number(),
   checks: z.array(CheckRecord),
   trace: z.array(TraceRecord),

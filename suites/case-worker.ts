@@ -1,6 +1,9 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
+import type { Adapter, CaseHost } from '../adapters/adapter.js';
+import type { AgentCases } from '../adapters/grpc/service.js';
+import { budgetedAdapter } from '../adapters/remote/budgeted-adapter.js';
 import type { CaseServer } from '../adapters/remote/serve-worker.js';
-import { CaseRequest, encodeProgress } from './case-record.js';
+import { CaseRecord, CaseRequest, encodeProgress } from './case-record.js';
 import type { Check } from './checks.js';
 import { allCases } from './index.js';
 import { type SessionObserver, sessionRun } from './runner.js';
@@ -34,20 +37,54 @@ function progressWriter(fd: number, caseId: string): SessionObserver {
 }
 
 /**
+ * Runs the case a request names on `adapter`, within the agent's budgets when it sets some: the
+ * record the runner in another process judges again (suites/runner.ts: rejudged).
+ */
+async function runRequested(adapter: Adapter, request: unknown, observer?: (id: string) => SessionObserver, signal?: AbortSignal): Promise<CaseRecord> {
+  const { id, info, profile, timeoutMs, limits } = CaseRequest.parse(request);
+  const kase = allCases.find((c) => c.id === id);
+  if (kase === undefined) throw new Error(`no built-in case ${id}`);
+  const used = limits === undefined ? adapter : budgetedAdapter(adapter, limits);
+  const { infrastructure, ...record } = await sessionRun({ adapter: used, info, profile, timeoutMs, signal }, kase, observer?.(id));
+  return { ...record, ...(infrastructure === undefined ? {} : { infrastructure: { message: infrastructure.message, hint: infrastructure.hint } }) };
+}
+
+/**
  * Runs a built-in case in this worker, on its own adapter, for a runner in another process
  * (adapters/remote/worker-adapter.ts): the case's whole run is one request. The worker is left
  * dirty by a case that timed out (its body may still run here) or ended in error (a close that
  * failed may have left resources), so the parent starts the next case on a fresh one.
  */
 export const serveCase: CaseServer = async (adapter, request, progressPath) => {
-  const { id, info, profile, timeoutMs } = CaseRequest.parse(request);
-  const kase = allCases.find((c) => c.id === id);
-  if (kase === undefined) throw new Error(`this worker has no built-in case ${id}`);
   const fd = openSync(progressPath, 'w');
   try {
-    const record = await sessionRun({ adapter, info, profile, timeoutMs }, kase, progressWriter(fd, id));
+    const record = await runRequested(adapter, request, (id) => progressWriter(fd, id));
     return { record, dirty: record.ran === 'timeout' || record.ran === 'error' };
   } finally {
     closeSync(fd);
   }
 };
+
+/**
+ * Runs built-in cases in this process, on `adapter`: an agent's case host for an adapter that has
+ * no worker of its own (the model). Nothing here can kill a case that outlives its budget; the
+ * case's own timeout ends its record, as in a run on this machine.
+ */
+function caseHostHere(adapter: Adapter): CaseHost {
+  return {
+    runCase: async (request, _budgetMs, signal) => ({ kind: 'done', record: await runRequested(adapter, request, undefined, signal) }),
+  };
+}
+
+/** What is wrong with a client's case request, before anything runs it. */
+function caseRequestProblem(request: unknown): string | undefined {
+  const parsed = CaseRequest.safeParse(request);
+  if (!parsed.success) return `not a case request: ${parsed.error.message}`;
+  if (parsed.data.limits !== undefined) return 'a case request names no limits: the agent sets them';
+  return allCases.some((c) => c.id === parsed.data.id) ? undefined : `no built-in case ${parsed.data.id} (rvt-conform list names them)`;
+}
+
+/** The built-in cases an agent serving `adapter` runs for its clients: in the adapter's workers where it has them, else in the agent. */
+export function agentCases(adapter: Adapter): AgentCases {
+  return { problem: caseRequestProblem, host: adapter.caseHost ?? caseHostHere(adapter) };
+}

@@ -241,6 +241,7 @@ async function hostedRun(host: CaseHost, options: Omit<RunOptions, 'cases' | 'on
   // The worker bounds its steps itself; this bounds a worker stuck in native code, which is killed.
   const started = performance.now();
   const end = await host.runCase(request, 3 * timeoutMs + HOSTED_GRACE_MS, signal);
+  if (end.kind === 'declined') return sessionRun(options, kase);
   if (end.kind === 'done') {
     const record = CaseRecord.safeParse(end.record);
     if (record.success) return rejudged(kase, record.data);
@@ -257,13 +258,15 @@ async function hostedRun(host: CaseHost, options: Omit<RunOptions, 'cases' | 'on
  * whatever runs the case (a worker, an adapter's own CaseHost) cannot report a pass, or a
  * not-observable, that its checks do not show.
  */
-function rejudged(kase: Case, record: CaseRecord): Omit<CaseRun, 'case'> {
+function rejudged(kase: Case, { infrastructure, ...record }: CaseRecord): Omit<CaseRun, 'case'> {
+  // what stopped the case there (an agent's budget) stops the run here, as it would have stopped a run there
+  const stopped = infrastructure === undefined ? {} : { infrastructure: new InfrastructureError(infrastructure.message, { hint: infrastructure.hint }) };
   if (record.ran === 'ok') {
     const { status, reason } = statusFromChecks(kase, record.checks);
-    return { ...record, status, ...(reason === undefined ? {} : { reason }) };
+    return { ...record, ...stopped, status, ...(reason === undefined ? {} : { reason }) };
   }
-  if (record.status !== 'pass' && record.status !== 'not-observable') return record;
-  return { ...record, ran: 'error', status: 'error', reason: `harness: the case was reported ${record.ran} with the verdict ${record.status}` };
+  if (record.status !== 'pass' && record.status !== 'not-observable') return { ...record, ...stopped };
+  return { ...record, ...stopped, ran: 'error', status: 'error', reason: `harness: the case was reported ${record.ran} with the verdict ${record.status}` };
 }
 
 /**

@@ -2,11 +2,13 @@ import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { z } from 'zod';
 import { InfrastructureError } from '../../spec/errors.js';
-import { type Adapter, AdapterInfo, type Session } from '../adapter.js';
+import { type Adapter, AdapterInfo, type CaseHost, type HostedCaseEnd, type Session } from '../adapter.js';
 import { type CallName, calls } from '../calls.js';
 import { remoteSession } from '../remote/remote-session.js';
+import { toWire } from '../remote/wire.js';
 import { parseEndpoint } from './endpoint.js';
 import { callMethods, closeSessionMethod, infoMethod, openSessionMethod } from './methods.js';
+import { decodeEnd, runCaseMethod } from './run-case.js';
 import { withSession, withToken } from './metadata.js';
 import { StatusError, isServiceError, serviceError, statusName } from './status.js';
 import { streamSessions } from './stream-session.js';
@@ -24,6 +26,11 @@ export interface GrpcClientOptions {
    * under a lease (the protocol's first form, kept for comparison and for agents before the stream).
    */
   transport?: 'stream' | 'unary';
+  /**
+   * Whether built-in cases run on the agent (rpc RunCase, the default: one round trip a case), or
+   * here verb by verb (what an out-of-tree case always does).
+   */
+  casesOnAgent?: boolean;
 }
 
 type Definition = MethodDefinition<object, object>;
@@ -144,7 +151,38 @@ export function grpcAdapter(options: GrpcClientOptions): Adapter {
       });
     });
 
+  /** Set once the agent answered UNIMPLEMENTED: it serves verbs only, so cases run here from then on. */
+  let agentRunsNoCases = false;
+  const caseHost: CaseHost = {
+    runCase: (request, budgetMs, signal) =>
+      new Promise<HostedCaseEnd>((resolve) => {
+        if (agentRunsNoCases) return resolve({ kind: 'declined' });
+        const wire = runCaseMethod.request.encode({ request: toWire(request), budgetMs });
+        const { path, requestSerialize, responseDeserialize } = runCaseMethod.definition;
+        const cancel = () => call.cancel();
+        const call = client.makeUnaryRequest(path, requestSerialize, responseDeserialize, wire, metadata(), { deadline: Date.now() + budgetMs + timeoutMs }, (error, response) => {
+          signal?.removeEventListener('abort', cancel);
+          if (error?.code === grpc.status.UNIMPLEMENTED) agentRunsNoCases = true;
+          // UNIMPLEMENTED: an agent without cases; INVALID_ARGUMENT: one of another version, without this case
+          if (error?.code === grpc.status.UNIMPLEMENTED || error?.code === grpc.status.INVALID_ARGUMENT) return resolve({ kind: 'declined' });
+          if (error) return resolve({ kind: 'lost', error: failure(error, target, 'runCase'), timedOut: false, progress: [] });
+          const end = decodeEnd((runCaseMethod.response.decode(response ?? {}) as { end?: string }).end ?? '');
+          resolve(
+            end ?? {
+              kind: 'lost',
+              error: new InfrastructureError(`runCase on the agent at ${target}: the agent's answer is not a case's end`, { hint: 'run the same rvt-conform version on both sides (rvt-conform --version)' }),
+              timedOut: false,
+              progress: [],
+            },
+          );
+        });
+        if (signal?.aborted) cancel();
+        else signal?.addEventListener('abort', cancel, { once: true });
+      }),
+  };
+
   return {
+    ...(options.casesOnAgent === false ? {} : { caseHost }),
     async info() {
       return adapterInfo(await unary(infoMethod.definition, {}), target);
     },

@@ -10,7 +10,7 @@ import { checkExposure, type Endpoint, parseEndpoint } from './endpoint.js';
 import { lookup } from './methods.js';
 import { AGENT_SERVICE_NAME, agentService } from './protocol.js';
 import { boundedService, FIELDS_PER_WR } from './request-bound.js';
-import { agentImplementation } from './service.js';
+import { type AgentCases, agentImplementation } from './service.js';
 import type { AgentUsage } from './usage.js';
 
 export interface TlsFiles {
@@ -34,6 +34,8 @@ export interface AgentOptions {
   log?: (line: string) => void;
   /** One line per refusal over a budget and per connection refused or closed; nothing by default. */
   notice?: (line: string) => void;
+  /** The built-in cases it runs for clients (rpc RunCase); without, clients run them verb by verb. */
+  cases?: AgentCases;
 }
 
 export interface Agent {
@@ -138,6 +140,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     log: options.log,
     notice,
     usage,
+    cases: options.cases,
   });
   server.addService(boundedService(agentService, lookup, limits.maxWrsPerPost * FIELDS_PER_WR), implementation);
   new HealthImplementation({ '': 'SERVING', [AGENT_SERVICE_NAME]: 'SERVING' }).addToServer(server);

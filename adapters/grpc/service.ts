@@ -1,13 +1,15 @@
 import * as grpc from '@grpc/grpc-js';
-import { AdapterInfo } from '../adapter.js';
+import { AdapterInfo, type CaseHost } from '../adapter.js';
 import type { CallName } from '../calls.js';
-import { OverBudget } from '../remote/refusals.js';
+import { InvalidRequest, OverBudget } from '../remote/refusals.js';
+import { fromWire } from '../remote/wire.js';
 import type { SessionHost } from '../remote/session-host.js';
 import { clientOf } from './connections.js';
 import { type Lease, Leases } from './leases.js';
 import { sessionOf, tokenMatches } from './metadata.js';
 import { type CallMethod, callMethods, infoMethod } from './methods.js';
 import { Oversized } from './request-bound.js';
+import { encodeEnd, runCaseMethod } from './run-case.js';
 import { StatusError, serviceError, statusName, statusOf } from './status.js';
 import { decodeRequest, encodeError, encodeResult, ended, opened, type Received } from './stream-codec.js';
 import { type AgentUsage, usageMethod } from './usage.js';
@@ -22,7 +24,20 @@ export interface ServiceOptions {
   notice: (line: string) => void;
   /** The operator's view, for the Usage rpc. */
   usage: () => AgentUsage;
+  /** The built-in cases it runs for its clients (rpc RunCase); none without. */
+  cases?: AgentCases | undefined;
 }
+
+/** The built-in cases an agent runs (rpc RunCase): given by its command, since the cases live above the adapters. */
+export interface AgentCases {
+  /** What is wrong with a case request (its shape, a case that does not exist), or undefined. */
+  problem(request: unknown): string | undefined;
+  /** Where they run: in the adapter's workers, one case a worker at a time, or in this process. */
+  host: CaseHost;
+}
+
+/** The longest a case may take on the agent whatever its client asks: a client's budget is 3 times its case timeout. */
+export const MAX_CASE_BUDGET_MS = 30 * 60_000;
 
 /** One call in progress, for its log line. */
 interface Record {
@@ -54,7 +69,7 @@ type Streaming = grpc.handleServerStreamingCall<object, object>;
  * bad request fails only that call.
  */
 export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
-  const { host, token, log, notice, usage } = options;
+  const { host, token, log, notice, usage, cases } = options;
   const leases = new Leases(host);
 
   const record = (call: string, peer: string): Record => {
@@ -319,12 +334,50 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       streamEnd(stream),
     );
 
+  /**
+   * A whole case, run where the adapter runs (its worker) within the budgets hostCase grants the
+   * client; a client that goes away (a cancel) takes its case with it.
+   */
+  const runCase: Unary = (serverCall, callback) =>
+    serve(
+      'runCase',
+      serverCall,
+      async (rec) => {
+        if (cases === undefined) throw new StatusError(grpc.status.UNIMPLEMENTED, 'this agent runs no cases: its clients run them verb by verb');
+        const parsed = runCaseMethod.safeParseRequest(serverCall.request);
+        if (!parsed.success) throw new InvalidRequest(`runCase: ${parsed.error.message}`);
+        let request: unknown;
+        try {
+          request = fromWire(parsed.data.request);
+        } catch (error) {
+          throw new InvalidRequest(`runCase: the request is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        const problem = cases.problem(request);
+        if (problem !== undefined) throw new InvalidRequest(`runCase: ${problem}`);
+        rec.call = `runCase(${(request as { id: string }).id})`;
+        const abort = new AbortController();
+        serverCall.on('cancelled', () => abort.abort());
+        const budgetMs = Math.min(parsed.data.budgetMs, MAX_CASE_BUDGET_MS);
+        const end = await host.hostCase(clientOf(serverCall.getPeer()), (limits) => cases.host.runCase({ ...(request as object), limits }, budgetMs, abort.signal));
+        if (end.kind === 'declined') throw new StatusError(grpc.status.UNIMPLEMENTED, "this agent's adapter runs no cases: its clients run them verb by verb");
+        return runCaseMethod.response.encode({ end: encodeEnd(end) });
+      },
+      {
+        ok: (response) => {
+          callback(null, response);
+          return grpc.status.OK;
+        },
+        fail: (status) => callback(status),
+      },
+    );
+
   // keyed by the rpcs' lower-camel names, which grpc-js accepts as well as the proto names
   const implementation: grpc.UntypedServiceImplementation = {
     info: unary('info', async () => infoMethod.response.encode(AdapterInfo.parse(await host.info()))),
     openSession,
     session,
     usage: unary('usage', async () => usageMethod.response.encode(usage())),
+    runCase,
     closeSession: unary('closeSession', async (_request, metadata, rec) => {
       await leases.release(leaseOf(metadata, rec).name);
       return {};

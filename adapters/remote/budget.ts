@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { DeviceAttr } from '../../spec/verbs/attrs.js';
 import type { CallName } from '../calls.js';
 
@@ -6,28 +7,29 @@ import type { CallName } from '../calls.js';
  * exhaust the agent's memory, its CPU or its sessions. A request over a bound is refused before
  * the implementation sees it (OverBudget: RESOURCE_EXHAUSTED over gRPC) and logged.
  */
-export interface HostLimits {
+export const HostLimits = z.object({
   /** Sessions open at once, all clients together. */
-  maxSessions: number;
+  maxSessions: z.number().int().positive(),
   /** Sessions open at once from one client (its address, see adapters/grpc/service.ts). */
-  maxSessionsPerClient: number;
+  maxSessionsPerClient: z.number().int().positive(),
   /** Resources (PD, MR, CQ, SRQ, QP) one session may hold. */
-  maxResourcesPerSession: number;
+  maxResourcesPerSession: z.number().int().positive(),
   /** The deepest CQ, SRQ or QP queue one request may ask for. */
-  maxQueueDepth: number;
+  maxQueueDepth: z.number().int().positive(),
   /** The largest MR one request may register. */
-  maxMrBytes: number;
+  maxMrBytes: z.number().int().positive(),
   /** Work requests in one post (and SGES_PER_WR times as many SGEs in all). */
-  maxWrsPerPost: number;
+  maxWrsPerPost: z.number().int().positive(),
   /** Calls of one session in progress at once. */
-  maxCallsInFlight: number;
+  maxCallsInFlight: z.number().int().positive(),
   /** Memory (by the cost model below) one session's resources may hold. */
-  maxSessionMemory: number;
+  maxSessionMemory: z.number().int().positive(),
   /** Memory (by the cost model below) all of one client's sessions may hold together. */
-  maxClientMemory: number;
+  maxClientMemory: z.number().int().positive(),
   /** Memory (by the cost model below) all sessions' resources together may hold. */
-  maxAgentMemory: number;
-}
+  maxAgentMemory: z.number().int().positive(),
+});
+export type HostLimits = z.infer<typeof HostLimits>;
 
 const MiB = 1 << 20;
 
@@ -45,6 +47,14 @@ export const DEFAULT_LIMITS: HostLimits = {
   maxClientMemory: 256 * MiB,
   maxAgentMemory: 1024 * MiB,
 };
+
+/**
+ * The memory a case run where the host cannot see its calls (SessionHost.hostCase) holds up front,
+ * at most: the built-in cases' heaviest holds under 0.5 MiB by the cost model (on the model), so
+ * this leaves room for devices whose queues cost more, and a client still runs as many cases at
+ * once as it may hold sessions within the default client budget.
+ */
+export const CASE_MEMORY = 16 * MiB;
 
 /**
  * No bounds: for a worker's host, which answers only to the process that started it (the runner,

@@ -1,6 +1,6 @@
 import type { Adapter, AdapterInfo, Session } from '../adapter.js';
 import { type CallName, callNames, calls } from '../calls.js';
-import { CONCURRENT_POSTS, DEFAULT_LIMITS, type DeviceLimits, type HostLimits, SGES_PER_WR, memoryCost, mib, postSize } from './budget.js';
+import { CASE_MEMORY, CONCURRENT_POSTS, DEFAULT_LIMITS, type DeviceLimits, type HostLimits, SGES_PER_WR, memoryCost, mib, postSize } from './budget.js';
 import { InvalidRequest, OverBudget, UnknownHandle } from './refusals.js';
 
 /** The handle a create call returns, by call name; and the call that destroys it. */
@@ -48,25 +48,35 @@ export class SessionHost {
   /** The device's limits, from the first query_device any session made (every case makes one). */
   private device: DeviceLimits | undefined;
 
+  /**
+   * `validated`: the caller is the suites' own verbs layer (suites/verbs.ts), which parses every
+   * call's arguments before and its result after: a case's calls in a worker are not parsed twice.
+   */
   constructor(
     private readonly adapter: Adapter,
     readonly limits: HostLimits = DEFAULT_LIMITS,
+    private readonly validated = false,
   ) {}
 
   info(): Promise<AdapterInfo> {
     return this.adapter.info();
   }
 
-  /** Opens a session for `client` (who asks: its sessions are counted together). */
-  async open(client = 'local'): Promise<number> {
+  /** Takes one of the sessions `client` may hold, before anything asynchronous, so concurrent opens cannot overshoot the bounds. */
+  private reserveSession(client: string): { id: number; hosted: Hosted } {
     const { maxSessions, maxSessionsPerClient } = this.limits;
     if (this.sessions.size >= maxSessions) throw new OverBudget('sessions', `the agent serves at most ${maxSessions} sessions at once, and all are open`);
     const own = [...this.sessions.values()].filter((hosted) => hosted.client === client).length;
     if (own >= maxSessionsPerClient) throw new OverBudget('client sessions', `at most ${maxSessionsPerClient} sessions at once per client, and ${client} holds them all`);
     const id = this.nextId++;
-    // reserved before the (asynchronous) open, so concurrent opens cannot overshoot the bounds
     const hosted: Hosted = { session: undefined, client, closed: false, resources: new Map(), memory: 0, inFlight: 0 };
     this.sessions.set(id, hosted);
+    return { id, hosted };
+  }
+
+  /** Opens a session for `client` (who asks: its sessions are counted together). */
+  async open(client = 'local'): Promise<number> {
+    const { id, hosted } = this.reserveSession(client);
     try {
       hosted.session = await this.adapter.open();
     } catch (error) {
@@ -92,7 +102,7 @@ export class SessionHost {
     if (hosted.inFlight >= this.limits.maxCallsInFlight) {
       throw new OverBudget('calls in flight', `${call}: at most ${this.limits.maxCallsInFlight} calls of one session in progress at once`);
     }
-    const parsed = calls[call].args.safeParse(rawArgs);
+    const parsed = this.validated ? { success: true as const, data: rawArgs } : calls[call].args.safeParse(rawArgs);
     if (!parsed.success) throw new InvalidRequest(`${call}: ${parsed.error.message}`);
     const args = parsed.data as Record<string, unknown>;
     this.checkLimits(hosted, call, args);
@@ -102,7 +112,7 @@ export class SessionHost {
     let created = false;
     try {
       const result = (await (session[call] as (a: unknown) => Promise<unknown>)(args)) as Record<string, unknown>;
-      const checked = calls[call].result.parse(result) as Record<string, unknown>;
+      const checked = this.validated ? result : (calls[call].result.parse(result) as Record<string, unknown>);
       if (call === 'queryDevice') this.device ??= checked as unknown as DeviceLimits;
       created = this.account(hosted, call, args, checked, cost);
       return checked;
@@ -125,6 +135,33 @@ export class SessionHost {
     if (size.wrs > maxWrsPerPost) throw new OverBudget('WRs per post', `${call}: ${size.wrs} WRs in one post; this agent takes at most ${maxWrsPerPost}`);
     if (size.sges > maxWrsPerPost * SGES_PER_WR) {
       throw new OverBudget('WRs per post', `${call}: ${size.sges} SGEs in one post; this agent takes at most ${maxWrsPerPost * SGES_PER_WR}`);
+    }
+  }
+
+  /**
+   * A case run where this host cannot see its calls (in the adapter's worker, suites/case-worker.ts)
+   * counts as one of `client`'s sessions while it runs, and holds a share of memory reserved up
+   * front: CASE_MEMORY, or less when the session budget or what is left of the client's or the
+   * agent's is less. `run` gets the limits to apply to the case's own session there, which are this
+   * host's with that share.
+   */
+  async hostCase<T>(client: string, run: (limits: HostLimits) => Promise<T>): Promise<T> {
+    const { id, hosted } = this.reserveSession(client);
+    try {
+      const { maxSessionMemory, maxClientMemory, maxAgentMemory } = this.limits;
+      let clientMemory = 0;
+      for (const other of this.sessions.values()) if (other.client === client) clientMemory += other.memory;
+      const share = Math.min(maxSessionMemory, CASE_MEMORY, maxClientMemory - clientMemory, maxAgentMemory - this.memory);
+      if (share <= 0) {
+        const whose = maxClientMemory - clientMemory <= 0 ? `${client}'s sessions hold all of its ${mib(maxClientMemory)}` : `all sessions hold the agent's ${mib(maxAgentMemory)}`;
+        throw new OverBudget(maxClientMemory - clientMemory <= 0 ? 'client memory' : 'agent memory', `runCase: no memory left for a case: ${whose}`);
+      }
+      hosted.memory = share;
+      this.memory += share;
+      return await run({ ...this.limits, maxSessions: 1, maxSessionsPerClient: 1, maxSessionMemory: share, maxClientMemory: share, maxAgentMemory: share });
+    } finally {
+      // closeAll may have given it back already
+      if (this.sessions.delete(id)) this.memory -= hosted.memory;
     }
   }
 

@@ -7,6 +7,7 @@ import { withConfig } from '../config-file.js';
 import { addAdapterOptions, adapterOptionsOf } from '../adapters.js';
 import { registerAgentStatusCommand } from './agent-status.js';
 import { UserError } from '../../spec/errors.js';
+import { agentCases } from '../../suites/case-worker.js';
 import { parsePositiveInt } from '../options.js';
 
 interface AgentFlags {
@@ -79,7 +80,8 @@ export async function agentCommand(flags: AgentFlags): Promise<void> {
   let agent: Agent;
   try {
     const info = await adapter.info();
-    agent = await startAgent({ adapter, listen: flags.listen, limits: limitsOf(flags), tls, token, insecure: flags.insecure, log: flags.quiet ? undefined : say, notice: say });
+    const cases = agentCases(adapter);
+    agent = await startAgent({ adapter, listen: flags.listen, limits: limitsOf(flags), tls, token, insecure: flags.insecure, log: flags.quiet ? undefined : say, notice: say, cases });
     say(`serving ${info.adapter} (${info.implementation}; device ${info.device.name}) on ${agent.address}, ${guards(flags)}`);
   } catch (error) {
     await adapter.dispose();

@@ -57,6 +57,8 @@ import type { ReadMrResponse as _rvtconform_v1_ReadMrResponse, ReadMrResponse__O
 import type { RecvWr as _rvtconform_v1_RecvWr, RecvWr__Output as _rvtconform_v1_RecvWr__Output } from './rvtconform/v1/RecvWr.js';
 import type { RegMrRequest as _rvtconform_v1_RegMrRequest, RegMrRequest__Output as _rvtconform_v1_RegMrRequest__Output } from './rvtconform/v1/RegMrRequest.js';
 import type { RegMrResponse as _rvtconform_v1_RegMrResponse, RegMrResponse__Output as _rvtconform_v1_RegMrResponse__Output } from './rvtconform/v1/RegMrResponse.js';
+import type { RunCaseRequest as _rvtconform_v1_RunCaseRequest, RunCaseRequest__Output as _rvtconform_v1_RunCaseRequest__Output } from './rvtconform/v1/RunCaseRequest.js';
+import type { RunCaseResponse as _rvtconform_v1_RunCaseResponse, RunCaseResponse__Output as _rvtconform_v1_RunCaseResponse__Output } from './rvtconform/v1/RunCaseResponse.js';
 import type { RunConcurrentRequest as _rvtconform_v1_RunConcurrentRequest, RunConcurrentRequest__Output as _rvtconform_v1_RunConcurrentRequest__Output } from './rvtconform/v1/RunConcurrentRequest.js';
 import type { SendWr as _rvtconform_v1_SendWr, SendWr__Output as _rvtconform_v1_SendWr__Output } from './rvtconform/v1/SendWr.js';
 import type { SessionBegin as _rvtconform_v1_SessionBegin, SessionBegin__Output as _rvtconform_v1_SessionBegin__Output } from './rvtconform/v1/SessionBegin.js';
@@ -136,6 +138,8 @@ export interface ProtoGrpcType {
       RecvWr: MessageTypeDefinition<_rvtconform_v1_RecvWr, _rvtconform_v1_RecvWr__Output>
       RegMrRequest: MessageTypeDefinition<_rvtconform_v1_RegMrRequest, _rvtconform_v1_RegMrRequest__Output>
       RegMrResponse: MessageTypeDefinition<_rvtconform_v1_RegMrResponse, _rvtconform_v1_RegMrResponse__Output>
+      RunCaseRequest: MessageTypeDefinition<_rvtconform_v1_RunCaseRequest, _rvtconform_v1_RunCaseRequest__Output>
+      RunCaseResponse: MessageTypeDefinition<_rvtconform_v1_RunCaseResponse, _rvtconform_v1_RunCaseResponse__Output>
       RunConcurrentRequest: MessageTypeDefinition<_rvtconform_v1_RunConcurrentRequest, _rvtconform_v1_RunConcurrentRequest__Output>
       SendWr: MessageTypeDefinition<_rvtconform_v1_SendWr, _rvtconform_v1_SendWr__Output>
       SessionBegin: MessageTypeDefinition<_rvtconform_v1_SessionBegin, _rvtconform_v1_SessionBegin__Output>

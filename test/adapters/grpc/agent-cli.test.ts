@@ -67,7 +67,9 @@ describe('rvt-conform agent', () => {
     const stopped = await agent;
     expect(stopped.exitCode).toBe(0);
     expect(stopped.stderr).toMatch(/mutual TLS, token required/);
-    expect(stopped.stderr).toMatch(/session=\d+ call=postSrqRecv status=OK ms=/);
+    // the probes go verb by verb, and each case is one RunCase that the agent runs itself
+    expect(stopped.stderr).toMatch(/session=\d+ call=createSrq status=OK ms=/);
+    expect(stopped.stderr).toMatch(/session=- call=runCase\(post_srq_recv\/[^)]+\) status=OK ms=/);
   });
 
   it('makes `run --adapter grpc` exit 2, saying what to do, when no agent answers', async () => {

@@ -76,3 +76,41 @@ describe('SessionHost budgets and the device', () => {
     await host.close(id);
   });
 });
+
+describe('SessionHost.hostCase', () => {
+  const MiB = 1 << 20;
+
+  it("counts a case run elsewhere as one of its client's sessions with 16 MiB reserved while it runs, and gives both back after, even when it fails", async () => {
+    const host = new SessionHost(modelAdapter(), { ...DEFAULT_LIMITS, maxSessionsPerClient: 2 });
+    const granted = await host.hostCase('a', async (limits) => {
+      expect(host.usage()).toEqual([{ client: 'a', sessions: 1, resources: 0, memory: 16 * MiB, callsInFlight: 0 }]);
+      return limits;
+    });
+    expect(granted).toMatchObject({ maxSessions: 1, maxSessionsPerClient: 1, maxSessionMemory: 16 * MiB, maxClientMemory: 16 * MiB, maxAgentMemory: 16 * MiB, maxWrsPerPost: DEFAULT_LIMITS.maxWrsPerPost });
+    await expect(host.hostCase('a', () => Promise.reject(new Error('the worker died')))).rejects.toThrow('the worker died');
+    expect(host.usage()).toEqual([]);
+  });
+
+  it("grants less when less is left of the client's or the agent's memory, and refuses when nothing is", async () => {
+    const host = new SessionHost(modelAdapter(), { ...DEFAULT_LIMITS, maxClientMemory: 20 * MiB, maxAgentMemory: 30 * MiB });
+    await host.hostCase('a', async () => {
+      // a's second case gets the 4 MiB left of its 20; b gets what is left of the agent's 30
+      expect((await host.hostCase('a', async (limits) => limits)).maxSessionMemory).toBe(4 * MiB);
+      await host.hostCase('b', async (limits) => {
+        expect(limits.maxSessionMemory).toBe(14 * MiB);
+        await expect(host.hostCase('c', async () => 0)).rejects.toThrow(new OverBudget('agent memory', "runCase: no memory left for a case: all sessions hold the agent's 30.0 MiB"));
+      });
+      await host.hostCase('a', async () => {
+        await expect(host.hostCase('a', async () => 0)).rejects.toThrow(/a's sessions hold all of its 20\.0 MiB/);
+      });
+    });
+    expect(host.usage()).toEqual([]);
+  });
+
+  it("refuses a case beyond the client's sessions, as a session", async () => {
+    const host = new SessionHost(modelAdapter(), { ...DEFAULT_LIMITS, maxSessionsPerClient: 1 });
+    await host.open('a');
+    await expect(host.hostCase('a', async () => 0)).rejects.toBeInstanceOf(OverBudget);
+    expect(await host.hostCase('b', async () => 'ran')).toBe('ran');
+  });
+});

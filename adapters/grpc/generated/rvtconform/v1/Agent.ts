@@ -46,6 +46,8 @@ import type { ReadMrRequest as _rvtconform_v1_ReadMrRequest, ReadMrRequest__Outp
 import type { ReadMrResponse as _rvtconform_v1_ReadMrResponse, ReadMrResponse__Output as _rvtconform_v1_ReadMrResponse__Output } from '../../rvtconform/v1/ReadMrResponse.js';
 import type { RegMrRequest as _rvtconform_v1_RegMrRequest, RegMrRequest__Output as _rvtconform_v1_RegMrRequest__Output } from '../../rvtconform/v1/RegMrRequest.js';
 import type { RegMrResponse as _rvtconform_v1_RegMrResponse, RegMrResponse__Output as _rvtconform_v1_RegMrResponse__Output } from '../../rvtconform/v1/RegMrResponse.js';
+import type { RunCaseRequest as _rvtconform_v1_RunCaseRequest, RunCaseRequest__Output as _rvtconform_v1_RunCaseRequest__Output } from '../../rvtconform/v1/RunCaseRequest.js';
+import type { RunCaseResponse as _rvtconform_v1_RunCaseResponse, RunCaseResponse__Output as _rvtconform_v1_RunCaseResponse__Output } from '../../rvtconform/v1/RunCaseResponse.js';
 import type { RunConcurrentRequest as _rvtconform_v1_RunConcurrentRequest, RunConcurrentRequest__Output as _rvtconform_v1_RunConcurrentRequest__Output } from '../../rvtconform/v1/RunConcurrentRequest.js';
 import type { SessionLease as _rvtconform_v1_SessionLease, SessionLease__Output as _rvtconform_v1_SessionLease__Output } from '../../rvtconform/v1/SessionLease.js';
 import type { SessionRequest as _rvtconform_v1_SessionRequest, SessionRequest__Output as _rvtconform_v1_SessionRequest__Output } from '../../rvtconform/v1/SessionRequest.js';
@@ -302,6 +304,31 @@ export interface AgentClient extends grpc.Client {
   regMr(argument: _rvtconform_v1_RegMrRequest, callback: grpc.requestCallback<_rvtconform_v1_RegMrResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * A whole built-in case run on the agent's machine (in the session's own worker where the
+   * adapter has one), one round trip instead of one a verb. The case counts as one of the client's
+   * sessions while it runs and holds a share of memory reserved up front (16 MiB, or less when the
+   * session budget is less or the client's or the agent's is nearly spent), whose limits its calls meet there; a
+   * case over it ends with the run stopped, as a verb refused RESOURCE_EXHAUSTED does. An agent
+   * that runs no cases answers UNIMPLEMENTED, and the client runs its cases verb by verb.
+   */
+  RunCase(argument: _rvtconform_v1_RunCaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
+  RunCase(argument: _rvtconform_v1_RunCaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
+  RunCase(argument: _rvtconform_v1_RunCaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
+  RunCase(argument: _rvtconform_v1_RunCaseRequest, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * A whole built-in case run on the agent's machine (in the session's own worker where the
+   * adapter has one), one round trip instead of one a verb. The case counts as one of the client's
+   * sessions while it runs and holds a share of memory reserved up front (16 MiB, or less when the
+   * session budget is less or the client's or the agent's is nearly spent), whose limits its calls meet there; a
+   * case over it ends with the run stopped, as a verb refused RESOURCE_EXHAUSTED does. An agent
+   * that runs no cases answers UNIMPLEMENTED, and the client runs its cases verb by verb.
+   */
+  runCase(argument: _rvtconform_v1_RunCaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
+  runCase(argument: _rvtconform_v1_RunCaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
+  runCase(argument: _rvtconform_v1_RunCaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
+  runCase(argument: _rvtconform_v1_RunCaseRequest, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * The concurrent workload, run by the device's own engine on a rig of its own; the history
    * comes back whole (8 numbers per operation).
    */
@@ -429,6 +456,16 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
   RegMr: grpc.handleUnaryCall<_rvtconform_v1_RegMrRequest__Output, _rvtconform_v1_RegMrResponse>;
   
   /**
+   * A whole built-in case run on the agent's machine (in the session's own worker where the
+   * adapter has one), one round trip instead of one a verb. The case counts as one of the client's
+   * sessions while it runs and holds a share of memory reserved up front (16 MiB, or less when the
+   * session budget is less or the client's or the agent's is nearly spent), whose limits its calls meet there; a
+   * case over it ends with the run stopped, as a verb refused RESOURCE_EXHAUSTED does. An agent
+   * that runs no cases answers UNIMPLEMENTED, and the client runs its cases verb by verb.
+   */
+  RunCase: grpc.handleUnaryCall<_rvtconform_v1_RunCaseRequest__Output, _rvtconform_v1_RunCaseResponse>;
+  
+  /**
    * The concurrent workload, run by the device's own engine on a rig of its own; the history
    * comes back whole (8 numbers per operation).
    */
@@ -480,6 +517,7 @@ export interface AgentDefinition extends grpc.ServiceDefinition {
   QuerySrq: MethodDefinition<_rvtconform_v1_QuerySrqRequest, _rvtconform_v1_QuerySrqResponse, _rvtconform_v1_QuerySrqRequest__Output, _rvtconform_v1_QuerySrqResponse__Output>
   ReadMr: MethodDefinition<_rvtconform_v1_ReadMrRequest, _rvtconform_v1_ReadMrResponse, _rvtconform_v1_ReadMrRequest__Output, _rvtconform_v1_ReadMrResponse__Output>
   RegMr: MethodDefinition<_rvtconform_v1_RegMrRequest, _rvtconform_v1_RegMrResponse, _rvtconform_v1_RegMrRequest__Output, _rvtconform_v1_RegMrResponse__Output>
+  RunCase: MethodDefinition<_rvtconform_v1_RunCaseRequest, _rvtconform_v1_RunCaseResponse, _rvtconform_v1_RunCaseRequest__Output, _rvtconform_v1_RunCaseResponse__Output>
   RunConcurrent: MethodDefinition<_rvtconform_v1_RunConcurrentRequest, _rvtconform_v1_ConcurrentOutcome, _rvtconform_v1_RunConcurrentRequest__Output, _rvtconform_v1_ConcurrentOutcome__Output>
   Session: MethodDefinition<_rvtconform_v1_SessionRequest, _rvtconform_v1_SessionResponse, _rvtconform_v1_SessionRequest__Output, _rvtconform_v1_SessionResponse__Output>
   Usage: MethodDefinition<_rvtconform_v1_UsageRequest, _rvtconform_v1_AgentUsage, _rvtconform_v1_UsageRequest__Output, _rvtconform_v1_AgentUsage__Output>

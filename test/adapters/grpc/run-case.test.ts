@@ -1,0 +1,146 @@
+// rpc RunCase against a real agent on loopback: a built-in case runs on the agent's side in one
+// round trip, with the local run's evidence; the agent's budgets still bound it; a crash in one
+// client's case costs nobody else anything; and a malformed or unknown request is refused.
+import * as grpc from '@grpc/grpc-js';
+import { describe, expect, it } from 'vitest';
+import type { Adapter } from '../../../adapters/adapter.js';
+import { agentService } from '../../../adapters/grpc/protocol.js';
+import { decodeEnd } from '../../../adapters/grpc/run-case.js';
+import { DEFAULT_LIMITS } from '../../../adapters/remote/budget.js';
+import { toWire } from '../../../adapters/remote/wire.js';
+import { InfrastructureError } from '../../../spec/errors.js';
+import { agentCases } from '../../../suites/case-worker.js';
+import { allCases } from '../../../suites/index.js';
+import { runCases } from '../../../suites/runner.js';
+import { referenceModel, referenceRunsOf, referenceSuiteRuns, runAgainst, sequentialCases } from '../../helpers.js';
+import { modelWorkerAdapter } from '../remote/model-worker.js';
+import { evidence, RawClient, serveModel, statusOfCall } from './fixture.js';
+
+/** The client may not open a session itself: every case must run on the agent. */
+const casesOnly = (client: Adapter): Adapter => ({ ...client, open: () => Promise.reject(new Error('the client opened a session: a case ran verb by verb')) });
+
+/** An agent serving the model that runs cases, and its log lines. */
+async function caseAgent(options: Parameters<typeof serveModel>[0] = {}) {
+  const adapter = options.adapter ?? referenceModel();
+  return serveModel({ ...options, adapter, cases: agentCases(adapter) });
+}
+
+/** An agent whose first worker spins forever in a case's first postSrqRecv, a client, and that case. */
+async function hangingCase() {
+  const served = await caseAgent({ adapter: modelWorkerAdapter({ runsCases: true, firstWorkerEnv: { RVT_MODEL_HANG_AT: 'postSrqRecv' } }) });
+  const client = casesOnly(served.client());
+  return { served, client, info: await client.info(), srqCase: allCases.filter((c) => c.verb === 'post_srq_recv').slice(0, 1) };
+}
+
+const runCaseLines = (log: readonly string[]) => log.filter((line) => / call=runCase\(/.test(line));
+
+describe('rpc RunCase', () => {
+  it("runs the whole shared suite on the agent, one RunCase a case, with the local model's evidence", async () => {
+    const served = await caseAgent();
+    const runs = await runAgainst(casesOnly(served.client()), allCases);
+    expect(evidence(runs)).toEqual(evidence(await referenceSuiteRuns()));
+    // every case the model can run (one needs a capability it lacks, and is not sent)
+    expect(runCaseLines(served.log)).toHaveLength(runs.filter((r) => r.ran !== 'capability-missing').length);
+    expect(runs.filter((r) => r.ran !== 'capability-missing').length).toBeGreaterThan(150);
+    expect(served.log.filter((line) => / call=(?!runCase|info)/.test(line))).toEqual([]);
+    // nothing is held once the cases are over
+    expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
+  });
+
+  it('falls back to verb by verb, with the same evidence, on an agent that runs no cases', async () => {
+    const served = await serveModel();
+    const some = sequentialCases.slice(0, 6);
+    const runs = await runAgainst(served.client(), some);
+    expect(evidence(runs)).toEqual(evidence(await referenceRunsOf(some)));
+    expect(runCaseLines(served.log)).toHaveLength(0);
+    // asked once, then not again
+    expect(served.log.filter((line) => / call=runCase /.test(line))).toHaveLength(1);
+  });
+
+  it('runs the case verb by verb when the client says so', async () => {
+    const served = await caseAgent();
+    const some = sequentialCases.slice(0, 3);
+    await runAgainst(served.client({ casesOnAgent: false }), some);
+    expect(served.log.filter((line) => / call=runCase/.test(line))).toEqual([]);
+  });
+
+  it("bounds a case by the client's memory: a case over its share stops the run as the agent's limit, never as the implementation's failure", async () => {
+    // 4 KiB a session: less than a case's CQ and SRQ together cost by the cost model
+    const served = await caseAgent({ limits: { ...DEFAULT_LIMITS, maxSessionMemory: 4096 } });
+    const client = casesOnly(served.client());
+    const info = await client.info();
+    const srqCases = allCases.filter((c) => c.verb === 'post_srq_recv').slice(0, 2);
+    const { runs, stoppedBy } = await runCases({ adapter: client, info, cases: srqCases, profile: info.defaultProfile, timeoutMs: 10_000 });
+    expect(stoppedBy).toBeInstanceOf(InfrastructureError);
+    expect(stoppedBy?.message).toMatch(/the agent's session memory budget refused a call of the case/);
+    expect(runs.filter((r) => r.status === 'fail' || r.status === 'error')).toEqual([]);
+    expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
+  });
+
+  it("counts a running case as one of the client's sessions: a client that holds them all is refused RESOURCE_EXHAUSTED, and its run stops", async () => {
+    const served = await caseAgent({ limits: { ...DEFAULT_LIMITS, maxSessionsPerClient: 2 } });
+    const raw = new RawClient(served.agent.address);
+    await raw.openSession();
+    await raw.openSession();
+    const client = casesOnly(served.client());
+    const info = await client.info();
+    const { runs, stoppedBy } = await runCases({ adapter: client, info, cases: sequentialCases.slice(0, 2), profile: info.defaultProfile, timeoutMs: 10_000 });
+    expect(stoppedBy?.message).toMatch(/runCase: the agent at \S+ is full: .*at most 2 sessions at once per client/);
+    expect(runs.map((r) => r.status)).toEqual(['skip', 'skip']);
+    expect(served.notices.some((line) => /refused client=127\.0\.0\.1 session=- call=runCase/.test(line))).toBe(true);
+  });
+
+  it("gives each client's case its own worker: a crash in one client's case is that case's crash, and another client's case runs on", async () => {
+    const adapter = modelWorkerAdapter({ runsCases: true, firstWorkerEnv: { RVT_MODEL_CRASH_AT: 'postSrqRecv' } });
+    const served = await caseAgent({ adapter });
+    const srqCase = allCases.filter((c) => c.verb === 'post_srq_recv').slice(0, 1);
+    const a = casesOnly(served.client());
+    const b = casesOnly(served.client());
+    // the first worker (a's) crashes at its first post; b's case, at the same time, gets another
+    const [crashed, survived] = await Promise.all([runAgainst(a, srqCase), runAgainst(b, srqCase)]);
+    const reference = await referenceRunsOf(srqCase);
+    const outcomes = [crashed?.[0], survived?.[0]].map((r) => [r?.ran, r?.status]).sort();
+    expect(outcomes).toEqual([['crash', 'error'], [reference[0]?.ran, reference[0]?.status]].sort());
+    const lost = [crashed?.[0], survived?.[0]].find((r) => r?.ran === 'crash');
+    expect(lost?.reason).toMatch(/killed by SIGSEGV during postSrqRecv in post_srq_recv\//);
+    expect(lost?.trace.at(-1)).toMatchObject({ call: 'postSrqRecv' });
+  });
+
+  it('kills a case stuck on the agent at its budget: the client gets a timeout with the trace up to the stuck call, and the agent holds nothing after', async () => {
+    const { served, client, info, srqCase } = await hangingCase();
+    const { runs } = await runCases({ adapter: client, info, cases: srqCase, profile: info.defaultProfile, timeoutMs: 300 });
+    expect(runs[0]).toMatchObject({ ran: 'timeout', status: 'error', reason: 'timed out after 300 ms' });
+    expect(runs[0]?.trace.at(-1)).toMatchObject({ call: 'postSrqRecv' });
+    expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
+  });
+
+  it("ends a client's case on the agent when the client stops its run (Ctrl-C): the worker is killed and the session given back", async () => {
+    const { served, client, info, srqCase } = await hangingCase();
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 500);
+    const { runs, interrupted } = await runCases({ adapter: client, info, cases: srqCase, profile: info.defaultProfile, timeoutMs: 60_000, signal: stop.signal });
+    expect(interrupted).toBe(true);
+    expect(runs[0]).toMatchObject({ status: 'skip', reason: 'not run to its end: the run was interrupted' });
+    // the case's budget is 3 minutes: the session comes back this soon only if the agent killed its worker
+    await expect.poll(() => served.agent.host.accounting(), { timeout: 10_000 }).toEqual({ sessions: 0, resources: 0 });
+  });
+
+  it('refuses a malformed, unknown or self-limited request with INVALID_ARGUMENT, and a request without the token with UNAUTHENTICATED', async () => {
+    const served = await caseAgent({ token: 'secret' });
+    const raw = new RawClient(served.agent.address, 'secret');
+    const info = await referenceModel().info();
+    const request = (body: unknown) => ({ request: typeof body === 'string' ? body : toWire(body), budget_ms: '10000' });
+    const good = { id: sequentialCases[0]?.id, info, profile: info.defaultProfile, timeoutMs: 5000 };
+    const call = (body: unknown, client = raw) => statusOfCall(client.unary(agentService.RunCase, request(body)));
+    expect(await call('{not json')).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(await call({ ...good, id: 'no/such-case' })).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(await call({ ...good, timeoutMs: -1 })).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(await call({ ...good, limits: { ...DEFAULT_LIMITS, maxSessionMemory: 2 ** 40 } })).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(await call('x'.repeat(300 << 10))).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(await call(good, new RawClient(served.agent.address))).toBe(grpc.status.UNAUTHENTICATED);
+    // and a good one is served
+    const answer = await raw.unary(agentService.RunCase, request(good));
+    expect(decodeEnd(answer.end ?? '')).toMatchObject({ kind: 'done', record: { ran: 'ok', status: 'pass' } });
+    expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
+  });
+});
