@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AdapterInfo, Profile } from '../adapters/adapter.js';
+import { AdapterInfo, Capability, CapabilityProbe, Profile } from '../adapters/adapter.js';
 import { callNames } from '../adapters/calls.js';
 import { HostLimits } from '../adapters/remote/budget.js';
 import { fromWire, toWire } from '../adapters/remote/wire.js';
@@ -23,6 +23,20 @@ export const CaseRequest = z.object({
   limits: HostLimits.optional(),
 });
 export type CaseRequest = z.infer<typeof CaseRequest>;
+
+/** Which claimed capability to probe (suites/probes.ts), and as what: hosted like a case, since a probe is a short case. */
+export const ProbeRequest = z.object({
+  probe: Capability,
+  info: AdapterInfo,
+  profile: Profile,
+  timeoutMs: z.number().int().positive(),
+  limits: HostLimits.optional(),
+});
+export type ProbeRequest = z.infer<typeof ProbeRequest>;
+
+/** A probe's outcome as the worker saw it, with how many calls it made: a probe that made none saw nothing work. */
+export const ProbeRecord = CapabilityProbe.extend({ calls: z.number().int().min(0) });
+export type ProbeRecord = z.infer<typeof ProbeRecord>;
 
 const CheckRecord = z
   .object({

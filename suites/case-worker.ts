@@ -3,7 +3,10 @@ import type { Adapter, CaseHost } from '../adapters/adapter.js';
 import type { AgentCases } from '../adapters/grpc/service.js';
 import { budgetedAdapter } from '../adapters/remote/budgeted-adapter.js';
 import type { CaseServer } from '../adapters/remote/serve-worker.js';
-import { CaseRecord, CaseRequest, encodeProgress } from './case-record.js';
+import { z } from 'zod';
+import type { HostLimits } from '../adapters/remote/budget.js';
+import { type CaseRecord, CaseRequest, encodeProgress, type ProbeRecord, ProbeRequest } from './case-record.js';
+import { probeOne } from './probes.js';
 import type { Check } from './checks.js';
 import { allCases } from './index.js';
 import { type SessionObserver, sessionRun } from './runner.js';
@@ -36,17 +39,28 @@ function progressWriter(fd: number, caseId: string): SessionObserver {
   };
 }
 
+/** What the worker made of a request: a case's record, or a probe's; and whether it leaves the worker in doubt. */
+type Answer = { record: CaseRecord | ProbeRecord; dirty: boolean };
+
 /**
- * Runs the case a request names on `adapter`, within the agent's budgets when it sets some: the
- * record the runner in another process judges again (suites/runner.ts: rejudged).
+ * Runs the case (or the capability probe) a request names on `adapter`, within the agent's
+ * budgets when it sets some: the record the runner in another process judges again
+ * (suites/runner.ts: rejudged; suites/probes.ts: hostedProbe).
  */
-async function runRequested(adapter: Adapter, request: unknown, observer?: (id: string) => SessionObserver, signal?: AbortSignal): Promise<CaseRecord> {
+async function runRequested(adapter: Adapter, request: unknown, observer?: (id: string) => SessionObserver, signal?: AbortSignal): Promise<Answer> {
+  const budgeted = (limits: HostLimits | undefined) => (limits === undefined ? adapter : budgetedAdapter(adapter, limits));
+  if (typeof request === 'object' && request !== null && 'probe' in request) {
+    const { probe, info, profile, timeoutMs, limits } = ProbeRequest.parse(request);
+    const record = await probeOne(budgeted(limits), info, profile, timeoutMs, probe, signal);
+    // a probe that failed may have left what it created behind
+    return { record, dirty: !record.ok };
+  }
   const { id, info, profile, timeoutMs, limits } = CaseRequest.parse(request);
   const kase = allCases.find((c) => c.id === id);
   if (kase === undefined) throw new Error(`no built-in case ${id}`);
-  const used = limits === undefined ? adapter : budgetedAdapter(adapter, limits);
-  const { infrastructure, ...record } = await sessionRun({ adapter: used, info, profile, timeoutMs, signal }, kase, observer?.(id));
-  return { ...record, ...(infrastructure === undefined ? {} : { infrastructure: { message: infrastructure.message, hint: infrastructure.hint } }) };
+  const { infrastructure, ...record } = await sessionRun({ adapter: budgeted(limits), info, profile, timeoutMs, signal }, kase, observer?.(id));
+  const dirty = record.ran === 'timeout' || record.ran === 'error';
+  return { record: { ...record, ...(infrastructure === undefined ? {} : { infrastructure: { message: infrastructure.message, hint: infrastructure.hint } }) }, dirty };
 }
 
 /**
@@ -58,8 +72,7 @@ async function runRequested(adapter: Adapter, request: unknown, observer?: (id: 
 export const serveCase: CaseServer = async (adapter, request, progressPath) => {
   const fd = openSync(progressPath, 'w');
   try {
-    const record = await runRequested(adapter, request, (id) => progressWriter(fd, id));
-    return { record, dirty: record.ran === 'timeout' || record.ran === 'error' };
+    return await runRequested(adapter, request, (id) => progressWriter(fd, id));
   } finally {
     closeSync(fd);
   }
@@ -72,16 +85,18 @@ export const serveCase: CaseServer = async (adapter, request, progressPath) => {
  */
 function caseHostHere(adapter: Adapter): CaseHost {
   return {
-    runCase: async (request, _budgetMs, signal) => ({ kind: 'done', record: await runRequested(adapter, request, undefined, signal) }),
+    runCase: async (request, _budgetMs, signal) => ({ kind: 'done', record: (await runRequested(adapter, request, undefined, signal)).record }),
   };
 }
 
-/** What is wrong with a client's case request, before anything runs it. */
+/** What is wrong with a client's case (or probe) request, before anything runs it. */
 function caseRequestProblem(request: unknown): string | undefined {
-  const parsed = CaseRequest.safeParse(request);
-  if (!parsed.success) return `not a case request: ${parsed.error.message}`;
-  if (parsed.data.limits !== undefined) return 'a case request names no limits: the agent sets them';
-  return allCases.some((c) => c.id === parsed.data.id) ? undefined : `no built-in case ${parsed.data.id} (rvt-conform list names them)`;
+  const parsed = z.union([CaseRequest, ProbeRequest]).safeParse(request);
+  if (!parsed.success) return `not a case or probe request: ${parsed.error.message}`;
+  if (parsed.data.limits !== undefined) return 'a request names no limits: the agent sets them';
+  if ('probe' in parsed.data) return undefined;
+  const { id } = parsed.data;
+  return allCases.some((c) => c.id === id) ? undefined : `no built-in case ${id} (rvt-conform list names them)`;
 }
 
 /** The built-in cases an agent serving `adapter` runs for its clients: in the adapter's workers where it has them, else in the agent. */

@@ -1,4 +1,5 @@
-import type { Adapter, AdapterInfo, Capability, CapabilityProbe, Profile } from '../adapters/adapter.js';
+import type { Adapter, AdapterInfo, Capability, CapabilityProbe, CaseHost, Profile } from '../adapters/adapter.js';
+import { ProbeRecord, type ProbeRequest } from './case-record.js';
 import { RECORD_WIDTH, RecordKind } from '../adapters/concurrent.js';
 import type { CaseContext } from './context.js';
 import { createSrq, registerBuffer, SetupError, tryCreateQp } from './fixtures.js';
@@ -83,10 +84,54 @@ function refusal(trace: readonly TraceEntry[]): { call?: string; errno?: string 
   return { call: last.call, ...(errno ? { errno } : {}) };
 }
 
+/** One claimed capability tried on a fresh session of `adapter`, with the number of calls it made. */
+export async function probeOne(adapter: Adapter, info: AdapterInfo, profile: Profile, timeoutMs: number, capability: Capability, signal?: AbortSignal): Promise<ProbeRecord> {
+  const probe = PROBES[capability];
+  if (probe === undefined) return { capability, ok: true, detail: 'no probe: kept as declared', calls: 0 };
+  let detail = '';
+  const end = await inSession({ adapter, info, profile, timeoutMs, signal }, async (ctx) => {
+    detail = await probe(ctx);
+  });
+  // the agent gone is no verdict on a capability: the run cannot go on
+  const lost = [end.error, end.closeFailure].find((e) => e instanceof InfrastructureError);
+  if (lost !== undefined) throw lost;
+  const calls = end.trace.length;
+  if (end.error === undefined) return { capability, ok: true, detail, calls };
+  return { capability, ok: false, detail: end.error instanceof Error ? end.error.message : String(end.error), ...refusal(end.trace), calls };
+}
+
+/** A budget for a probe run elsewhere, as for a hosted case: its worker stuck in native code is killed at it. */
+const hostedBudget = (timeoutMs: number) => 3 * timeoutMs + 2_000;
+
+/**
+ * A probe run where the implementation lives (the adapter's worker, an agent), as a case is:
+ * undefined when the host declines it (the probe then runs here). A probe reported working
+ * without a single call saw nothing work, and is not taken.
+ */
+async function hostedProbe(host: CaseHost, request: ProbeRequest, signal?: AbortSignal): Promise<CapabilityProbe | undefined> {
+  const { probe: capability } = request;
+  const end = await host.runCase(request, hostedBudget(request.timeoutMs), signal);
+  if (end.kind === 'declined') return undefined;
+  if (end.kind === 'lost') {
+    // a stopped run is no failure of the agent, whatever its stream's end said
+    if (end.error instanceof InfrastructureError && signal?.aborted !== true) throw end.error;
+    const why = signal?.aborted ? 'the run was interrupted' : end.timedOut ? `no result after ${request.timeoutMs} ms` : end.error.message;
+    return { capability, ok: false, detail: `the probe did not finish: ${why}` };
+  }
+  const record = ProbeRecord.safeParse(end.record);
+  if (!record.success || record.data.capability !== capability) {
+    return { capability, ok: false, detail: `harness: the probe's record is malformed: ${record.success ? `it names ${record.data.capability}` : record.error.message}` };
+  }
+  const { calls, ...probe } = record.data;
+  if (probe.ok && calls === 0 && PROBES[capability] !== undefined) return { capability, ok: false, detail: 'harness: the probe was reported working without a call made' };
+  return probe;
+}
+
 /**
  * Capabilities from evidence: each capability the adapter claims is tried on the device (a fresh
- * session per probe) and kept only when its probe worked. Cases then run with what was seen to
- * work, and results.json records every probe, so a skip says why.
+ * session per probe, in the adapter's worker when it runs cases) and kept only when its probe
+ * worked. Cases then run with what was seen to work, and results.json records every probe, so a
+ * skip says why.
  */
 export async function probeCapabilities(
   adapter: Adapter,
@@ -95,27 +140,20 @@ export async function probeCapabilities(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<{ capabilities: Capability[]; probes: CapabilityProbe[] }> {
-  const tryOne = async (capability: Capability, probe: Probe): Promise<CapabilityProbe> => {
-    let detail = '';
-    const end = await inSession({ adapter, info, profile, timeoutMs, signal }, async (ctx) => {
-      detail = await probe(ctx);
-    });
-    // the agent gone is no verdict on a capability: the run cannot go on
-    const lost = [end.error, end.closeFailure].find((e) => e instanceof InfrastructureError);
-    if (lost !== undefined) throw lost;
-    if (end.error === undefined) return { capability, ok: true, detail };
-    return { capability, ok: false, detail: end.error instanceof Error ? end.error.message : String(end.error), ...refusal(end.trace) };
+  const tryOne = async (capability: Capability): Promise<CapabilityProbe> => {
+    const host = adapter.caseHost;
+    const hosted = host === undefined ? undefined : await hostedProbe(host, { probe: capability, info, profile, timeoutMs }, signal);
+    if (hosted !== undefined) return hosted;
+    const { calls: _calls, ...probe } = await probeOne(adapter, info, profile, timeoutMs, capability, signal);
+    return probe;
   };
-  const claimed = info.capabilities.flatMap((capability) => {
-    const probe = PROBES[capability];
-    return probe === undefined ? [] : [{ capability, probe }];
-  });
+  const claimed = info.capabilities.filter((capability) => PROBES[capability] !== undefined);
   // One after another: each probe is a session of its own, and on a worker adapter (ibverbs,
   // kernel) sessions open at once each start a worker process, which under the VM's emulated CPU
   // costs seconds apiece on two vCPUs (seven at once held the first case back by 20-30 s there).
   // In turn, the run's one worker serves them all, and nothing another probe did can drop a claim.
   const probes: CapabilityProbe[] = [];
-  for (const { capability, probe } of claimed) probes.push(await tryOne(capability, probe));
+  for (const capability of claimed) probes.push(await tryOne(capability));
   const failed = new Set(probes.filter((p) => !p.ok).map((p) => p.capability));
   return { capabilities: info.capabilities.filter((c) => !failed.has(c)), probes };
 }

@@ -2,13 +2,12 @@ import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { z } from 'zod';
 import { InfrastructureError } from '../../spec/errors.js';
-import { type Adapter, AdapterInfo, type CaseHost, type HostedCaseEnd, type Session } from '../adapter.js';
+import { type Adapter, AdapterInfo, type Session } from '../adapter.js';
 import { type CallName, calls } from '../calls.js';
 import { remoteSession } from '../remote/remote-session.js';
-import { toWire } from '../remote/wire.js';
+import { caseStream } from './case-stream.js';
 import { parseEndpoint } from './endpoint.js';
 import { callMethods, closeSessionMethod, infoMethod, openSessionMethod } from './methods.js';
-import { decodeEnd, runCaseMethod } from './run-case.js';
 import { withSession, withToken } from './metadata.js';
 import { StatusError, isServiceError, serviceError, statusName } from './status.js';
 import { streamSessions } from './stream-session.js';
@@ -151,38 +150,10 @@ export function grpcAdapter(options: GrpcClientOptions): Adapter {
       });
     });
 
-  /** Set once the agent answered UNIMPLEMENTED: it serves verbs only, so cases run here from then on. */
-  let agentRunsNoCases = false;
-  const caseHost: CaseHost = {
-    runCase: (request, budgetMs, signal) =>
-      new Promise<HostedCaseEnd>((resolve) => {
-        if (agentRunsNoCases) return resolve({ kind: 'declined' });
-        const wire = runCaseMethod.request.encode({ request: toWire(request), budgetMs });
-        const { path, requestSerialize, responseDeserialize } = runCaseMethod.definition;
-        const cancel = () => call.cancel();
-        const call = client.makeUnaryRequest(path, requestSerialize, responseDeserialize, wire, metadata(), { deadline: Date.now() + budgetMs + timeoutMs }, (error, response) => {
-          signal?.removeEventListener('abort', cancel);
-          if (error?.code === grpc.status.UNIMPLEMENTED) agentRunsNoCases = true;
-          // UNIMPLEMENTED: an agent without cases; INVALID_ARGUMENT: one of another version, without this case
-          if (error?.code === grpc.status.UNIMPLEMENTED || error?.code === grpc.status.INVALID_ARGUMENT) return resolve({ kind: 'declined' });
-          if (error) return resolve({ kind: 'lost', error: failure(error, target, 'runCase'), timedOut: false, progress: [] });
-          const end = decodeEnd((runCaseMethod.response.decode(response ?? {}) as { end?: string }).end ?? '');
-          resolve(
-            end ?? {
-              kind: 'lost',
-              error: new InfrastructureError(`runCase on the agent at ${target}: the agent's answer is not a case's end`, { hint: 'run the same rvt-conform version on both sides (rvt-conform --version)' }),
-              timedOut: false,
-              progress: [],
-            },
-          );
-        });
-        if (signal?.aborted) cancel();
-        else signal?.addEventListener('abort', cancel, { once: true });
-      }),
-  };
+  const cases = caseStream({ client, target, metadata: () => metadata(), graceMs: timeoutMs, failure: (error, call) => failure(error, target, call) });
 
   return {
-    ...(options.casesOnAgent === false ? {} : { caseHost }),
+    ...(options.casesOnAgent === false ? {} : { caseHost: cases.caseHost }),
     async info() {
       return adapterInfo(await unary(infoMethod.definition, {}), target);
     },
@@ -209,6 +180,7 @@ export function grpcAdapter(options: GrpcClientOptions): Adapter {
     },
 
     async dispose() {
+      cases.dispose();
       await streams.dispose();
       client.close();
     },

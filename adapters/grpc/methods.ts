@@ -23,7 +23,7 @@ export interface CallMethod extends Method {
 const STREAMED: Partial<Record<CallName, string>> = { getAsyncEvents: 'events' };
 
 /** The rpcs that are not verbs: what the agent serves, and the session lease. */
-const AGENT_RPCS = ['info', 'openSession', 'closeSession', 'session', 'usage', 'runCase'] as const;
+const AGENT_RPCS = ['info', 'openSession', 'closeSession', 'session', 'usage', 'runCases'] as const;
 
 /** Every message of the protocol by name. */
 export const lookup = messageLookup(packageDefinition);

@@ -3,38 +3,43 @@ import { z } from 'zod';
 import { ImplementationCrash, InfrastructureError } from '../../spec/errors.js';
 import type { HostedCaseEnd } from '../adapter.js';
 import { fromWire, toWire } from '../remote/wire.js';
-import { type Codec, messageCodec } from './codec.js';
+import { messageCodec } from './codec.js';
 import type { MessageDescriptor } from './descriptors.js';
 import { lookup } from './methods.js';
 import { agentService } from './protocol.js';
 
 /**
- * rpc RunCase: a whole built-in case run on the agent's machine. The case's request and end are
- * the suites' documents (suites/case-record.ts), carried as JSON and validated by their schemas
- * on arrival; this module holds the envelope both sides share.
+ * rpc RunCases: whole built-in cases run on the agent's machine, a request and an answer each on
+ * one stream. The case's request and end are the suites' documents (suites/case-record.ts),
+ * carried as JSON and validated by their schemas on arrival; this module holds the envelopes both
+ * sides share.
  */
 
 /** A case request is a few KB (the adapter's info and a profile): anything far larger is refused before it is parsed. */
 export const MAX_CASE_REQUEST_CHARS = 256 << 10;
 
-const RunCaseRequest = z.object({ request: z.string().max(MAX_CASE_REQUEST_CHARS), budgetMs: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
-const RunCaseResponse = z.object({ end: z.string() });
+const id = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const RunCaseRequest = z.object({ id, request: z.string().max(MAX_CASE_REQUEST_CHARS), budgetMs: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
+export type RunCaseRequest = z.infer<typeof RunCaseRequest>;
+const RunCaseResponse = z.object({ id, end: z.string().optional(), code: z.number().int().min(0).max(2 ** 31 - 1).optional(), details: z.string().optional() });
+export type RunCaseResponse = z.infer<typeof RunCaseResponse>;
 
-const definition = agentService.RunCase as unknown as MethodDefinition<object, object>;
+const definition = agentService.RunCases as unknown as MethodDefinition<object, object>;
 const descriptor = (type: unknown) => (type as { type: MessageDescriptor }).type;
-
 const requestCodec = messageCodec(RunCaseRequest, descriptor(definition.requestType), lookup);
+const responseCodec = messageCodec(RunCaseResponse, descriptor(definition.responseType), lookup);
 
-export const runCaseMethod: {
-  definition: MethodDefinition<object, object>;
-  request: Codec<object>;
-  response: Codec<object>;
-  safeParseRequest: (wire: object) => z.ZodSafeParseResult<z.infer<typeof RunCaseRequest>>;
-} = {
+export const runCasesMethod = {
   definition,
-  request: requestCodec,
-  response: messageCodec(RunCaseResponse, descriptor(definition.responseType), lookup),
-  safeParseRequest: (wire) => RunCaseRequest.safeParse(requestCodec.decode(wire)),
+  encodeRequest: (request: RunCaseRequest): object => requestCodec.encode(request),
+  /** The agent's side: a request off the stream, or why it is not one, with its id when that much can be read (0 when not). */
+  decodeRequest: (wire: object): { id: number; parsed: z.ZodSafeParseResult<RunCaseRequest> } => {
+    const decoded = requestCodec.decode(wire);
+    return { id: id.safeParse((decoded as { id?: unknown }).id).data ?? 0, parsed: RunCaseRequest.safeParse(decoded) };
+  },
+  encodeResponse: (response: RunCaseResponse): object => responseCodec.encode(response),
+  /** The client's side: an answer off the stream, or undefined when it is not one. */
+  decodeResponse: (wire: object): RunCaseResponse | undefined => RunCaseResponse.safeParse(responseCodec.decode(wire)).data,
 };
 
 /** Errors keep their kind across: a crash is a result, an infrastructure failure stops the run, anything else fails the case. */

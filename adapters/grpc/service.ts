@@ -9,7 +9,7 @@ import { type Lease, Leases } from './leases.js';
 import { sessionOf, tokenMatches } from './metadata.js';
 import { type CallMethod, callMethods, infoMethod } from './methods.js';
 import { Oversized } from './request-bound.js';
-import { encodeEnd, runCaseMethod } from './run-case.js';
+import { encodeEnd, runCasesMethod } from './run-case.js';
 import { StatusError, serviceError, statusName, statusOf } from './status.js';
 import { decodeRequest, encodeError, encodeResult, ended, opened, type Received } from './stream-codec.js';
 import { type AgentUsage, usageMethod } from './usage.js';
@@ -30,7 +30,7 @@ export interface ServiceOptions {
 
 /** The built-in cases an agent runs (rpc RunCase): given by its command, since the cases live above the adapters. */
 export interface AgentCases {
-  /** What is wrong with a case request (its shape, a case that does not exist), or undefined. */
+  /** What is wrong with a case or probe request (its shape, a case that does not exist), or undefined. */
   problem(request: unknown): string | undefined;
   /** Where they run: in the adapter's workers, one case a worker at a time, or in this process. */
   host: CaseHost;
@@ -335,40 +335,80 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     );
 
   /**
-   * A whole case, run where the adapter runs (its worker) within the budgets hostCase grants the
-   * client; a client that goes away (a cancel) takes its case with it.
+   * One case (or probe) of a RunCases stream, run where the adapter runs (its worker) within the
+   * budgets hostCase grants the client, answered with its id; logged as a call of its own.
    */
-  const runCase: Unary = (serverCall, callback) =>
+  const runOneCase = async (message: object, peer: string, signal: AbortSignal): Promise<object> => {
+    const { id, parsed } = runCasesMethod.decodeRequest(message);
+    const rec = record('runCase', peer);
+    try {
+      if (cases === undefined) throw new StatusError(grpc.status.UNIMPLEMENTED, 'this agent runs no cases: its clients run them verb by verb');
+      if (!parsed.success) throw new InvalidRequest(`runCase: ${parsed.error.message}`);
+      let request: unknown;
+      try {
+        request = fromWire(parsed.data.request);
+      } catch (error) {
+        throw new InvalidRequest(`runCase: the request is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const problem = cases.problem(request);
+      if (problem !== undefined) throw new InvalidRequest(`runCase: ${problem}`);
+      const named = request as { id?: string; probe?: string };
+      rec.call = `runCase(${named.id ?? `probe ${named.probe ?? ''}`})`;
+      const budgetMs = Math.min(parsed.data.budgetMs, MAX_CASE_BUDGET_MS);
+      const end = await host.hostCase(clientOf(peer), (limits) => cases.host.runCase({ ...(request as object), limits }, budgetMs, signal));
+      if (end.kind === 'declined') throw new StatusError(grpc.status.UNIMPLEMENTED, "this agent's adapter runs no cases: its clients run them verb by verb");
+      rec.end({ code: grpc.status.OK });
+      return runCasesMethod.encodeResponse({ id, end: encodeEnd(end) });
+    } catch (error) {
+      const status = statusOf(error);
+      rec.end(status);
+      return runCasesMethod.encodeResponse({ id, code: status.code, details: status.details });
+    }
+  };
+
+  /**
+   * A client's cases on one stream: each message a case, answered as soon as it ends. The client's
+   * end of the stream waits for the cases in flight; a cancel (or a vanished client) aborts them,
+   * and their workers are killed.
+   */
+  const runCases: grpc.handleBidiStreamingCall<object, object> = (stream) =>
     serve(
-      'runCase',
-      serverCall,
-      async (rec) => {
-        if (cases === undefined) throw new StatusError(grpc.status.UNIMPLEMENTED, 'this agent runs no cases: its clients run them verb by verb');
-        const parsed = runCaseMethod.safeParseRequest(serverCall.request);
-        if (!parsed.success) throw new InvalidRequest(`runCase: ${parsed.error.message}`);
-        let request: unknown;
-        try {
-          request = fromWire(parsed.data.request);
-        } catch (error) {
-          throw new InvalidRequest(`runCase: the request is not JSON: ${error instanceof Error ? error.message : String(error)}`);
-        }
-        const problem = cases.problem(request);
-        if (problem !== undefined) throw new InvalidRequest(`runCase: ${problem}`);
-        rec.call = `runCase(${(request as { id: string }).id})`;
+      'runCases',
+      stream,
+      async () => {
+        const peer = stream.getPeer();
         const abort = new AbortController();
-        serverCall.on('cancelled', () => abort.abort());
-        const budgetMs = Math.min(parsed.data.budgetMs, MAX_CASE_BUDGET_MS);
-        const end = await host.hostCase(clientOf(serverCall.getPeer()), (limits) => cases.host.runCase({ ...(request as object), limits }, budgetMs, abort.signal));
-        if (end.kind === 'declined') throw new StatusError(grpc.status.UNIMPLEMENTED, "this agent's adapter runs no cases: its clients run them verb by verb");
-        return runCaseMethod.response.encode({ end: encodeEnd(end) });
+        const inFlight = new Set<Promise<void>>();
+        let refusal: Oversized | undefined;
+        let finish = () => {};
+        const over = new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+        stream.on('cancelled', () => {
+          abort.abort();
+          finish();
+        });
+        stream.on('end', () => finish());
+        stream.on('data', (message: object) => {
+          // too large to decode, so its id is unknown: the stream ends, as a session stream does
+          if (message instanceof Oversized) {
+            refusal = message;
+            abort.abort();
+            finish();
+            return;
+          }
+          const one = runOneCase(message, peer, abort.signal).then((answer) => {
+            if (!stream.cancelled && !stream.writableEnded) stream.write(answer);
+          });
+          inFlight.add(one);
+          void one.finally(() => inFlight.delete(one));
+        });
+        await over;
+        await Promise.all(inFlight);
+        refuseOversized('runCases', refusal);
+        return stream.cancelled ? grpc.status.CANCELLED : grpc.status.OK;
       },
-      {
-        ok: (response) => {
-          callback(null, response);
-          return grpc.status.OK;
-        },
-        fail: (status) => callback(status),
-      },
+      streamEnd(stream),
     );
 
   // keyed by the rpcs' lower-camel names, which grpc-js accepts as well as the proto names
@@ -377,7 +417,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     openSession,
     session,
     usage: unary('usage', async () => usageMethod.response.encode(usage())),
-    runCase,
+    runCases,
     closeSession: unary('closeSession', async (_request, metadata, rec) => {
       await leases.release(leaseOf(metadata, rec).name);
       return {};

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Adapter } from '../../adapters/adapter.js';
+import type { Adapter, CaseHost } from '../../adapters/adapter.js';
 import { probeCapabilities } from '../../suites/probes.js';
 import { InfrastructureError } from '../../spec/errors.js';
 import { mutant } from '../reports/fixture.js';
 import { referenceModel } from '../helpers.js';
+import { modelWorkerAdapter } from '../adapters/remote/model-worker.js';
 
 /** The model with one call replaced: a device that claims what it cannot do. */
 function withCall(name: 'modifySrq' | 'postSend', result: (args: Record<string, unknown>) => unknown): Adapter {
@@ -82,5 +83,46 @@ describe('capability probes', () => {
     const adapter = mutant('capacity-plus-one');
     const info = await adapter.info();
     expect((await probeCapabilities(adapter, info, 'rdmavt', 5000)).capabilities).toEqual(info.capabilities);
+  });
+});
+
+describe('capability probes run where the implementation lives (a CaseHost)', () => {
+  const hostOf = (runCase: CaseHost['runCase']): Adapter => ({ ...referenceModel(), open: () => Promise.reject(new Error('a hosted probe opened a session here')), caseHost: { runCase } });
+
+  it("runs each probe in the worker, one request a probe, with the local model's findings", async () => {
+    const adapter = modelWorkerAdapter({ runsCases: true });
+    try {
+      const info = await adapter.info();
+      const local = await probeCapabilities(referenceModel(), info, 'rdmavt', 5000);
+      const hosted = await probeCapabilities({ ...adapter, open: () => Promise.reject(new Error('a hosted probe opened a session here')) }, info, 'rdmavt', 5000);
+      expect(hosted).toEqual(local);
+    } finally {
+      await adapter.dispose();
+    }
+  });
+
+  it('does not take a probe reported working without a call made, nor a record that is not a probe\'s', async () => {
+    const info = await referenceModel().info();
+    const lying = hostOf(async (request) => ({ kind: 'done', record: { capability: (request as { probe: string }).probe, ok: true, detail: 'trust me', calls: 0 } }));
+    const { capabilities, probes } = await probeCapabilities(lying, info, 'rdmavt', 5000);
+    expect(probes.every((p) => !p.ok && p.detail === 'harness: the probe was reported working without a call made')).toBe(true);
+    expect(capabilities.filter((c) => probes.some((p) => p.capability === c))).toEqual([]);
+    const garbled = hostOf(async () => ({ kind: 'done', record: { ok: true } }));
+    expect((await probeCapabilities(garbled, info, 'rdmavt', 5000)).probes.every((p) => !p.ok && p.detail.startsWith("harness: the probe's record is malformed"))).toBe(true);
+  });
+
+  it('drops a capability whose probe died with its worker, and stops on an infrastructure error', async () => {
+    const info = await referenceModel().info();
+    const crashed = hostOf(async () => ({ kind: 'lost', error: new Error('killed by SIGSEGV'), timedOut: false, progress: [] }));
+    expect((await probeCapabilities(crashed, info, 'rdmavt', 5000)).probes.every((p) => !p.ok && p.detail === 'the probe did not finish: killed by SIGSEGV')).toBe(true);
+    const gone = new InfrastructureError('cannot reach the rvt-conform agent at lab:7471');
+    await expect(probeCapabilities(hostOf(async () => ({ kind: 'lost', error: gone, timedOut: false, progress: [] })), info, 'rdmavt', 5000)).rejects.toBe(gone);
+  });
+
+  it('probes here, verb by verb, when the host declines', async () => {
+    const model = referenceModel();
+    const info = await model.info();
+    const declining: Adapter = { ...model, caseHost: { runCase: async () => ({ kind: 'declined' }) } };
+    expect(await probeCapabilities(declining, info, 'rdmavt', 5000)).toEqual(await probeCapabilities(model, info, 'rdmavt', 5000));
   });
 });

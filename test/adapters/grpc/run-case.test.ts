@@ -2,8 +2,10 @@
 // round trip, with the local run's evidence; the agent's budgets still bound it; a crash in one
 // client's case costs nobody else anything; and a malformed or unknown request is refused.
 import * as grpc from '@grpc/grpc-js';
+import type { MethodDefinition } from '@grpc/proto-loader';
 import { describe, expect, it } from 'vitest';
 import type { Adapter } from '../../../adapters/adapter.js';
+import { withToken } from '../../../adapters/grpc/metadata.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
 import { decodeEnd } from '../../../adapters/grpc/run-case.js';
 import { DEFAULT_LIMITS } from '../../../adapters/remote/budget.js';
@@ -11,10 +13,11 @@ import { toWire } from '../../../adapters/remote/wire.js';
 import { InfrastructureError } from '../../../spec/errors.js';
 import { agentCases } from '../../../suites/case-worker.js';
 import { allCases } from '../../../suites/index.js';
+import { probeCapabilities } from '../../../suites/probes.js';
 import { runCases } from '../../../suites/runner.js';
 import { referenceModel, referenceRunsOf, referenceSuiteRuns, runAgainst, sequentialCases } from '../../helpers.js';
 import { modelWorkerAdapter } from '../remote/model-worker.js';
-import { evidence, RawClient, serveModel, statusOfCall } from './fixture.js';
+import { evidence, RawClient, serveModel } from './fixture.js';
 
 /** The client may not open a session itself: every case must run on the agent. */
 const casesOnly = (client: Adapter): Adapter => ({ ...client, open: () => Promise.reject(new Error('the client opened a session: a case ran verb by verb')) });
@@ -45,6 +48,15 @@ describe('rpc RunCase', () => {
     expect(served.log.filter((line) => / call=(?!runCase|info)/.test(line))).toEqual([]);
     // nothing is held once the cases are over
     expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
+  });
+
+  it("probes the client's capabilities on the agent too, one RunCase a probe, with the local model's findings", async () => {
+    const served = await caseAgent();
+    const client = casesOnly(served.client());
+    const info = await client.info();
+    const hosted = await probeCapabilities(client, info, info.defaultProfile, 10_000);
+    expect(hosted).toEqual(await probeCapabilities(referenceModel(), info, info.defaultProfile, 10_000));
+    expect(runCaseLines(served.log).map((line) => /call=runCase\(probe (\w+)\)/.exec(line)?.[1])).toEqual(hosted.probes.map((p) => p.capability));
   });
 
   it('falls back to verb by verb, with the same evidence, on an agent that runs no cases', async () => {
@@ -125,22 +137,42 @@ describe('rpc RunCase', () => {
     await expect.poll(() => served.agent.host.accounting(), { timeout: 10_000 }).toEqual({ sessions: 0, resources: 0 });
   });
 
-  it('refuses a malformed, unknown or self-limited request with INVALID_ARGUMENT, and a request without the token with UNAUTHENTICATED', async () => {
+  it('answers a malformed, unknown or self-limited request INVALID_ARGUMENT and serves the next on the same stream; refuses a stream without the token UNAUTHENTICATED', async () => {
     const served = await caseAgent({ token: 'secret' });
-    const raw = new RawClient(served.agent.address, 'secret');
     const info = await referenceModel().info();
-    const request = (body: unknown) => ({ request: typeof body === 'string' ? body : toWire(body), budget_ms: '10000' });
     const good = { id: sequentialCases[0]?.id, info, profile: info.defaultProfile, timeoutMs: 5000 };
-    const call = (body: unknown, client = raw) => statusOfCall(client.unary(agentService.RunCase, request(body)));
-    expect(await call('{not json')).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(await call({ ...good, id: 'no/such-case' })).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(await call({ ...good, timeoutMs: -1 })).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(await call({ ...good, limits: { ...DEFAULT_LIMITS, maxSessionMemory: 2 ** 40 } })).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(await call('x'.repeat(300 << 10))).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(await call(good, new RawClient(served.agent.address))).toBe(grpc.status.UNAUTHENTICATED);
-    // and a good one is served
-    const answer = await raw.unary(agentService.RunCase, request(good));
-    expect(decodeEnd(answer.end ?? '')).toMatchObject({ kind: 'done', record: { ran: 'ok', status: 'pass' } });
+    const bodies: unknown[] = ['{not json', { ...good, id: 'no/such-case' }, { ...good, timeoutMs: -1 }, { ...good, limits: { ...DEFAULT_LIMITS, maxSessionMemory: 2 ** 40 } }, 'x'.repeat(300 << 10), good];
+    const messages = bodies.map((body, i) => ({ id: String(i + 1), request: typeof body === 'string' ? body : toWire(body), budget_ms: '10000' }));
+    const { answers, status } = await rawCases(served.agent.address, 'secret', messages);
+    expect(status).toBe(grpc.status.OK);
+    const byId = new Map(answers.map((a) => [Number(a.id), a]));
+    for (let i = 1; i <= 5; i++) expect(byId.get(i)).toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
+    expect(byId.get(3)?.details).toMatch(/timeoutMs/);
+    expect(decodeEnd(byId.get(6)?.end ?? '')).toMatchObject({ kind: 'done', record: { ran: 'ok', status: 'pass' } });
+    expect((await rawCases(served.agent.address, undefined, messages.slice(-1))).status).toBe(grpc.status.UNAUTHENTICATED);
     expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
   });
 });
+
+/** Sends `messages` on a RunCases stream of its own and ends it once each is answered: the answers, and the stream's status. */
+async function rawCases(address: string, token: string | undefined, messages: object[]): Promise<{ answers: { id: string; end?: string; code?: number; details?: string }[]; status: grpc.status }> {
+  const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  const metadata = new grpc.Metadata();
+  if (token !== undefined) withToken(metadata, token);
+  const { path, requestSerialize, responseDeserialize } = agentService.RunCases as MethodDefinition<object, object>;
+  const stream = client.makeBidiStreamRequest(path, requestSerialize, responseDeserialize, metadata);
+  const answers: { id: string; end?: string; code?: number; details?: string }[] = [];
+  try {
+    return await new Promise((resolve) => {
+      stream.on('data', (answer: { id: string }) => {
+        answers.push(answer);
+        if (answers.length === messages.length) stream.end();
+      });
+      stream.on('error', () => undefined);
+      stream.on('status', ({ code }: grpc.StatusObject) => resolve({ answers, status: code }));
+      for (const message of messages) stream.write(message);
+    });
+  } finally {
+    client.close();
+  }
+}

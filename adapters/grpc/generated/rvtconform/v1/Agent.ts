@@ -304,29 +304,35 @@ export interface AgentClient extends grpc.Client {
   regMr(argument: _rvtconform_v1_RegMrRequest, callback: grpc.requestCallback<_rvtconform_v1_RegMrResponse__Output>): grpc.ClientUnaryCall;
   
   /**
-   * A whole built-in case run on the agent's machine (in the session's own worker where the
-   * adapter has one), one round trip instead of one a verb. The case counts as one of the client's
-   * sessions while it runs and holds a share of memory reserved up front (16 MiB, or less when the
-   * session budget is less or the client's or the agent's is nearly spent), whose limits its calls meet there; a
-   * case over it ends with the run stopped, as a verb refused RESOURCE_EXHAUSTED does. An agent
-   * that runs no cases answers UNIMPLEMENTED, and the client runs its cases verb by verb.
+   * Whole built-in cases (or capability probes, which are short ones) run on the agent's machine
+   * (each in a worker of its own where the adapter has workers), one message each way a case
+   * instead of a call a verb; a client keeps one stream for its run, and several cases may be in
+   * flight on it (answers carry the request's id, in any order). A case counts as one of the
+   * client's sessions while it runs and holds a share of memory reserved up front (16 MiB, or less
+   * when the session budget is less or the client's or the agent's is nearly spent), whose limits
+   * its calls meet there; a case over it ends with the run stopped, as a verb refused
+   * RESOURCE_EXHAUSTED does. A request refused (malformed: INVALID_ARGUMENT; over a budget:
+   * RESOURCE_EXHAUSTED; an agent that runs no cases: UNIMPLEMENTED, and the client then runs its
+   * cases verb by verb) is answered with its status in the answer, and the stream goes on. A client
+   * that cancels the stream (or vanishes) takes its cases with it: the agent kills their workers.
    */
-  RunCase(argument: _rvtconform_v1_RunCaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
-  RunCase(argument: _rvtconform_v1_RunCaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
-  RunCase(argument: _rvtconform_v1_RunCaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
-  RunCase(argument: _rvtconform_v1_RunCaseRequest, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
+  RunCases(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_rvtconform_v1_RunCaseRequest, _rvtconform_v1_RunCaseResponse__Output>;
+  RunCases(options?: grpc.CallOptions): grpc.ClientDuplexStream<_rvtconform_v1_RunCaseRequest, _rvtconform_v1_RunCaseResponse__Output>;
   /**
-   * A whole built-in case run on the agent's machine (in the session's own worker where the
-   * adapter has one), one round trip instead of one a verb. The case counts as one of the client's
-   * sessions while it runs and holds a share of memory reserved up front (16 MiB, or less when the
-   * session budget is less or the client's or the agent's is nearly spent), whose limits its calls meet there; a
-   * case over it ends with the run stopped, as a verb refused RESOURCE_EXHAUSTED does. An agent
-   * that runs no cases answers UNIMPLEMENTED, and the client runs its cases verb by verb.
+   * Whole built-in cases (or capability probes, which are short ones) run on the agent's machine
+   * (each in a worker of its own where the adapter has workers), one message each way a case
+   * instead of a call a verb; a client keeps one stream for its run, and several cases may be in
+   * flight on it (answers carry the request's id, in any order). A case counts as one of the
+   * client's sessions while it runs and holds a share of memory reserved up front (16 MiB, or less
+   * when the session budget is less or the client's or the agent's is nearly spent), whose limits
+   * its calls meet there; a case over it ends with the run stopped, as a verb refused
+   * RESOURCE_EXHAUSTED does. A request refused (malformed: INVALID_ARGUMENT; over a budget:
+   * RESOURCE_EXHAUSTED; an agent that runs no cases: UNIMPLEMENTED, and the client then runs its
+   * cases verb by verb) is answered with its status in the answer, and the stream goes on. A client
+   * that cancels the stream (or vanishes) takes its cases with it: the agent kills their workers.
    */
-  runCase(argument: _rvtconform_v1_RunCaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
-  runCase(argument: _rvtconform_v1_RunCaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
-  runCase(argument: _rvtconform_v1_RunCaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
-  runCase(argument: _rvtconform_v1_RunCaseRequest, callback: grpc.requestCallback<_rvtconform_v1_RunCaseResponse__Output>): grpc.ClientUnaryCall;
+  runCases(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_rvtconform_v1_RunCaseRequest, _rvtconform_v1_RunCaseResponse__Output>;
+  runCases(options?: grpc.CallOptions): grpc.ClientDuplexStream<_rvtconform_v1_RunCaseRequest, _rvtconform_v1_RunCaseResponse__Output>;
   
   /**
    * The concurrent workload, run by the device's own engine on a rig of its own; the history
@@ -456,14 +462,19 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
   RegMr: grpc.handleUnaryCall<_rvtconform_v1_RegMrRequest__Output, _rvtconform_v1_RegMrResponse>;
   
   /**
-   * A whole built-in case run on the agent's machine (in the session's own worker where the
-   * adapter has one), one round trip instead of one a verb. The case counts as one of the client's
-   * sessions while it runs and holds a share of memory reserved up front (16 MiB, or less when the
-   * session budget is less or the client's or the agent's is nearly spent), whose limits its calls meet there; a
-   * case over it ends with the run stopped, as a verb refused RESOURCE_EXHAUSTED does. An agent
-   * that runs no cases answers UNIMPLEMENTED, and the client runs its cases verb by verb.
+   * Whole built-in cases (or capability probes, which are short ones) run on the agent's machine
+   * (each in a worker of its own where the adapter has workers), one message each way a case
+   * instead of a call a verb; a client keeps one stream for its run, and several cases may be in
+   * flight on it (answers carry the request's id, in any order). A case counts as one of the
+   * client's sessions while it runs and holds a share of memory reserved up front (16 MiB, or less
+   * when the session budget is less or the client's or the agent's is nearly spent), whose limits
+   * its calls meet there; a case over it ends with the run stopped, as a verb refused
+   * RESOURCE_EXHAUSTED does. A request refused (malformed: INVALID_ARGUMENT; over a budget:
+   * RESOURCE_EXHAUSTED; an agent that runs no cases: UNIMPLEMENTED, and the client then runs its
+   * cases verb by verb) is answered with its status in the answer, and the stream goes on. A client
+   * that cancels the stream (or vanishes) takes its cases with it: the agent kills their workers.
    */
-  RunCase: grpc.handleUnaryCall<_rvtconform_v1_RunCaseRequest__Output, _rvtconform_v1_RunCaseResponse>;
+  RunCases: grpc.handleBidiStreamingCall<_rvtconform_v1_RunCaseRequest__Output, _rvtconform_v1_RunCaseResponse>;
   
   /**
    * The concurrent workload, run by the device's own engine on a rig of its own; the history
@@ -517,7 +528,7 @@ export interface AgentDefinition extends grpc.ServiceDefinition {
   QuerySrq: MethodDefinition<_rvtconform_v1_QuerySrqRequest, _rvtconform_v1_QuerySrqResponse, _rvtconform_v1_QuerySrqRequest__Output, _rvtconform_v1_QuerySrqResponse__Output>
   ReadMr: MethodDefinition<_rvtconform_v1_ReadMrRequest, _rvtconform_v1_ReadMrResponse, _rvtconform_v1_ReadMrRequest__Output, _rvtconform_v1_ReadMrResponse__Output>
   RegMr: MethodDefinition<_rvtconform_v1_RegMrRequest, _rvtconform_v1_RegMrResponse, _rvtconform_v1_RegMrRequest__Output, _rvtconform_v1_RegMrResponse__Output>
-  RunCase: MethodDefinition<_rvtconform_v1_RunCaseRequest, _rvtconform_v1_RunCaseResponse, _rvtconform_v1_RunCaseRequest__Output, _rvtconform_v1_RunCaseResponse__Output>
+  RunCases: MethodDefinition<_rvtconform_v1_RunCaseRequest, _rvtconform_v1_RunCaseResponse, _rvtconform_v1_RunCaseRequest__Output, _rvtconform_v1_RunCaseResponse__Output>
   RunConcurrent: MethodDefinition<_rvtconform_v1_RunConcurrentRequest, _rvtconform_v1_ConcurrentOutcome, _rvtconform_v1_RunConcurrentRequest__Output, _rvtconform_v1_ConcurrentOutcome__Output>
   Session: MethodDefinition<_rvtconform_v1_SessionRequest, _rvtconform_v1_SessionResponse, _rvtconform_v1_SessionRequest__Output, _rvtconform_v1_SessionResponse__Output>
   Usage: MethodDefinition<_rvtconform_v1_UsageRequest, _rvtconform_v1_AgentUsage, _rvtconform_v1_UsageRequest__Output, _rvtconform_v1_AgentUsage__Output>

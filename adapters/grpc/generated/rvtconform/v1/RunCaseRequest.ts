@@ -9,13 +9,19 @@ import type { Long } from '@grpc/proto-loader';
  */
 export interface RunCaseRequest {
   /**
-   * CaseRequest: the case's id, the client's adapter info (after its probes), profile and timeout.
+   * Chosen by the client; the answer carries it back.
+   */
+  'id'?: (number | string | Long);
+  /**
+   * CaseRequest: the case's id, the client's adapter info (after its probes), profile and timeout;
+   * or ProbeRequest: the capability to probe instead of the id.
    */
   'request'?: (string);
   /**
    * How long the case may take in all before the agent kills what runs it.
    */
   'budget_ms'?: (number | string | Long);
+  '_id'?: "id";
   '_request'?: "request";
   '_budget_ms'?: "budget_ms";
 }
@@ -27,7 +33,12 @@ export interface RunCaseRequest {
  */
 export interface RunCaseRequest__Output {
   /**
-   * CaseRequest: the case's id, the client's adapter info (after its probes), profile and timeout.
+   * Chosen by the client; the answer carries it back.
+   */
+  'id'?: (string);
+  /**
+   * CaseRequest: the case's id, the client's adapter info (after its probes), profile and timeout;
+   * or ProbeRequest: the capability to probe instead of the id.
    */
   'request'?: (string);
   /**
