@@ -100,7 +100,8 @@ export interface CaseWatch {
  * hung past the budget and was killed) with the progress lines the case had written by then.
  */
 export type HostedCaseEnd =
-  | { kind: 'done'; record: unknown }
+  /** `wire`: the record as wire JSON (adapters/remote/wire.ts), unparsed: an agent passes it on as it came. */
+  | { kind: 'done'; wire: string }
   | { kind: 'lost'; error: Error; timedOut: boolean; progress: string[] }
   /** The host runs no cases after all (an agent that serves only verbs): the runner runs this one itself, verb by verb. */
   | { kind: 'declined' };

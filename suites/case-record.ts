@@ -90,7 +90,7 @@ export function fromProgress(lines: readonly string[]): { trace: TraceEntry[]; c
   const trace: TraceEntry[] = [];
   const checks: Check[] = [];
   for (const line of lines) {
-    const parsed = Progress.safeParse(safeFromWire(line.slice(line.indexOf('\t') + 1)));
+    const parsed = Progress.safeParse(parseWire(line.slice(line.indexOf('\t') + 1)));
     if (!parsed.success) break;
     for (const { seq, ...end } of parsed.data.finished) {
       const entry = trace.find((e) => e.seq === seq);
@@ -102,7 +102,8 @@ export function fromProgress(lines: readonly string[]): { trace: TraceEntry[]; c
   return { trace, checks };
 }
 
-function safeFromWire(text: string): unknown {
+/** Wire JSON read back, or undefined when it is not JSON (a line cut short, a host that sent garbage). */
+export function parseWire(text: string): unknown {
   try {
     return fromWire(text);
   } catch {

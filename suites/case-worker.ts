@@ -2,6 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Adapter, CaseHost } from '../adapters/adapter.js';
 import type { AgentCases } from '../adapters/grpc/service.js';
 import { budgetedAdapter } from '../adapters/remote/budgeted-adapter.js';
+import { toWire } from '../adapters/remote/wire.js';
 import type { CaseServer } from '../adapters/remote/serve-worker.js';
 import { z } from 'zod';
 import type { HostLimits } from '../adapters/remote/budget.js';
@@ -72,7 +73,8 @@ async function runRequested(adapter: Adapter, request: unknown, observer?: (id: 
 export const serveCase: CaseServer = async (adapter, request, progressPath) => {
   const fd = openSync(progressPath, 'w');
   try {
-    return await runRequested(adapter, request, (id) => progressWriter(fd, id));
+    const { record, dirty } = await runRequested(adapter, request, (id) => progressWriter(fd, id));
+    return { record: toWire(record), dirty };
   } finally {
     closeSync(fd);
   }
@@ -85,7 +87,7 @@ export const serveCase: CaseServer = async (adapter, request, progressPath) => {
  */
 function caseHostHere(adapter: Adapter): CaseHost {
   return {
-    runCase: async (request, _budgetMs, signal) => ({ kind: 'done', record: (await runRequested(adapter, request, undefined, signal)).record }),
+    runCase: async (request, _budgetMs, signal) => ({ kind: 'done', wire: toWire((await runRequested(adapter, request, undefined, signal)).record) }),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Adapter, AdapterInfo, Capability, CapabilityProbe, CaseHost, Profile } from '../adapters/adapter.js';
-import { ProbeRecord, type ProbeRequest } from './case-record.js';
+import { ProbeRecord, type ProbeRequest, parseWire } from './case-record.js';
 import { RECORD_WIDTH, RecordKind } from '../adapters/concurrent.js';
 import type { CaseContext } from './context.js';
 import { createSrq, registerBuffer, SetupError, tryCreateQp } from './fixtures.js';
@@ -118,7 +118,7 @@ async function hostedProbe(host: CaseHost, request: ProbeRequest, signal?: Abort
     const why = signal?.aborted ? 'the run was interrupted' : end.timedOut ? `no result after ${request.timeoutMs} ms` : end.error.message;
     return { capability, ok: false, detail: `the probe did not finish: ${why}` };
   }
-  const record = ProbeRecord.safeParse(end.record);
+  const record = ProbeRecord.safeParse(parseWire(end.wire));
   if (!record.success || record.data.capability !== capability) {
     return { capability, ok: false, detail: `harness: the probe's record is malformed: ${record.success ? `it names ${record.data.capability}` : record.error.message}` };
   }

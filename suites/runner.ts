@@ -3,7 +3,7 @@ import type { Adapter, AdapterInfo, CapabilityProbe, CaseHost, Profile, Session 
 import { ImplementationCrash, InfrastructureError } from '../spec/errors.js';
 import type { Ran, RunStatus } from '../spec/status.js';
 import type { Case } from './case.js';
-import { CaseRecord, type CaseRequest, fromProgress } from './case-record.js';
+import { CaseRecord, type CaseRequest, fromProgress, parseWire } from './case-record.js';
 import type { Check } from './checks.js';
 import { CaseContext } from './context.js';
 import { fenced } from './fence.js';
@@ -243,7 +243,7 @@ async function hostedRun(host: CaseHost, options: Omit<RunOptions, 'cases' | 'on
   const end = await host.runCase(request, 3 * timeoutMs + HOSTED_GRACE_MS, signal);
   if (end.kind === 'declined') return sessionRun(options, kase);
   if (end.kind === 'done') {
-    const record = CaseRecord.safeParse(end.record);
+    const record = CaseRecord.safeParse(parseWire(end.wire));
     if (record.success) return rejudged(kase, record.data);
     const problem = `harness: the worker's record of the case is malformed: ${record.error.message}`;
     return { ran: 'error', status: 'error', reason: problem, durationMs: 0, checks: [], trace: [] };

@@ -50,9 +50,9 @@ const WireEnd = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('lost'), error: z.object({ name: z.string(), message: z.string() }), timedOut: z.boolean(), progress: z.array(z.string()) }),
 ]);
 
-/** The agent's side: a case's end as RunCaseResponse.end. */
+/** The agent's side: a case's end as RunCaseResponse.end; a record goes in as the worker wrote it. */
 export function encodeEnd(end: Exclude<HostedCaseEnd, { kind: 'declined' }>): string {
-  if (end.kind === 'done') return toWire(end);
+  if (end.kind === 'done') return `{"kind":"done","record":${end.wire}}`;
   return toWire({ ...end, error: { name: end.error.name, message: end.error.message } });
 }
 
@@ -66,7 +66,8 @@ export function decodeEnd(text: string): HostedCaseEnd | undefined {
   }
   if (!parsed.success) return undefined;
   const end = parsed.data;
-  if (end.kind === 'done') return end;
+  // the runner reads the record from wire JSON, as from a worker of its own
+  if (end.kind === 'done') return { kind: 'done', wire: toWire(end.record) };
   const Kind = KINDS[end.error.name] ?? Error;
   return { ...end, error: new Kind(end.error.message) };
 }

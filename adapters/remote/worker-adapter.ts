@@ -116,7 +116,7 @@ export function workerAdapter(options: WorkerAdapterOptions): Adapter {
         if (!answer.success || answer.data.dirty) void worker.stop();
         else giveBack(worker);
         if (!answer.success) return { kind: 'lost', error: new Error(`the ${options.label} answered a case with ${JSON.stringify(ran.value)}`), timedOut: false, progress: [] };
-        return { kind: 'done', record: answer.data.record };
+        return { kind: 'done', wire: answer.data.record };
       } finally {
         rmSync(progress, { force: true });
       }

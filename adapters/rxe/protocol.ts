@@ -37,7 +37,8 @@ export const Response = z.discriminatedUnion('ok', [
 export type Response = z.infer<typeof Response>;
 
 /** The worker's answer to a `case` request: its record of the case, and whether the worker is fit for another (a timed-out case may still run in it). */
-export const CaseAnswer = z.object({ record: z.unknown(), dirty: z.boolean() });
+/** A hosted case's answer: its record as wire JSON (adapters/remote/wire.ts), passed on as it is to whoever judges it. */
+export const CaseAnswer = z.object({ record: z.string(), dirty: z.boolean() });
 export type CaseAnswer = z.infer<typeof CaseAnswer>;
 
 /**

@@ -1,3 +1,4 @@
+import { toWire } from '../../adapters/remote/wire.js';
 import type { Adapter, AdapterInfo, Session } from '../../adapters/adapter.js';
 import type { CallName } from '../../adapters/calls.js';
 import { referenceModel } from '../helpers.js';
@@ -54,6 +55,6 @@ export const hostsCases = (name: string, record: (id: string) => unknown): Adapt
     ...model,
     info: async () => ({ ...(await model.info()), adapter: name }),
     // its probes it leaves to the runner (declined), so the lies are all in the cases' records
-    caseHost: { runCase: async (request) => ('probe' in (request as object) ? { kind: 'declined' } : { kind: 'done', record: record((request as { id: string }).id) }) },
+    caseHost: { runCase: async (request) => ('probe' in (request as object) ? { kind: 'declined' } : { kind: 'done', wire: toWire(record((request as { id: string }).id)) }) },
   };
 };

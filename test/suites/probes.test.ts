@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Adapter, CaseHost } from '../../adapters/adapter.js';
+import { toWire } from '../../adapters/remote/wire.js';
 import { probeCapabilities } from '../../suites/probes.js';
 import { InfrastructureError } from '../../spec/errors.js';
 import { mutant } from '../reports/fixture.js';
@@ -103,11 +104,11 @@ describe('capability probes run where the implementation lives (a CaseHost)', ()
 
   it('does not take a probe reported working without a call made, nor a record that is not a probe\'s', async () => {
     const info = await referenceModel().info();
-    const lying = hostOf(async (request) => ({ kind: 'done', record: { capability: (request as { probe: string }).probe, ok: true, detail: 'trust me', calls: 0 } }));
+    const lying = hostOf(async (request) => ({ kind: 'done', wire: toWire({ capability: (request as { probe: string }).probe, ok: true, detail: 'trust me', calls: 0 }) }));
     const { capabilities, probes } = await probeCapabilities(lying, info, 'rdmavt', 5000);
     expect(probes.every((p) => !p.ok && p.detail === 'harness: the probe was reported working without a call made')).toBe(true);
     expect(capabilities.filter((c) => probes.some((p) => p.capability === c))).toEqual([]);
-    const garbled = hostOf(async () => ({ kind: 'done', record: { ok: true } }));
+    const garbled = hostOf(async () => ({ kind: 'done', wire: toWire({ ok: true }) }));
     expect((await probeCapabilities(garbled, info, 'rdmavt', 5000)).probes.every((p) => !p.ok && p.detail.startsWith("harness: the probe's record is malformed"))).toBe(true);
   });
 

@@ -9,7 +9,7 @@ import { withToken } from '../../../adapters/grpc/metadata.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
 import { decodeEnd } from '../../../adapters/grpc/run-case.js';
 import { DEFAULT_LIMITS } from '../../../adapters/remote/budget.js';
-import { toWire } from '../../../adapters/remote/wire.js';
+import { fromWire, toWire } from '../../../adapters/remote/wire.js';
 import { InfrastructureError } from '../../../spec/errors.js';
 import { agentCases } from '../../../suites/case-worker.js';
 import { allCases } from '../../../suites/index.js';
@@ -148,7 +148,8 @@ describe('rpc RunCase', () => {
     const byId = new Map(answers.map((a) => [Number(a.id), a]));
     for (let i = 1; i <= 5; i++) expect(byId.get(i)).toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
     expect(byId.get(3)?.details).toMatch(/timeoutMs/);
-    expect(decodeEnd(byId.get(6)?.end ?? '')).toMatchObject({ kind: 'done', record: { ran: 'ok', status: 'pass' } });
+    const end = decodeEnd(byId.get(6)?.end ?? '');
+    expect(end?.kind === 'done' ? fromWire(end.wire) : end).toMatchObject({ ran: 'ok', status: 'pass' });
     expect((await rawCases(served.agent.address, undefined, messages.slice(-1))).status).toBe(grpc.status.UNAUTHENTICATED);
     expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
   });
