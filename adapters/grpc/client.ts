@@ -26,7 +26,7 @@ export interface GrpcClientOptions {
    */
   transport?: 'stream' | 'unary';
   /**
-   * Whether built-in cases run on the agent (rpc RunCase, the default: one round trip a case), or
+   * Whether built-in cases run on the agent (rpc RunCases, the default: one message each way a case), or
    * here verb by verb (what an out-of-tree case always does).
    */
   casesOnAgent?: boolean;

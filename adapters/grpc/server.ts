@@ -34,7 +34,7 @@ export interface AgentOptions {
   log?: (line: string) => void;
   /** One line per refusal over a budget and per connection refused or closed; nothing by default. */
   notice?: (line: string) => void;
-  /** The built-in cases it runs for clients (rpc RunCase); without, clients run them verb by verb. */
+  /** The built-in cases it runs for clients (rpc RunCases); without, clients run them verb by verb. */
   cases?: AgentCases;
 }
 

@@ -24,11 +24,11 @@ export interface ServiceOptions {
   notice: (line: string) => void;
   /** The operator's view, for the Usage rpc. */
   usage: () => AgentUsage;
-  /** The built-in cases it runs for its clients (rpc RunCase); none without. */
+  /** The built-in cases it runs for its clients (rpc RunCases); none without. */
   cases?: AgentCases | undefined;
 }
 
-/** The built-in cases an agent runs (rpc RunCase): given by its command, since the cases live above the adapters. */
+/** The built-in cases an agent runs (rpc RunCases): given by its command, since the cases live above the adapters. */
 export interface AgentCases {
   /** What is wrong with a case or probe request (its shape, a case that does not exist), or undefined. */
   problem(request: unknown): string | undefined;

@@ -1,4 +1,4 @@
-// rpc RunCase against a real agent on loopback: a built-in case runs on the agent's side in one
+// rpc RunCases against a real agent on loopback: a built-in case runs on the agent's side in one
 // round trip, with the local run's evidence; the agent's budgets still bound it; a crash in one
 // client's case costs nobody else anything; and a malformed or unknown request is refused.
 import * as grpc from '@grpc/grpc-js';
