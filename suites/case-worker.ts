@@ -1,11 +1,11 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { z } from 'zod';
 import type { Adapter, CaseHost } from '../adapters/adapter.js';
 import type { AgentCases } from '../adapters/grpc/service.js';
-import { budgetedAdapter } from '../adapters/remote/budgeted-adapter.js';
-import { toWire } from '../adapters/remote/wire.js';
-import type { CaseServer } from '../adapters/remote/serve-worker.js';
-import { z } from 'zod';
 import type { HostLimits } from '../adapters/remote/budget.js';
+import { budgetedAdapter } from '../adapters/remote/budgeted-adapter.js';
+import type { CaseServer } from '../adapters/remote/serve-worker.js';
+import { toWire } from '../adapters/remote/wire.js';
 import { type CaseRecord, CaseRequest, encodeProgress, type ProbeRecord, ProbeRequest } from './case-record.js';
 import { probeOne } from './probes.js';
 import type { Check } from './checks.js';
@@ -91,9 +91,12 @@ function caseHostHere(adapter: Adapter): CaseHost {
   };
 }
 
+/** A request an agent may hand on: a case or a probe. */
+const HostedRequest = z.union([CaseRequest, ProbeRequest]);
+
 /** What is wrong with a client's case (or probe) request, before anything runs it. */
 function caseRequestProblem(request: unknown): string | undefined {
-  const parsed = z.union([CaseRequest, ProbeRequest]).safeParse(request);
+  const parsed = HostedRequest.safeParse(request);
   if (!parsed.success) return `not a case or probe request: ${parsed.error.message}`;
   if (parsed.data.limits !== undefined) return 'a request names no limits: the agent sets them';
   if ('probe' in parsed.data) return undefined;

@@ -149,8 +149,7 @@ export class SessionHost {
     const { id, hosted } = this.reserveSession(client);
     try {
       const { maxSessionMemory, maxClientMemory, maxAgentMemory } = this.limits;
-      let clientMemory = 0;
-      for (const other of this.sessions.values()) if (other.client === client) clientMemory += other.memory;
+      const clientMemory = this.clientMemory(client);
       const share = Math.min(maxSessionMemory, CASE_MEMORY, maxClientMemory - clientMemory, maxAgentMemory - this.memory);
       if (share <= 0) {
         const whose = maxClientMemory - clientMemory <= 0 ? `${client}'s sessions hold all of its ${mib(maxClientMemory)}` : `all sessions hold the agent's ${mib(maxAgentMemory)}`;
@@ -163,6 +162,13 @@ export class SessionHost {
       // closeAll may have given it back already
       if (this.sessions.delete(id)) this.memory -= hosted.memory;
     }
+  }
+
+  /** What all of `client`'s sessions hold (and have reserved), by the cost model. */
+  private clientMemory(client: string): number {
+    let memory = 0;
+    for (const other of this.sessions.values()) if (other.client === client) memory += other.memory;
+    return memory;
   }
 
   async close(id: number): Promise<void> {
@@ -235,8 +241,7 @@ export class SessionHost {
     if (hosted.memory + cost > maxSessionMemory) {
       throw new OverBudget('session memory', `${call}: it would cost ${mib(cost)} and the session holds ${mib(hosted.memory)} of its ${mib(maxSessionMemory)}`);
     }
-    let clientMemory = 0;
-    for (const other of this.sessions.values()) if (other.client === hosted.client) clientMemory += other.memory;
+    const clientMemory = this.clientMemory(hosted.client);
     if (clientMemory + cost > maxClientMemory) {
       throw new OverBudget('client memory', `${call}: it would cost ${mib(cost)} and ${hosted.client}'s sessions hold ${mib(clientMemory)} of its ${mib(maxClientMemory)}`);
     }
