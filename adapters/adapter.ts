@@ -116,8 +116,19 @@ export interface CaseHost {
    * Runs `request` (the suites' case request) in a worker that is up and has its device open
    * first, so neither start counts in `budgetMs`; a worker that passes the budget, or the signal's
    * abort, is killed.
+   *
+   * `next` is what the run will ask next when it knows (the next case that reaches the adapter is
+   * hosted too): a host across a network may send it ahead, to start the moment this one ends, so
+   * the run does not wait a round trip between cases. The next call may still ask something else
+   * (the run stopped meanwhile, say), and gets what it asks.
    */
-  runCase(request: unknown, budgetMs: number, signal?: AbortSignal): Promise<HostedCaseEnd>;
+  runCase(request: unknown, budgetMs: number, signal?: AbortSignal, next?: HostedRequest): Promise<HostedCaseEnd>;
+}
+
+/** A request for a case host with its budget. */
+export interface HostedRequest {
+  request: unknown;
+  budgetMs: number;
 }
 
 /** The only door to an implementation. */

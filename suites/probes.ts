@@ -108,9 +108,10 @@ const hostedBudget = (timeoutMs: number) => 3 * timeoutMs + 2_000;
  * undefined when the host declines it (the probe then runs here). A probe reported working
  * without a single call saw nothing work, and is not taken.
  */
-async function hostedProbe(host: CaseHost, request: ProbeRequest, signal?: AbortSignal): Promise<CapabilityProbe | undefined> {
+async function hostedProbe(host: CaseHost, request: ProbeRequest, signal?: AbortSignal, next?: ProbeRequest): Promise<CapabilityProbe | undefined> {
   const { probe: capability } = request;
-  const end = await host.runCase(request, hostedBudget(request.timeoutMs), signal);
+  const ahead = next === undefined ? undefined : { request: next, budgetMs: hostedBudget(next.timeoutMs) };
+  const end = await host.runCase(request, hostedBudget(request.timeoutMs), signal, ahead);
   if (end.kind === 'declined') return undefined;
   if (end.kind === 'lost') {
     // a stopped run is no failure of the agent, whatever its stream's end said
@@ -140,9 +141,10 @@ export async function probeCapabilities(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<{ capabilities: Capability[]; probes: CapabilityProbe[] }> {
-  const tryOne = async (capability: Capability): Promise<CapabilityProbe> => {
+  const request = (probe: Capability): ProbeRequest => ({ probe, info, profile, timeoutMs });
+  const tryOne = async (capability: Capability, next: Capability | undefined): Promise<CapabilityProbe> => {
     const host = adapter.caseHost;
-    const hosted = host === undefined ? undefined : await hostedProbe(host, { probe: capability, info, profile, timeoutMs }, signal);
+    const hosted = host === undefined ? undefined : await hostedProbe(host, request(capability), signal, next === undefined ? undefined : request(next));
     if (hosted !== undefined) return hosted;
     const { calls: _calls, ...probe } = await probeOne(adapter, info, profile, timeoutMs, capability, signal);
     return probe;
@@ -153,7 +155,7 @@ export async function probeCapabilities(
   // costs seconds apiece on two vCPUs (seven at once held the first case back by 20-30 s there).
   // In turn, the run's one worker serves them all, and nothing another probe did can drop a claim.
   const probes: CapabilityProbe[] = [];
-  for (const capability of claimed) probes.push(await tryOne(capability));
+  for (const [at, capability] of claimed.entries()) probes.push(await tryOne(capability, claimed[at + 1]));
   const failed = new Set(probes.filter((p) => !p.ok).map((p) => p.capability));
   return { capabilities: info.capabilities.filter((c) => !failed.has(c)), probes };
 }

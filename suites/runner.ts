@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
-import type { Adapter, AdapterInfo, CapabilityProbe, CaseHost, Profile, Session } from '../adapters/adapter.js';
+import type { Adapter, AdapterInfo, CapabilityProbe, CaseHost, HostedRequest, Profile, Session } from '../adapters/adapter.js';
 import { ImplementationCrash, InfrastructureError } from '../spec/errors.js';
 import type { Ran, RunStatus } from '../spec/status.js';
 import type { Case } from './case.js';
@@ -75,11 +75,14 @@ function describeError(error: unknown): NonNullable<CaseRun['error']> {
 /** A clean kernel log is what the watch expects; a finding fails every clause the case names. */
 const CLEAN_LOG = 'no splat (BUG, WARNING, oops, lockdep report, RCU stall) while the case ran';
 
-/** Runs one case, with the adapter's watch (e.g. the kernel log) around it. */
-export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case): Promise<CaseRun> {
+/**
+ * Runs one case, with the adapter's watch (e.g. the kernel log) around it. `next`: the case the
+ * run asks of the adapter's case host after this one, which the host may send ahead.
+ */
+export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case, next?: Case): Promise<CaseRun> {
   const watch = options.adapter.watch;
   watch?.begin();
-  const run = await runCaseOnly(options, kase);
+  const run = await runCaseOnly(options, kase, next);
   const finding = watch?.end();
   if (finding === undefined) return run;
   const checks = [
@@ -208,9 +211,12 @@ function withCloseFailure(run: Omit<CaseRun, 'case' | 'durationMs' | 'trace' | '
   return { ...run, reason: [run.reason, problem].filter(Boolean).join('; ') };
 }
 
-async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case): Promise<CaseRun> {
-  const { info, timeoutMs } = options;
-  const missing = kase.requires.filter((cap) => !info.capabilities.includes(cap));
+/** What `kase` needs that the adapter does not provide (after its probes). */
+const missingCapabilities = (info: AdapterInfo, kase: Case) => kase.requires.filter((cap) => !info.capabilities.includes(cap));
+
+async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case, next: Case | undefined): Promise<CaseRun> {
+  const { info } = options;
+  const missing = missingCapabilities(info, kase);
   if (missing.length > 0) {
     const named = missing.map((cap) => {
       const probe = options.probes?.find((p) => p.capability === cap && !p.ok);
@@ -219,7 +225,7 @@ async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase:
     return { case: kase, durationMs: 0, trace: [], checks: [], ran: 'capability-missing', status: 'skip', reason: `the adapter does not provide: ${named.join(', ')}` };
   }
   const host = options.adapter.caseHost;
-  if (host !== undefined && allCases.includes(kase)) return { case: kase, ...(await hostedRun(host, options, kase)) };
+  if (host !== undefined && allCases.includes(kase)) return { case: kase, ...(await hostedRun(host, options, kase, next)) };
   return { case: kase, ...(await sessionRun(options, kase)) };
 }
 
@@ -235,12 +241,11 @@ export async function sessionRun(options: Omit<RunOptions, 'cases' | 'onEvent'>,
  * A built-in case run where the implementation lives (the adapter's worker), judged there; when
  * the worker died in it or passed the budget, judged here from what it had written of its progress.
  */
-async function hostedRun(host: CaseHost, options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case): Promise<Omit<CaseRun, 'case'>> {
-  const { info, profile, timeoutMs, signal } = options;
-  const request: CaseRequest = { id: kase.id, info, profile, timeoutMs };
-  // The worker bounds its steps itself; this bounds a worker stuck in native code, which is killed.
+async function hostedRun(host: CaseHost, options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case, next: Case | undefined): Promise<Omit<CaseRun, 'case'>> {
+  const { timeoutMs, signal } = options;
   const started = performance.now();
-  const end = await host.runCase(request, 3 * timeoutMs + HOSTED_GRACE_MS, signal);
+  const { request, budgetMs } = hostedRequest(options, kase);
+  const end = await host.runCase(request, budgetMs, signal, next === undefined ? undefined : hostedRequest(options, next));
   if (end.kind === 'declined') return sessionRun(options, kase);
   if (end.kind === 'done') {
     const record = CaseRecord.safeParse(parseWire(end.wire));
@@ -251,6 +256,27 @@ async function hostedRun(host: CaseHost, options: Omit<RunOptions, 'cases' | 'on
   const { trace, checks } = fromProgress(end.progress);
   const error = signal?.aborted ? new Interrupted('the run was interrupted') : end.timedOut ? new Timeout(`no result after ${timeoutMs} ms`) : end.error;
   return { durationMs: performance.now() - started, trace, checks, ...verdict(kase, { error, checks, trace, openedAt: started }, timeoutMs) };
+}
+
+/** A case as its host is asked to run it. The worker bounds its steps itself; the budget bounds a worker stuck in native code, which is killed. */
+function hostedRequest({ info, profile, timeoutMs }: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case): HostedRequest {
+  const request: CaseRequest = { id: kase.id, info, profile, timeoutMs };
+  return { request, budgetMs: 3 * timeoutMs + HOSTED_GRACE_MS };
+}
+
+/**
+ * The case after `index` that the run will ask of the adapter, when the adapter's case host runs
+ * it: skipped cases and those missing a capability never reach the adapter; a case of the
+ * caller's own runs here, in a session, so nothing may run on the host beside it.
+ */
+function nextHosted(options: RunOptions, index: number): Case | undefined {
+  if (options.adapter.caseHost === undefined) return undefined;
+  for (let at = index + 1; at < options.cases.length; at++) {
+    const kase = options.cases[at] as Case;
+    if (options.skip?.has(kase.id) === true || missingCapabilities(options.info, kase).length > 0) continue;
+    return allCases.includes(kase) ? kase : undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -290,7 +316,7 @@ export async function runCases(options: RunOptions): Promise<{ runs: CaseRun[]; 
     const skipped = options.skip?.get(kase.id);
     const run: CaseRun =
       skipped === undefined
-        ? await runCase(options, kase)
+        ? await runCase(options, kase, nextHosted(options, index))
         : { case: kase, ran: 'not-run', status: 'skip', reason: `not run, as expected: ${skipped}`, durationMs: 0, checks: [], trace: [] };
     runs.push(run);
     options.onEvent?.({ type: 'case-end', index, total, run });

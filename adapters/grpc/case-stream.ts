@@ -17,23 +17,40 @@ export interface CaseStreamOptions {
 
 const lost = (error: Error): HostedCaseEnd => ({ kind: 'lost', error, timedOut: false, progress: [] });
 
+/** A request written to the stream: its answer, when it comes, settles `end`. */
+interface Sent {
+  id: number;
+  wire: string;
+  budgetMs: number;
+  stream: grpc.ClientDuplexStream<object, object>;
+  end: Promise<HostedCaseEnd>;
+}
+
 /**
  * The client's side of rpc RunCases: one stream for the run, a message a case, answers matched by
- * id. A stream that fails loses the cases in flight (the agent gone is an InfrastructureError,
- * which stops the run) and the next case opens a fresh one. An agent that runs no cases
- * (UNIMPLEMENTED, for the stream or a case) is not asked again: its cases run here, verb by verb.
+ * id. The agent runs a stream's cases one after another in order, so the run's next case is
+ * written as soon as it is known (`next`): it starts the moment the one before ends, and the run
+ * does not wait a round trip between cases. A stream that fails loses the cases in flight (the
+ * agent gone is an InfrastructureError, which stops the run) and the next case opens a fresh one.
+ * An agent that runs no cases (UNIMPLEMENTED, for the stream or a case) is not asked again: its
+ * cases run here, verb by verb.
  */
 export function caseStream(options: CaseStreamOptions): { caseHost: CaseHost; dispose(): void } {
   const { client, target, failure } = options;
   let stream: grpc.ClientDuplexStream<object, object> | undefined;
-  const pending = new Map<number, (end: HostedCaseEnd) => void>();
+  /** The requests written and not answered, with the stream each went on. */
+  const pending = new Map<number, { on: grpc.ClientDuplexStream<object, object>; settle: (end: HostedCaseEnd) => void }>();
   let nextId = 1;
   let agentRunsNoCases = false;
+  /** The request written ahead of its turn, until the run asks for it. */
+  let ahead: Sent | undefined;
 
-  const settleAll = (end: (id: number) => HostedCaseEnd) => {
-    for (const [id, settle] of [...pending]) {
+  /** Ends what was in flight on a stream that failed; a stream since opened keeps its own. */
+  const settleAll = (gone: grpc.ClientDuplexStream<object, object>, end: HostedCaseEnd) => {
+    for (const [id, { on, settle }] of [...pending]) {
+      if (on !== gone) continue;
       pending.delete(id);
-      settle(end(id));
+      settle(end);
     }
   };
 
@@ -54,19 +71,19 @@ export function caseStream(options: CaseStreamOptions): { caseHost: CaseHost; di
     const opened = client.makeBidiStreamRequest(path, requestSerialize, responseDeserialize, options.metadata());
     opened.on('data', (message: object) => {
       const response = runCasesMethod.decodeResponse(message);
-      const settle = response === undefined ? undefined : pending.get(response.id);
-      if (response === undefined || settle === undefined) return;
+      const entry = response === undefined ? undefined : pending.get(response.id);
+      if (response === undefined || entry === undefined) return;
       pending.delete(response.id);
-      settle(answered(response));
+      entry.settle(answered(response));
     });
     const die = (error: grpc.ServiceError) => {
       if (stream === opened) stream = undefined;
       // an agent before RunCases has no such rpc
       if (error.code === grpc.status.UNIMPLEMENTED) {
         agentRunsNoCases = true;
-        settleAll(() => ({ kind: 'declined' }));
+        settleAll(opened, { kind: 'declined' });
       } else {
-        settleAll(() => lost(failure(error, 'runCase')));
+        settleAll(opened, lost(failure(error, 'runCase')));
       }
     };
     opened.on('error', die);
@@ -75,33 +92,64 @@ export function caseStream(options: CaseStreamOptions): { caseHost: CaseHost; di
     return opened;
   };
 
+  const send = (request: unknown, budgetMs: number): Sent => {
+    const id = nextId++;
+    const current = (stream ??= open());
+    const end = new Promise<HostedCaseEnd>((settle) => pending.set(id, { on: current, settle }));
+    const wire = toWire(request);
+    current.write(runCasesMethod.encodeRequest({ id, request: wire, budgetMs }));
+    return { id, wire, budgetMs, stream: current, end };
+  };
+
+  /**
+   * Takes back the request sent ahead that the run did not ask for: the stream goes, with whatever
+   * of it the agent had begun (it kills that case's worker), and the next request opens a fresh one.
+   */
+  const withdraw = () => {
+    if (ahead === undefined) return;
+    const { stream: gone } = ahead;
+    ahead = undefined;
+    if (stream === gone) stream = undefined;
+    gone.cancel();
+  };
+
   const caseHost: CaseHost = {
-    runCase: (request, budgetMs, signal) =>
-      new Promise<HostedCaseEnd>((resolve) => {
-        if (agentRunsNoCases) return resolve({ kind: 'declined' });
-        const id = nextId++;
-        const current = (stream ??= open());
-        const timer = setTimeout(() => {
-          // the agent should have killed the case and answered by now: it is stuck or gone
-          pending.delete(id);
-          resolve(lost(failure(serviceError({ code: grpc.status.DEADLINE_EXCEEDED, details: `no answer within ${budgetMs + options.graceMs} ms` }), 'runCase')));
-        }, budgetMs + options.graceMs);
-        // a stopped run cancels the stream: the agent kills what runs its cases
-        const cancel = () => current.cancel();
-        pending.set(id, (end) => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', cancel);
-          resolve(end);
-        });
-        current.write(runCasesMethod.encodeRequest({ id, request: toWire(request), budgetMs }));
-        if (signal?.aborted) cancel();
-        else signal?.addEventListener('abort', cancel, { once: true });
-      }),
+    runCase: async (request, budgetMs, signal, next) => {
+      if (agentRunsNoCases) return { kind: 'declined' };
+      const asked = toWire(request);
+      const taken = ahead !== undefined && ahead.wire === asked && ahead.budgetMs === budgetMs && ahead.stream === stream ? ahead : undefined;
+      if (taken === undefined) withdraw();
+      ahead = undefined;
+      const sent = taken ?? send(request, budgetMs);
+      if (next !== undefined) ahead = send(next.request, next.budgetMs);
+      let timer: NodeJS.Timeout | undefined;
+      // a stopped run cancels the stream: the agent kills what runs its cases
+      const cancel = () => sent.stream.cancel();
+      if (signal?.aborted) cancel();
+      else signal?.addEventListener('abort', cancel, { once: true });
+      const end = await Promise.race([
+        sent.end,
+        new Promise<HostedCaseEnd>((resolve) => {
+          timer = setTimeout(() => {
+            // the agent should have killed the case and answered by now: it is stuck or gone
+            pending.delete(sent.id);
+            resolve(lost(failure(serviceError({ code: grpc.status.DEADLINE_EXCEEDED, details: `no answer within ${budgetMs + options.graceMs} ms` }), 'runCase')));
+          }, budgetMs + options.graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
+      // declined here, the case runs in this process, verb by verb: nothing may run on the agent beside it
+      if (end.kind === 'declined') withdraw();
+      return end;
+    },
   };
 
   return {
     caseHost,
     dispose: () => {
+      // a case sent ahead that the run never asked for must not run after the client has gone
+      if (ahead !== undefined) withdraw();
       stream?.end();
       stream = undefined;
     },

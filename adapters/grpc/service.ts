@@ -36,6 +36,9 @@ export interface AgentCases {
   host: CaseHost;
 }
 
+/** Cases a stream may have waiting behind the one running: a client writes one ahead. */
+export const MAX_WAITING_CASES = 8;
+
 /** The longest a case may take on the agent whatever its client asks: a client's budget is 3 times its case timeout. */
 export const MAX_CASE_BUDGET_MS = 30 * 60_000;
 
@@ -367,9 +370,10 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
   };
 
   /**
-   * A client's cases on one stream: each message a case, answered as soon as it ends. The client's
-   * end of the stream waits for the cases in flight; a cancel (or a vanished client) aborts them,
-   * and their workers are killed.
+   * A client's cases on one stream: each message a case, run one after another in the order they
+   * came (a client writes its next case while one runs, to save the round trip between them), each
+   * answered as soon as it ends. The client's end of the stream waits for the cases written; a
+   * cancel (or a vanished client) aborts the one running and drops the rest, and workers are killed.
    */
   const runCases: grpc.handleBidiStreamingCall<object, object> = (stream) =>
     serve(
@@ -378,7 +382,9 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       async () => {
         const peer = stream.getPeer();
         const abort = new AbortController();
-        const inFlight = new Set<Promise<void>>();
+        // the stream's cases in turn: each starts when the one before has been answered
+        let queue = Promise.resolve();
+        let waiting = 0;
         let refusal: Oversized | undefined;
         let finish = () => {};
         const over = new Promise<void>((resolve) => {
@@ -397,14 +403,25 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
             finish();
             return;
           }
-          const one = runOneCase(message, peer, abort.signal).then((answer) => {
-            if (!stream.cancelled && !stream.writableEnded) stream.write(answer);
+          const answer = (response: object) => {
+            if (!stream.cancelled && !stream.writableEnded) stream.write(response);
+          };
+          if (waiting >= MAX_WAITING_CASES) {
+            // a client that writes cases faster than they run holds no more of the agent's memory than this
+            const { id } = runCasesMethod.decodeRequest(message);
+            const details = `${MAX_WAITING_CASES} cases of this stream are waiting their turn already: write the next when one is answered`;
+            record('runCase', peer).end({ code: grpc.status.RESOURCE_EXHAUSTED, details });
+            answer(runCasesMethod.encodeResponse({ id, code: grpc.status.RESOURCE_EXHAUSTED, details }));
+            return;
+          }
+          waiting++;
+          queue = queue.then(async () => {
+            waiting--;
+            if (!abort.signal.aborted) answer(await runOneCase(message, peer, abort.signal));
           });
-          inFlight.add(one);
-          void one.finally(() => inFlight.delete(one));
         });
         await over;
-        await Promise.all(inFlight);
+        await queue;
         refuseOversized('runCases', refusal);
         return stream.cancelled ? grpc.status.CANCELLED : grpc.status.OK;
       },

@@ -3,6 +3,7 @@ import type { Adapter, AdapterInfo, Session, WatchFinding } from '../../adapters
 import { modelAdapter } from '../../adapters/model/index.js';
 import { defineCase } from '../../suites/case.js';
 import { ImplementationCrash } from '../../spec/errors.js';
+import { allCases } from '../../suites/index.js';
 import { runCase, runCases } from '../../suites/runner.js';
 import { InfrastructureError } from '../../spec/errors.js';
 
@@ -306,6 +307,31 @@ describe('runner fences a case that ended', () => {
       ['test/a', 'ok', 'pass', undefined],
       ['test/b', 'not-run', 'skip', `not run to its end: ${gone.message}`],
       ['test/c', 'not-run', 'skip', `not run: the run stopped: ${gone.message}`],
+    ]);
+  });
+});
+
+describe('runner and a case host', () => {
+  it('tells the host the next case it will ask for: past skipped cases and those missing a capability, never past a case run here', async () => {
+    const base = modelAdapter();
+    const asked: [string, string | undefined][] = [];
+    const idOf = (request: unknown) => (request as { id: string }).id;
+    // the host declines each case, so the runner runs it here, on the model
+    const adapter: Adapter = { ...base, caseHost: { runCase: async (request, _budget, _signal, next) => (asked.push([idOf(request), next === undefined ? undefined : idOf(next.request)]), { kind: 'declined' }) } };
+    const info = await adapter.info();
+    const builtIn = allCases.filter((c) => c.requires.every((cap) => info.capabilities.includes(cap)) && !c.requires.includes('concurrent')).slice(0, 5);
+    const lacking = allCases.find((c) => c.requires.some((cap) => !info.capabilities.includes(cap)));
+    const own = defineCase({ id: 'test/own', verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { ctx.check.equal(CLAUSE, 'ran', true, true); } });
+    const [c0, c1, c2, c3, c4] = builtIn;
+    if (c0 === undefined || c1 === undefined || c2 === undefined || c3 === undefined || c4 === undefined || lacking === undefined) throw new Error('cases expected');
+    const cases = [c0, c1, lacking, c2, own, c3, c4];
+    const { runs } = await runCases({ adapter, info, cases, profile: info.defaultProfile, timeoutMs: 5_000, skip: new Map([[c1.id, 'known to hang']]) });
+    expect(runs.map((r) => r.ran)).toEqual(['ok', 'not-run', 'capability-missing', 'ok', 'ok', 'ok', 'ok']);
+    expect(asked).toEqual([
+      [c0.id, c2.id],
+      [c2.id, undefined],
+      [c3.id, c4.id],
+      [c4.id, undefined],
     ]);
   });
 });

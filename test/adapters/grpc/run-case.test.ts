@@ -4,13 +4,15 @@
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { describe, expect, it } from 'vitest';
-import type { Adapter } from '../../../adapters/adapter.js';
+import type { Adapter, CaseHost, HostedCaseEnd } from '../../../adapters/adapter.js';
 import { withToken } from '../../../adapters/grpc/metadata.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
 import { decodeEnd } from '../../../adapters/grpc/run-case.js';
+import { MAX_WAITING_CASES } from '../../../adapters/grpc/service.js';
 import { DEFAULT_LIMITS } from '../../../adapters/remote/budget.js';
 import { fromWire, toWire } from '../../../adapters/remote/wire.js';
 import { InfrastructureError } from '../../../spec/errors.js';
+import { CaseRecord, parseWire } from '../../../suites/case-record.js';
 import { agentCases } from '../../../suites/case-worker.js';
 import { allCases } from '../../../suites/index.js';
 import { probeCapabilities } from '../../../suites/probes.js';
@@ -34,6 +36,10 @@ async function hangingCase() {
   const client = casesOnly(served.client());
   return { served, client, info: await client.info(), srqCase: allCases.filter((c) => c.verb === 'post_srq_recv').slice(0, 1) };
 }
+
+/** The clauses a hosted case's record checked, and those a case names: which case a record is of. */
+const clausesChecked = (end: HostedCaseEnd) => (end.kind === 'done' ? [...new Set(CaseRecord.parse(parseWire(end.wire)).checks.map((c) => c.clause))].sort() : end.kind);
+const clausesOf = (id: string | undefined) => [...(allCases.find((c) => c.id === id)?.clauses ?? [])].sort();
 
 const runCaseLines = (log: readonly string[]) => log.filter((line) => / call=runCase\(/.test(line));
 
@@ -65,8 +71,8 @@ describe('rpc RunCase', () => {
     const runs = await runAgainst(served.client(), some);
     expect(evidence(runs)).toEqual(evidence(await referenceRunsOf(some)));
     expect(runCaseLines(served.log)).toHaveLength(0);
-    // asked once, then not again
-    expect(served.log.filter((line) => / call=runCase /.test(line))).toHaveLength(1);
+    // asked for the first case and the one written ahead of it, then not again
+    expect(served.log.filter((line) => / call=runCase /.test(line))).toHaveLength(2);
   });
 
   it('runs the case verb by verb when the client says so', async () => {
@@ -137,6 +143,68 @@ describe('rpc RunCase', () => {
     await expect.poll(() => served.agent.host.accounting(), { timeout: 10_000 }).toEqual({ sessions: 0, resources: 0 });
   });
 
+  it('writes the next case while one runs: the agent runs it as soon as that one ends, without being asked again, and a stream\'s cases one at a time, in order', async () => {
+    const inner = agentCases(referenceModel());
+    let running = 0;
+    let most = 0;
+    const started: string[] = [];
+    const host: CaseHost = {
+      runCase: async (request, budgetMs, signal) => {
+        started.push((request as { id: string }).id);
+        most = Math.max(most, ++running);
+        try {
+          return await inner.host.runCase(request, budgetMs, signal);
+        } finally {
+          running--;
+        }
+      },
+    };
+    const served = await serveModel({ adapter: referenceModel(), cases: { problem: inner.problem, host } });
+    const client = served.client();
+    const info = await client.info();
+    const [a, b] = sequentialCases.map((c) => ({ request: { id: c.id, info, profile: info.defaultProfile, timeoutMs: 5000 }, budgetMs: 20_000 }));
+    if (a === undefined || b === undefined || client.caseHost === undefined) throw new Error('two cases and a case host expected');
+    const first = await client.caseHost.runCase(a.request, a.budgetMs, undefined, b);
+    expect(clausesChecked(first)).toEqual(clausesOf(a.request.id));
+    // b runs on the agent though nobody has asked for it since
+    await expect.poll(() => runCaseLines(served.log).length).toBe(2);
+    const second = await client.caseHost.runCase(b.request, b.budgetMs);
+    expect(clausesChecked(second)).toEqual(clausesOf(b.request.id));
+    // a run of its own: the next is always written ahead, yet they run one at a time, each once, in order
+    const some = sequentialCases.slice(2, 8);
+    const runs = await runAgainst(casesOnly(client), some);
+    expect(runs.map((r) => r.status)).toEqual((await referenceRunsOf(some)).map((r) => r.status));
+    expect(started).toEqual([a, b].map((x) => x.request.id).concat(some.map((c) => c.id)));
+    expect(most).toBe(1);
+  });
+
+  it('gives a run the case it asks for when that is not the one written ahead; ends the one written ahead when the client goes', async () => {
+    const served = await caseAgent();
+    const client = served.client();
+    const info = await client.info();
+    const [a, b, c] = sequentialCases.map((k) => ({ request: { id: k.id, info, profile: info.defaultProfile, timeoutMs: 5000 }, budgetMs: 20_000 }));
+    if (a === undefined || b === undefined || c === undefined || client.caseHost === undefined) throw new Error('three cases and a case host expected');
+    await client.caseHost.runCase(a.request, a.budgetMs, undefined, b);
+    const asked = await client.caseHost.runCase(c.request, c.budgetMs, undefined, b);
+    expect(clausesChecked(asked)).toEqual(clausesOf(c.request.id));
+    await client.dispose();
+    await expect.poll(() => served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
+  });
+
+  it('keeps at most 8 cases of a stream waiting behind the one running; refuses more RESOURCE_EXHAUSTED, with a notice', async () => {
+    const { served, info, srqCase } = await hangingCase();
+    const stuck = { id: srqCase[0]?.id, info, profile: info.defaultProfile, timeoutMs: 60_000 };
+    const messages = Array.from({ length: 1 + MAX_WAITING_CASES + 2 }, (_, i) => ({ id: String(i + 1), request: toWire(stuck), budget_ms: '180000' }));
+    const refused = await rawRefusals(served.agent.address, messages, 2);
+    expect(refused.map((a) => [a.id, a.code])).toEqual([
+      ['10', grpc.status.RESOURCE_EXHAUSTED],
+      ['11', grpc.status.RESOURCE_EXHAUSTED],
+    ]);
+    expect(refused[0]?.details).toMatch(/8 cases of this stream are waiting their turn already/);
+    expect(served.notices.some((line) => /refused client=127\.0\.0\.1 session=- call=runCase/.test(line))).toBe(true);
+    await expect.poll(() => served.agent.host.accounting(), { timeout: 10_000 }).toEqual({ sessions: 0, resources: 0 });
+  });
+
   it('answers a malformed, unknown or self-limited request INVALID_ARGUMENT and serves the next on the same stream; refuses a stream without the token UNAUTHENTICATED', async () => {
     const served = await caseAgent({ token: 'secret' });
     const info = await referenceModel().info();
@@ -154,6 +222,27 @@ describe('rpc RunCase', () => {
     expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
   });
 });
+
+/** Writes `messages` at once on a RunCases stream of its own, waits for `count` answers, and cancels the stream: those answers. */
+async function rawRefusals(address: string, messages: object[], count: number): Promise<{ id: string; code?: number; details?: string }[]> {
+  const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  const { path, requestSerialize, responseDeserialize } = agentService.RunCases as MethodDefinition<object, object>;
+  const stream = client.makeBidiStreamRequest(path, requestSerialize, responseDeserialize, new grpc.Metadata());
+  try {
+    return await new Promise((resolve) => {
+      const answers: { id: string; code?: number; details?: string }[] = [];
+      stream.on('data', (answer: { id: string }) => {
+        answers.push(answer);
+        if (answers.length === count) resolve(answers);
+      });
+      stream.on('error', () => undefined);
+      for (const message of messages) stream.write(message);
+    });
+  } finally {
+    stream.cancel();
+    client.close();
+  }
+}
 
 /** Sends `messages` on a RunCases stream of its own and ends it once each is answered: the answers, and the stream's status. */
 async function rawCases(address: string, token: string | undefined, messages: object[]): Promise<{ answers: { id: string; end?: string; code?: number; details?: string }[]; status: grpc.status }> {

@@ -306,8 +306,10 @@ export interface AgentClient extends grpc.Client {
   /**
    * Whole built-in cases (or capability probes, which are short ones) run on the agent's machine
    * (each in a worker of its own where the adapter has workers), one message each way a case
-   * instead of a call a verb; a client keeps one stream for its run, and several cases may be in
-   * flight on it (answers carry the request's id, in any order). A case counts as one of the
+   * instead of a call a verb; a client keeps one stream for its run. A stream's cases run one after
+   * another in the order they came, so a client writes its next case while one runs and the agent
+   * starts it the moment that one ends (no round trip between cases); at most 8 may wait behind the
+   * running one, more are refused RESOURCE_EXHAUSTED. Answers carry the request's id. A case counts as one of the
    * client's sessions while it runs and holds a share of memory reserved up front (16 MiB, or less
    * when the session budget is less or the client's or the agent's is nearly spent), whose limits
    * its calls meet there; a case over it ends with the run stopped, as a verb refused
@@ -321,8 +323,10 @@ export interface AgentClient extends grpc.Client {
   /**
    * Whole built-in cases (or capability probes, which are short ones) run on the agent's machine
    * (each in a worker of its own where the adapter has workers), one message each way a case
-   * instead of a call a verb; a client keeps one stream for its run, and several cases may be in
-   * flight on it (answers carry the request's id, in any order). A case counts as one of the
+   * instead of a call a verb; a client keeps one stream for its run. A stream's cases run one after
+   * another in the order they came, so a client writes its next case while one runs and the agent
+   * starts it the moment that one ends (no round trip between cases); at most 8 may wait behind the
+   * running one, more are refused RESOURCE_EXHAUSTED. Answers carry the request's id. A case counts as one of the
    * client's sessions while it runs and holds a share of memory reserved up front (16 MiB, or less
    * when the session budget is less or the client's or the agent's is nearly spent), whose limits
    * its calls meet there; a case over it ends with the run stopped, as a verb refused
@@ -464,8 +468,10 @@ export interface AgentHandlers extends grpc.UntypedServiceImplementation {
   /**
    * Whole built-in cases (or capability probes, which are short ones) run on the agent's machine
    * (each in a worker of its own where the adapter has workers), one message each way a case
-   * instead of a call a verb; a client keeps one stream for its run, and several cases may be in
-   * flight on it (answers carry the request's id, in any order). A case counts as one of the
+   * instead of a call a verb; a client keeps one stream for its run. A stream's cases run one after
+   * another in the order they came, so a client writes its next case while one runs and the agent
+   * starts it the moment that one ends (no round trip between cases); at most 8 may wait behind the
+   * running one, more are refused RESOURCE_EXHAUSTED. Answers carry the request's id. A case counts as one of the
    * client's sessions while it runs and holds a share of memory reserved up front (16 MiB, or less
    * when the session budget is less or the client's or the agent's is nearly spent), whose limits
    * its calls meet there; a case over it ends with the run stopped, as a verb refused
