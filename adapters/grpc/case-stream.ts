@@ -30,7 +30,8 @@ interface Sent {
  * The client's side of rpc RunCases: one stream for the run, a message a case, answers matched by
  * id. The agent runs a stream's cases one after another in order, so the run's next case is
  * written as soon as it is known (`next`): it starts the moment the one before ends, and the run
- * does not wait a round trip between cases. A stream that fails loses the cases in flight (the
+ * does not wait a round trip between cases. Its callers take turns, as the runner does (cases
+ * that must run at once need a client each: one stream's cases never overlap). A stream that fails loses the cases in flight (the
  * agent gone is an InfrastructureError, which stops the run) and the next case opens a fresh one.
  * An agent that runs no cases (UNIMPLEMENTED, for the stream or a case) is not asked again: its
  * cases run here, verb by verb.
