@@ -150,7 +150,7 @@ export function caseStream(options: CaseStreamOptions): { caseHost: CaseHost; di
     caseHost,
     dispose: () => {
       // a case sent ahead that the run never asked for must not run after the client has gone
-      if (ahead !== undefined) withdraw();
+      withdraw();
       stream?.end();
       stream = undefined;
     },
