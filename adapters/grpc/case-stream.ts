@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { InfrastructureError } from '../../spec/errors.js';
-import type { CaseHost, HostedCaseEnd } from '../adapter.js';
+import type { CaseHost, HostedCaseEnd, HostedRequest } from '../adapter.js';
 import { toWire } from '../remote/wire.js';
 import { decodeEnd, type RunCaseResponse, runCasesMethod } from './run-case.js';
 import { serviceError } from './status.js';
@@ -24,6 +24,8 @@ interface Sent {
   budgetMs: number;
   stream: grpc.ClientDuplexStream<object, object>;
   end: Promise<HostedCaseEnd>;
+  /** Stops watching the run's signal for it (a request written ahead is withdrawn when the run stops). */
+  unwatch: () => void;
 }
 
 /**
@@ -31,10 +33,12 @@ interface Sent {
  * id. The agent runs a stream's cases one after another in order, so the run's next case is
  * written as soon as it is known (`next`): it starts the moment the one before ends, and the run
  * does not wait a round trip between cases. Its callers take turns, as the runner does (cases
- * that must run at once need a client each: one stream's cases never overlap). A stream that fails loses the cases in flight (the
- * agent gone is an InfrastructureError, which stops the run) and the next case opens a fresh one.
- * An agent that runs no cases (UNIMPLEMENTED, for the stream or a case) is not asked again: its
- * cases run here, verb by verb.
+ * that must run at once need a client each: one stream's cases never overlap). A request written
+ * ahead and not asked for is withdrawn (its stream cancelled): when the run asks for another, stops
+ * (its signal, an infrastructure failure) or disposes the client. A stream that fails loses the
+ * cases in flight (the agent gone is an InfrastructureError, which stops the run) and the next case
+ * opens a fresh one. An agent that runs no cases (UNIMPLEMENTED, for the stream or a case) is asked
+ * nothing more after that answer: its cases run here, verb by verb.
  */
 export function caseStream(options: CaseStreamOptions): { caseHost: CaseHost; dispose(): void } {
   const { client, target, failure } = options;
@@ -99,7 +103,18 @@ export function caseStream(options: CaseStreamOptions): { caseHost: CaseHost; di
     const end = new Promise<HostedCaseEnd>((settle) => pending.set(id, { on: current, settle }));
     const wire = toWire(request);
     current.write(runCasesMethod.encodeRequest({ id, request: wire, budgetMs }));
-    return { id, wire, budgetMs, stream: current, end };
+    return { id, wire, budgetMs, stream: current, end, unwatch: () => {} };
+  };
+
+  /** Writes the run's next request ahead; the run stopping before it asks for it (its signal) withdraws it. */
+  const sendAhead = (next: HostedRequest, signal: AbortSignal | undefined): Sent => {
+    const sent = send(next.request, next.budgetMs);
+    const stopped = () => {
+      if (ahead === sent) withdraw();
+    };
+    signal?.addEventListener('abort', stopped, { once: true });
+    sent.unwatch = () => signal?.removeEventListener('abort', stopped);
+    return sent;
   };
 
   /**
@@ -109,6 +124,7 @@ export function caseStream(options: CaseStreamOptions): { caseHost: CaseHost; di
   const withdraw = () => {
     if (ahead === undefined) return;
     const { stream: gone } = ahead;
+    ahead.unwatch();
     ahead = undefined;
     if (stream === gone) stream = undefined;
     gone.cancel();
@@ -117,12 +133,17 @@ export function caseStream(options: CaseStreamOptions): { caseHost: CaseHost; di
   const caseHost: CaseHost = {
     runCase: async (request, budgetMs, signal, next) => {
       if (agentRunsNoCases) return { kind: 'declined' };
+      if (signal?.aborted) {
+        withdraw();
+        return lost(new Error('the run was interrupted'));
+      }
       const asked = toWire(request);
       const taken = ahead !== undefined && ahead.wire === asked && ahead.budgetMs === budgetMs && ahead.stream === stream ? ahead : undefined;
       if (taken === undefined) withdraw();
+      taken?.unwatch();
       ahead = undefined;
       const sent = taken ?? send(request, budgetMs);
-      if (next !== undefined) ahead = send(next.request, next.budgetMs);
+      if (next !== undefined) ahead = sendAhead(next, signal);
       let timer: NodeJS.Timeout | undefined;
       // a stopped run cancels the stream: the agent kills what runs its cases
       const cancel = () => sent.stream.cancel();
@@ -132,16 +153,19 @@ export function caseStream(options: CaseStreamOptions): { caseHost: CaseHost; di
         sent.end,
         new Promise<HostedCaseEnd>((resolve) => {
           timer = setTimeout(() => {
-            // the agent should have killed the case and answered by now: it is stuck or gone
+            // the agent should have killed the case and answered by now: it is stuck or gone, and so is what waits behind it
             pending.delete(sent.id);
+            if (ahead?.stream === sent.stream) withdraw();
+            sent.stream.cancel();
             resolve(lost(failure(serviceError({ code: grpc.status.DEADLINE_EXCEEDED, details: `no answer within ${budgetMs + options.graceMs} ms` }), 'runCase')));
           }, budgetMs + options.graceMs);
         }),
       ]);
       clearTimeout(timer);
       signal?.removeEventListener('abort', cancel);
-      // declined here, the case runs in this process, verb by verb: nothing may run on the agent beside it
-      if (end.kind === 'declined') withdraw();
+      // declined here, the case runs in this process, verb by verb: nothing may run on the agent beside it;
+      // an infrastructure failure stops the run, and nothing more is asked
+      if (end.kind === 'declined' || (end.kind === 'lost' && end.error instanceof InfrastructureError)) withdraw();
       return end;
     },
   };

@@ -57,7 +57,7 @@ export function failure(error: unknown, target: string, call: string): Error {
       hint: `start one there (rvt-conform agent --adapter NAME --listen ${target}), check --target, and that the TLS flags match the agent's`,
     });
   }
-  // this client never cancels a call it waits for: the agent did, shutting down
+  // this client cancels only calls it no longer waits for (a run stopped, a case withdrawn): the agent did, shutting down
   if (error.code === grpc.status.CANCELLED) {
     return new InfrastructureError(`${call}: the agent at ${target} cancelled the call (shutting down?): ${details}`, {
       hint: 'check why the agent stopped (its log), restart it and run again',

@@ -36,7 +36,7 @@ export interface AgentCases {
   host: CaseHost;
 }
 
-/** Cases a stream may have waiting behind the one running: a client writes one ahead. */
+/** Cases a stream may have waiting behind the one running (a client writes one ahead), each request at most MAX_CASE_REQUEST_CHARS. */
 export const MAX_WAITING_CASES = 8;
 
 /** The longest a case may take on the agent whatever its client asks: a client's budget is 3 times its case timeout. */
@@ -341,8 +341,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
    * One case (or probe) of a RunCases stream, run where the adapter runs (its worker) within the
    * budgets hostCase grants the client, answered with its id; logged as a call of its own.
    */
-  const runOneCase = async (message: object, peer: string, signal: AbortSignal): Promise<object> => {
-    const { id, parsed } = runCasesMethod.decodeRequest(message);
+  const runOneCase = async ({ id, parsed }: ReturnType<typeof runCasesMethod.decodeRequest>, peer: string, signal: AbortSignal): Promise<object> => {
     const rec = record('runCase', peer);
     try {
       if (cases === undefined) throw new StatusError(grpc.status.UNIMPLEMENTED, 'this agent runs no cases: its clients run them verb by verb');
@@ -406,19 +405,23 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
           const answer = (response: object) => {
             if (!stream.cancelled && !stream.writableEnded) stream.write(response);
           };
+          // decoded now, so a waiting case holds its validated request (at most MAX_CASE_REQUEST_CHARS), not the message
+          const decoded = runCasesMethod.decodeRequest(message);
           if (waiting >= MAX_WAITING_CASES) {
-            // a client that writes cases faster than they run holds no more of the agent's memory than this
-            const { id } = runCasesMethod.decodeRequest(message);
+            const { id } = decoded;
             const details = `${MAX_WAITING_CASES} cases of this stream are waiting their turn already: write the next when one is answered`;
             record('runCase', peer).end({ code: grpc.status.RESOURCE_EXHAUSTED, details });
             answer(runCasesMethod.encodeResponse({ id, code: grpc.status.RESOURCE_EXHAUSTED, details }));
             return;
           }
           waiting++;
-          queue = queue.then(async () => {
-            waiting--;
-            if (!abort.signal.aborted) answer(await runOneCase(message, peer, abort.signal));
-          });
+          queue = queue
+            .then(async () => {
+              waiting--;
+              if (!abort.signal.aborted) answer(await runOneCase(decoded, peer, abort.signal));
+            })
+            // runOneCase answers every failure itself; anything else must not stop the stream's later cases
+            .catch((error: unknown) => answer(runCasesMethod.encodeResponse({ id: decoded.id, code: grpc.status.INTERNAL, details: String(error) })));
         });
         await over;
         await queue;

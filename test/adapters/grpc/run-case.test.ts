@@ -3,6 +3,7 @@
 // client's case costs nobody else anything; and a malformed or unknown request is refused.
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { Adapter, CaseHost, HostedCaseEnd } from '../../../adapters/adapter.js';
 import { withToken } from '../../../adapters/grpc/metadata.js';
@@ -153,6 +154,8 @@ describe('rpc RunCase', () => {
         started.push((request as { id: string }).id);
         most = Math.max(most, ++running);
         try {
+          // long enough for the case written ahead to arrive meanwhile, so cases run at once would show
+          await sleep(30);
           return await inner.host.runCase(request, budgetMs, signal);
         } finally {
           running--;
@@ -178,17 +181,18 @@ describe('rpc RunCase', () => {
     expect(most).toBe(1);
   });
 
-  it('gives a run the case it asks for when that is not the one written ahead; ends the one written ahead when the client goes', async () => {
-    const served = await caseAgent();
-    const client = served.client();
-    const info = await client.info();
-    const [a, b, c] = sequentialCases.map((k) => ({ request: { id: k.id, info, profile: info.defaultProfile, timeoutMs: 5000 }, budgetMs: 20_000 }));
-    if (a === undefined || b === undefined || c === undefined || client.caseHost === undefined) throw new Error('three cases and a case host expected');
+  it('withdraws the case written ahead when the run asks for another: the agent ends it, and the run gets the case it asked for', async () => {
+    // the agent's first worker hangs in postSrqRecv: a (no post on an SRQ) passes there, b, written ahead, hangs there
+    const { served, client, info, srqCase } = await hangingCase();
+    const ask = (id: string | undefined) => ({ request: { id, info, profile: info.defaultProfile, timeoutMs: 60_000 }, budgetMs: 180_000 });
+    const [a, b, c] = [ask('create_qp/caps-granted'), ask(srqCase[0]?.id), ask(sequentialCases.find((k) => k.verb === 'create_srq')?.id)];
+    if (client.caseHost === undefined) throw new Error('a case host expected');
     await client.caseHost.runCase(a.request, a.budgetMs, undefined, b);
-    const asked = await client.caseHost.runCase(c.request, c.budgetMs, undefined, b);
+    await expect.poll(() => served.agent.host.accounting().sessions).toBe(1);
+    const asked = await client.caseHost.runCase(c.request, c.budgetMs);
     expect(clausesChecked(asked)).toEqual(clausesOf(c.request.id));
-    await client.dispose();
-    await expect.poll(() => served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
+    // b's budget is 3 minutes: it is over this soon only because the client withdrew it
+    await expect.poll(() => served.agent.host.accounting(), { timeout: 10_000 }).toEqual({ sessions: 0, resources: 0 });
   });
 
   it('keeps at most 8 cases of a stream waiting behind the one running; refuses more RESOURCE_EXHAUSTED, with a notice', async () => {
