@@ -147,8 +147,7 @@ export function caseStream(options: CaseStreamOptions): { caseHost: CaseHost; di
       let timer: NodeJS.Timeout | undefined;
       // a stopped run cancels the stream: the agent kills what runs its cases
       const cancel = () => sent.stream.cancel();
-      if (signal?.aborted) cancel();
-      else signal?.addEventListener('abort', cancel, { once: true });
+      signal?.addEventListener('abort', cancel, { once: true });
       const end = await Promise.race([
         sent.end,
         new Promise<HostedCaseEnd>((resolve) => {

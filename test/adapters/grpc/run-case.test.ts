@@ -199,7 +199,7 @@ describe('rpc RunCase', () => {
     const { served, info, srqCase } = await hangingCase();
     const stuck = { id: srqCase[0]?.id, info, profile: info.defaultProfile, timeoutMs: 60_000 };
     const messages = Array.from({ length: 1 + MAX_WAITING_CASES + 2 }, (_, i) => ({ id: String(i + 1), request: toWire(stuck), budget_ms: '180000' }));
-    const refused = await rawRefusals(served.agent.address, messages, 2);
+    const { answers: refused } = await rawCases(served.agent.address, undefined, messages, 2);
     expect(refused.map((a) => [a.id, a.code])).toEqual([
       ['10', grpc.status.RESOURCE_EXHAUSTED],
       ['11', grpc.status.RESOURCE_EXHAUSTED],
@@ -227,29 +227,16 @@ describe('rpc RunCase', () => {
   });
 });
 
-/** Writes `messages` at once on a RunCases stream of its own, waits for `count` answers, and cancels the stream: those answers. */
-async function rawRefusals(address: string, messages: object[], count: number): Promise<{ id: string; code?: number; details?: string }[]> {
-  const client = new grpc.Client(address, grpc.credentials.createInsecure());
-  const { path, requestSerialize, responseDeserialize } = agentService.RunCases as MethodDefinition<object, object>;
-  const stream = client.makeBidiStreamRequest(path, requestSerialize, responseDeserialize, new grpc.Metadata());
-  try {
-    return await new Promise((resolve) => {
-      const answers: { id: string; code?: number; details?: string }[] = [];
-      stream.on('data', (answer: { id: string }) => {
-        answers.push(answer);
-        if (answers.length === count) resolve(answers);
-      });
-      stream.on('error', () => undefined);
-      for (const message of messages) stream.write(message);
-    });
-  } finally {
-    stream.cancel();
-    client.close();
-  }
-}
-
-/** Sends `messages` on a RunCases stream of its own and ends it once each is answered: the answers, and the stream's status. */
-async function rawCases(address: string, token: string | undefined, messages: object[]): Promise<{ answers: { id: string; end?: string; code?: number; details?: string }[]; status: grpc.status }> {
+/**
+ * Writes `messages` at once on a RunCases stream of its own and ends it once each is answered (or
+ * cancels it once `wanted` are, when fewer): the answers, and the stream's status.
+ */
+async function rawCases(
+  address: string,
+  token: string | undefined,
+  messages: object[],
+  wanted = messages.length,
+): Promise<{ answers: { id: string; end?: string; code?: number; details?: string }[]; status: grpc.status }> {
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   const metadata = new grpc.Metadata();
   if (token !== undefined) withToken(metadata, token);
@@ -261,6 +248,7 @@ async function rawCases(address: string, token: string | undefined, messages: ob
       stream.on('data', (answer: { id: string }) => {
         answers.push(answer);
         if (answers.length === messages.length) stream.end();
+        else if (answers.length === wanted) stream.cancel();
       });
       stream.on('error', () => undefined);
       stream.on('status', ({ code }: grpc.StatusObject) => resolve({ answers, status: code }));
