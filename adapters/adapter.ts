@@ -61,9 +61,10 @@ export const AdapterInfo = z.object({
   /**
    * How long a case watches before it concludes that nothing (more) comes: no event, no further
    * completion. Shorter than completionWaitMs where the device delivers within milliseconds, since
-   * every such case waits it out in full; completionWaitMs when absent.
+   * every such case waits it out in full; completionWaitMs when absent. 0 where everything is
+   * delivered before the call that caused it returns (a synchronous model): one look, no wait.
    */
-  quietMs: z.number().int().min(1).optional(),
+  quietMs: z.number().int().min(0).optional(),
 });
 export type AdapterInfo = z.infer<typeof AdapterInfo>;
 

@@ -26,10 +26,10 @@ export function modelAdapter(behaviour: Behaviour = rdmavt, name = 'model', outc
     device: { name: `model-${behaviour.name}`, driver: 'rdmavt (TypeScript model)', transport: 'ib' },
     capabilities: ['srq', 'srq_resize', 'srq_limit_event', 'rc_loopback', 'ud', 'async_events', 'mr_data', 'concurrent'],
     defaultProfile: behaviour.defaultProfile,
-    // The model completes synchronously: what has not arrived at once never will. The quiet window
-    // (cases that watch for nothing more to come) is the shortest, as each such case waits it out.
+    // The model completes synchronously: what has not arrived at once never will. So cases that
+    // watch for nothing more to come look once (quietMs 0) rather than wait a window out.
     completionWaitMs: 5,
-    quietMs: 1,
+    quietMs: 0,
   };
   return {
     info: async () => info,
