@@ -97,6 +97,31 @@ describe('checkHistory: correct histories pass', () => {
   });
 });
 
+describe('checkHistory: a history checked again (a mutation run checks the reference\'s histories once per mutant)', () => {
+  it('gives the outcome of that history: one record or one parameter changed is checked anew', () => {
+    const lost = history({}, post(0, 1, 1, 1), post(2, 3, 2, 1), recv(4, 5, 2));
+    const fixed = history({}, post(0, 1, 1, 1), post(2, 3, 2, 1), recv(4, 5, 1));
+    for (let round = 0; round < 2; round++) {
+      expect(clauses(checkHistory(lost))).toEqual(['post_srq_recv.concurrent.fifo']);
+      expect(checkHistory(fixed).linearizable).toBe(true);
+    }
+    const overfull = (max_wr: number) => history({ max_wr }, post(0, 1, 1, 3));
+    expect(checkHistory(overfull(2)).linearizable).toBe(false);
+    expect(checkHistory(overfull(3)).linearizable).toBe(true);
+    expect(checkHistory({ ...overfull(2), capacity: 'at-least' }).linearizable).toBe(true);
+  });
+
+  it('gives each caller its own copy: changing one outcome changes no later one', () => {
+    const lost = history({}, post(0, 1, 1, 1), post(2, 3, 2, 1), recv(4, 5, 2));
+    const first = checkHistory(lost);
+    first.violations.length = 0;
+    first.linearizable = true;
+    const again = checkHistory(lost);
+    expect(again.linearizable).toBe(false);
+    expect(clauses(again)).toEqual(['post_srq_recv.concurrent.fifo']);
+  });
+});
+
 describe('checkHistory: each violation, with a small witness', () => {
   it('exactly-once: invented, duplicated, received before posted, a failed receive of nothing', () => {
     expectOnly(history({}, post(0, 1, 1, 1), recv(2, 3, 1), recv(4, 5, 99)), 'post_srq_recv.concurrent.exactly-once', 'invented', 1);
