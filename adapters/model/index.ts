@@ -1,6 +1,6 @@
 import type { Adapter, AdapterInfo } from '../adapter.js';
 import type { Behaviour } from './behaviour.js';
-import type { ConcurrentOutcomes } from './concurrent/outcomes.js';
+import { type ConcurrentOutcomes, concurrentOutcomes } from './concurrent/outcomes.js';
 import { rdmavt } from './rdmavt.js';
 import { openModelSession } from './session.js';
 
@@ -12,11 +12,18 @@ const IMPLEMENTATION = 'reference model';
 export const isModel = (info: AdapterInfo): boolean => info.implementation.startsWith(`${IMPLEMENTATION}: `);
 
 /**
- * The reference model of rdmavt, or a variation of it, as an adapter. `outcomes`, shared by the
- * adapters of a mutation run, keeps the concurrent engine's outcomes for runs of the same plan on
- * the same SRQ paths (concurrent/outcomes.ts).
+ * The concurrent engine's outcomes kept for the model adapters of this process that are given no
+ * others: an agent serving the model to client after client, or a test process running the suite
+ * on it file after file, computes each plan once. About a megabyte a plan, at most eight kept.
  */
-export function modelAdapter(behaviour: Behaviour = rdmavt, name = 'model', outcomes?: ConcurrentOutcomes): Adapter {
+export const modelOutcomes: ConcurrentOutcomes = concurrentOutcomes({ maxEntries: 8, maxNumbers: 1 << 20 });
+
+/**
+ * The reference model of rdmavt, or a variation of it, as an adapter. `outcomes` keeps the
+ * concurrent engine's outcomes for runs of the same plan on the same SRQ paths
+ * (concurrent/outcomes.ts): a mutation run gives its adapters one of their own.
+ */
+export function modelAdapter(behaviour: Behaviour = rdmavt, name = 'model', outcomes: ConcurrentOutcomes = modelOutcomes): Adapter {
   const info: AdapterInfo = {
     adapter: name,
     implementation: `${IMPLEMENTATION}: ${behaviour.description}`,

@@ -4,7 +4,7 @@ import { concurrentOutcomes } from '../../../adapters/model/concurrent/outcomes.
 import { rdmavtConcurrentSrq } from '../../../adapters/model/concurrent/rdmavt.js';
 import { MODEL_DEVICE_ATTR } from '../../../adapters/model/device.js';
 import { rdmavt } from '../../../adapters/model/rdmavt.js';
-import { modelAdapter } from '../../../adapters/model/index.js';
+import { modelAdapter, modelOutcomes } from '../../../adapters/model/index.js';
 import { concurrentMutants } from '../../../adapters/mutants/concurrent.js';
 import { mutants, mutationAdapters } from '../../../adapters/mutants/index.js';
 import { type WorkloadShape, planWorkload } from '../../../suites/concurrent/plan.js';
@@ -55,6 +55,22 @@ describe('the concurrent outcomes a mutation run shares', () => {
     expect(outcomes.run(stuck, model()).err).not.toBe(0);
     outcomes.run(stuck, model());
     expect(outcomes.stats).toEqual({ computed: 2, reused: 0 });
+  });
+
+  it('is shared by the model adapters given none: a plan one ran, another answers from what was kept', async () => {
+    const run = async () => {
+      const session = await modelAdapter().open();
+      try {
+        return await session.runConcurrent(plan);
+      } finally {
+        await session.close();
+      }
+    };
+    const first = await run();
+    const { reused } = modelOutcomes.stats;
+    expect(await run()).toEqual(first);
+    expect(modelOutcomes.stats.reused).toBe(reused + 1);
+    expect(first).toEqual(runPlan(plan, rdmavtConcurrentSrq, planSeed(plan)));
   });
 
   it('is shared by a mutation run: the reference and the mutants that keep its SRQ paths run each plan once', async () => {
