@@ -111,6 +111,14 @@ describe('checkHistory: a history checked again (a mutation run checks the refer
     expect(checkHistory({ ...overfull(2), capacity: 'at-least' }).linearizable).toBe(true);
   });
 
+  it('keeps its own copy of the records: a Float64Array changed in place after a check is checked anew', () => {
+    // wr_ids no other test checks, so that this history is not kept already
+    const buffer = Float64Array.from([post(0, 1, 301, 1), post(2, 3, 302, 1), recv(4, 5, 301)].flat());
+    expect(checkHistory({ ...DEFAULTS, records: buffer }).linearizable).toBe(true);
+    buffer[2 * 8 + 4] = 302; // the receive now takes wr_id 302: 301 is lost behind it
+    expect(clauses(checkHistory({ ...DEFAULTS, records: buffer }))).toEqual(['post_srq_recv.concurrent.fifo']);
+  });
+
   it('gives each caller its own copy: changing one outcome changes no later one', () => {
     const lost = history({}, post(0, 1, 1, 1), post(2, 3, 2, 1), recv(4, 5, 2));
     const first = checkHistory(lost);
