@@ -4,7 +4,7 @@ import { RECORD_WIDTH, RecordKind } from '../adapters/concurrent.js';
 import type { CaseContext } from './context.js';
 import { createSrq, registerBuffer, SetupError, tryCreateQp } from './fixtures.js';
 import { UD_STEPS } from './qp/ud.js';
-import { inSession } from './runner.js';
+import { hostedBudgetMs, inSession } from './runner.js';
 import { recvWr, sendMessages } from './traffic.js';
 import type { TraceEntry } from './verbs.js';
 import { InfrastructureError } from '../spec/errors.js';
@@ -100,9 +100,6 @@ export async function probeOne(adapter: Adapter, info: AdapterInfo, profile: Pro
   return { capability, ok: false, detail: end.error instanceof Error ? end.error.message : String(end.error), ...refusal(end.trace), calls };
 }
 
-/** A budget for a probe run elsewhere, as for a hosted case: its worker stuck in native code is killed at it. */
-const hostedBudget = (timeoutMs: number) => 3 * timeoutMs + 2_000;
-
 /**
  * A probe run where the implementation lives (the adapter's worker, an agent), as a case is:
  * undefined when the host declines it (the probe then runs here). A probe reported working
@@ -110,8 +107,8 @@ const hostedBudget = (timeoutMs: number) => 3 * timeoutMs + 2_000;
  */
 async function hostedProbe(host: CaseHost, request: ProbeRequest, signal?: AbortSignal, next?: ProbeRequest): Promise<CapabilityProbe | undefined> {
   const { probe: capability } = request;
-  const ahead = next === undefined ? undefined : { request: next, budgetMs: hostedBudget(next.timeoutMs) };
-  const end = await host.runCase(request, hostedBudget(request.timeoutMs), signal, ahead);
+  const ahead = next === undefined ? undefined : { request: next, budgetMs: hostedBudgetMs(next.timeoutMs) };
+  const end = await host.runCase(request, hostedBudgetMs(request.timeoutMs), signal, ahead);
   if (end.kind === 'declined') return undefined;
   if (end.kind === 'lost') {
     // a stopped run is no failure of the agent, whatever its stream's end said

@@ -56,6 +56,9 @@ const OPEN_TIMEOUT_MS = 120_000;
 /** Beyond a hosted case's timeouts (its open, body and close, each bounded in the worker): the record's trip back. */
 const HOSTED_GRACE_MS = 2_000;
 
+/** The budget of a case or probe run by a case host: its worker stuck in native code is killed at it. */
+export const hostedBudgetMs = (timeoutMs: number): number => 3 * timeoutMs + HOSTED_GRACE_MS;
+
 /** The verdict of a case that ran to its end, from its checks. */
 export function statusFromChecks(kase: Case, checks: readonly Check[]): { status: RunStatus; reason?: string } {
   const unchecked = kase.clauses.filter((id) => !checks.some((c) => c.clause === id));
@@ -261,7 +264,7 @@ async function hostedRun(host: CaseHost, options: Omit<RunOptions, 'cases' | 'on
 /** A case as its host is asked to run it. The worker bounds its steps itself; the budget bounds a worker stuck in native code, which is killed. */
 function hostedRequest({ info, profile, timeoutMs }: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case): HostedRequest {
   const request: CaseRequest = { id: kase.id, info, profile, timeoutMs };
-  return { request, budgetMs: 3 * timeoutMs + HOSTED_GRACE_MS };
+  return { request, budgetMs: hostedBudgetMs(timeoutMs) };
 }
 
 /**
