@@ -1,13 +1,23 @@
+import { concurrentOutcomes } from '../adapters/model/concurrent/outcomes.js';
 import { modelAdapter } from '../adapters/model/index.js';
+import { rdmavt } from '../adapters/model/rdmavt.js';
+import { forgetCheckedHistories } from '../suites/concurrent/checker.js';
 import { allCases } from '../suites/index.js';
 import { runCases } from '../suites/runner.js';
 import { emit, type Figure, time } from './measure.js';
 
-/** Suite runner time on the model, per verb and in total (median of 15 after a warm-up run). */
+/**
+ * Suite runner time on the model, per verb and in total (median of 15 after a warm-up run). Each
+ * run computes and checks the concurrent histories, as a process's only run does: nothing is kept
+ * from one run for the next.
+ */
 async function main(): Promise<void> {
-  const adapter = modelAdapter();
+  const adapter = modelAdapter(rdmavt, 'model', concurrentOutcomes({ maxEntries: 0 }));
   const info = await adapter.info();
-  const run = (cases: typeof allCases) => runCases({ adapter, info, cases, profile: 'rdmavt', timeoutMs: 10_000 });
+  const run = (cases: typeof allCases) => {
+    forgetCheckedHistories();
+    return runCases({ adapter, info, cases, profile: 'rdmavt', timeoutMs: 10_000 });
+  };
   await run(allCases);
   const figures: Figure[] = [];
   const command = 'npm run bench (bench/suite.ts)';

@@ -1,8 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type Adapter } from '../adapters/adapter.js';
-import { concurrentOutcomes } from '../adapters/model/concurrent/outcomes.js';
 import { modelAdapter } from '../adapters/model/index.js';
-import { rdmavt } from '../adapters/model/rdmavt.js';
 import { type Expectation, loadExpectations } from '../reports/expectations/load.js';
 import { clauses } from '../spec/clauses/index.js';
 import type { Case } from '../suites/case.js';
@@ -22,13 +20,11 @@ export async function runAgainst(adapter: Adapter, cases: readonly Case[]): Prom
 }
 
 /**
- * The concurrent engine's outcomes, one store per test process (adapters/model/concurrent/outcomes.ts):
- * the model's whole-suite runs here (the reference, the agents that serve it) run each concurrent
- * plan once rather than in every test that runs the suite.
+ * The reference model. Like every model adapter given no store of its own, it shares the process's
+ * store of the concurrent engine's outcomes (modelOutcomes): the model's whole-suite runs here (the
+ * reference, the agents that serve it) run each concurrent plan once.
  */
-export const sharedOutcomes = concurrentOutcomes();
-
-export const referenceModel = () => modelAdapter(rdmavt, 'model', sharedOutcomes);
+export const referenceModel = () => modelAdapter();
 
 /**
  * The reference model's run of the whole suite, made once per test process (vitest's workers

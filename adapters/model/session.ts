@@ -84,7 +84,8 @@ const verbs: Verbs = {
   postRecv: (state, { qp, wrs, context }) => (onlyProcessContext(context, 'the model'), postRecv(state, qp, wrs)),
   postSend: (state, { qp, wrs, context }) => (onlyProcessContext(context, 'the model'), postSend(state, qp, wrs)),
 
-  getAsyncEvents: (state) => ({ events: state.events.splice(0) }),
+  // Read as a CQ is: the RNR timers due now fire first (a finite retry running out raises QP_LAST_WQE_REACHED).
+  getAsyncEvents: (state) => (progress(state), { events: state.events.splice(0) }),
 
   // On an SRQ of its own, interleaved from a seed the plan decides: one plan, one history.
   runConcurrent: (state, plan) => {

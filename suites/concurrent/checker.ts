@@ -275,6 +275,17 @@ function sameRecords(a: Float64Array, b: Float64Array): boolean {
   return true;
 }
 
+/** Forgets the kept histories: a benchmark's every run then checks, as a process's first run does. */
+export function forgetCheckedHistories(): void {
+  checked.length = 0;
+}
+
+/** checkHistory without the kept histories: what a check costs (bench/concurrent-checker.ts). */
+export function checkHistoryAfresh(history: ConcurrentHistory): CheckOutcome {
+  const params = ConcurrentHistory.parse(history);
+  return checkDecoded(params, decodeHistory(params.records));
+}
+
 /** Decodes (validating) and checks a history; throws an Error only for a malformed or non-differentiated one. */
 export function checkHistory(history: ConcurrentHistory): CheckOutcome {
   const params = ConcurrentHistory.parse(history);

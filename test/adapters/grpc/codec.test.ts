@@ -52,6 +52,8 @@ describe('the codec between the call table and protobuf', () => {
       capabilities: ['srq'], defaultProfile: 'rdmavt', completionWaitMs: 5,
     });
     expect(viaResponse(infoMethod, AdapterInfo, info)).toEqual(info);
+    // the model's quiet window: 0 stays 0 (one look), not absent (which would mean completionWaitMs)
+    for (const quietMs of [0, 1000]) expect(viaResponse(infoMethod, AdapterInfo, { ...info, quietMs })).toEqual({ ...info, quietMs });
   });
 
   it('hands what protobuf cannot refuse to the schemas, which do', () => {
