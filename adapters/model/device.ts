@@ -2,6 +2,7 @@ import type { DeviceAttr, PortAttr } from '../../spec/verbs/attrs.js';
 import type { Handle } from '../../spec/verbs/ints.js';
 import type { Behaviour } from './behaviour.js';
 import type { ModelState } from './state.js';
+import { type ConcurrentOutcomes, concurrentOutcomes } from './concurrent/outcomes.js';
 
 /**
  * Device limits of the model: rdmavt takes them from its driver; these are hfi1's module
@@ -36,10 +37,12 @@ export const MODEL_NPKEYS = 1;
 /** dparms.max_rdma_atomic (hfi1 and rvt_sim: 16): the most max_dest_rd_atomic a QP may ask for. */
 export const MODEL_MAX_RDMA_ATOMIC = 16;
 
-export function newModelState(behaviour: Behaviour, attr: DeviceAttr = MODEL_DEVICE_ATTR): ModelState {
+/** A fresh device; without `outcomes` (a store that keeps nothing), every concurrent run computes. */
+export function newModelState(behaviour: Behaviour, attr: DeviceAttr = MODEL_DEVICE_ATTR, outcomes: ConcurrentOutcomes = concurrentOutcomes({ maxEntries: 0 })): ModelState {
   return {
     behaviour,
     attr,
+    outcomes,
     gid: 'fe800000000000000000000000000001',
     nextHandle: 1,
     nextQpn: 2, // QPN 0 and 1 are the special QPs

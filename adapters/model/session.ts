@@ -1,7 +1,7 @@
 import { type Session, onlyProcessContext } from '../adapter.js';
 import type { CallArgs, CallName, CallResult } from '../calls.js';
 import type { Behaviour } from './behaviour.js';
-import { planSeed, runConcurrentModel } from './concurrent/engine.js';
+import { planSeed } from './concurrent/engine.js';
 import type { ConcurrentOutcomes } from './concurrent/outcomes.js';
 import { pollCq } from './cq.js';
 import { allocHandle, lookup, MODEL_PORT_ATTR, newModelState } from './device.js';
@@ -92,14 +92,13 @@ const verbs: Verbs = {
     if (plan.hardirq_posters !== 0) throw new Error('the model cannot post from hard-IRQ context: only the kernel adapter can');
     const b = state.behaviour;
     const model = { paths: b.concurrentSrq, ringSize: b.ringSize, max_srq_wr: state.attr.max_srq_wr, seed: planSeed(plan) };
-    return state.outcomes === undefined ? runConcurrentModel(plan, model) : state.outcomes.run(plan, model);
+    return state.outcomes.run(plan, model);
   },
 };
 
 /** A session on a fresh model device: everything it created goes away with it. */
 export function openModelSession(behaviour: Behaviour, outcomes?: ConcurrentOutcomes): Session {
-  const state = newModelState(behaviour);
-  state.outcomes = outcomes;
+  const state = newModelState(behaviour, undefined, outcomes);
   const session = { close: async () => undefined } as Session;
   for (const name of Object.keys(verbs) as CallName[]) {
     const reference = verbs[name] as (state: ModelState, args: unknown) => unknown;

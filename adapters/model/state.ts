@@ -92,6 +92,6 @@ export interface ModelState {
   events: AsyncEvent[];
   /** Verbs called so far: the model's clock, for the RNR timer. */
   tick: number;
-  /** Outcomes runConcurrent keeps for runs of the same plan (concurrent/outcomes.ts); absent: every run computes. */
-  outcomes?: ConcurrentOutcomes | undefined;
+  /** Outcomes runConcurrent keeps for runs of the same plan (concurrent/outcomes.ts). */
+  outcomes: ConcurrentOutcomes;
 }
