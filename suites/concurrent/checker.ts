@@ -297,9 +297,8 @@ export function checkHistory(history: ConcurrentHistory): CheckOutcome {
   if (h.records.length <= CHECKED_NUMBERS) {
     // Its own copy of the records: the caller's Float64Array is the caller's to change.
     checked.push({ params: key, records: h.records.slice(), outcome: structuredClone(outcome) });
-    let numbers = checked.reduce((n, c) => n + c.records.length, 0);
     // Oldest first.
-    while (checked.length > CHECKED_KEPT || numbers > CHECKED_NUMBERS) numbers -= (checked.shift() as (typeof checked)[number]).records.length;
+    while (checked.length > CHECKED_KEPT || checked.reduce((n, c) => n + c.records.length, 0) > CHECKED_NUMBERS) checked.shift();
   }
   return outcome;
 }
