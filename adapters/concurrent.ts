@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { u32 } from '../spec/verbs/ints.js';
+import { finiteNumbers } from '../spec/verbs/lists.js';
 
 /**
  * The concurrent workload (issue 17) as data: what each actor does on one SRQ, decided by the
@@ -95,6 +96,6 @@ export const ConcurrentOutcome = z.object({
   /** Which step failed, e.g. `ibv_create_srq`; empty when err is 0. */
   stage: z.string(),
   /** The history, RECORD_WIDTH numbers per operation, times in ns since the run started. */
-  records: z.array(z.number()).refine((r) => r.length % RECORD_WIDTH === 0, 'records come in groups of 8'),
+  records: finiteNumbers(RECORD_WIDTH, 'records'),
 });
 export type ConcurrentOutcome = z.infer<typeof ConcurrentOutcome>;

@@ -7,6 +7,7 @@ import {
   type MessageDescriptor,
   type MessageLookup,
 } from './descriptors.js';
+import { listElements } from '../../spec/verbs/lists.js';
 
 /**
  * Converts between a value of the call table (adapters/calls.ts) and proto-loader's object for
@@ -110,16 +111,21 @@ function objectCodec(shape: Record<string, Schema>, message: MessageDescriptor, 
   };
 }
 
+/** A list's element schema: a z.array's, or that of a list checked in one pass (spec/verbs/lists.ts). */
+const elementOf = (shape: Schema): Schema | undefined => (shape instanceof z.ZodArray ? (shape.element as Schema) : (listElements.get(shape) as Schema | undefined));
+
 function fieldCodec(schema: Schema, message: MessageDescriptor, field: FieldDescriptor, lookup: MessageLookup): Codec {
   const where = `${message.name}.${field.name}`;
   const shape = bare(schema);
   if (isRepeated(field)) {
-    if (!(shape instanceof z.ZodArray)) throw new Disagreement(where, 'repeated, but the schema is not a list');
+    const element = elementOf(shape);
+    if (element === undefined) throw new Disagreement(where, 'repeated, but the schema is not a list');
     if (mayBeMissing(schema)) throw new Disagreement(where, 'a list that may be missing needs a message of its own (an absent repeated field is an empty list)');
-    return listCodec(shape.element as Schema, message, field, lookup);
+    return listCodec(element, message, field, lookup);
   }
   if (!hasPresence(message, field)) throw new Disagreement(where, 'declare it `optional`, or a zero would arrive as absent');
-  if (shape instanceof z.ZodArray) return wrappedListCodec(shape.element as Schema, field, lookup);
+  const wrapped = elementOf(shape);
+  if (wrapped !== undefined) return wrappedListCodec(wrapped, field, lookup);
   return valueCodec(shape, message, field, lookup);
 }
 
