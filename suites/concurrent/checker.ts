@@ -303,17 +303,30 @@ export function checkHistory(history: ConcurrentHistory): CheckOutcome {
   return outcome;
 }
 
-function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcome {
+/** The fields of a decoded history's operations, by operation index. */
+function fieldsOf(rec: Float64Array) {
+  return {
+    inv: (i: number) => rec[i * RECORD_WIDTH + F.invoke] as number,
+    resp: (i: number) => rec[i * RECORD_WIDTH + F.response] as number,
+    fa: (i: number) => rec[i * RECORD_WIDTH + F.a] as number,
+    fb: (i: number) => rec[i * RECORD_WIDTH + F.b] as number,
+    fc: (i: number) => rec[i * RECORD_WIDTH + F.c] as number,
+    fd: (i: number) => rec[i * RECORD_WIDTH + F.d] as number,
+  };
+}
+
+/**
+ * The history indexed for the clauses' sweeps: its operations by kind, the posts that accepted
+ * WRs ("slots") with the receives of their WQEs grouped by position, and the findings so far.
+ * Each clause is a function of its own, so that V8 optimises each sweep apart, soon and cheaply:
+ * as one function of 650 lines, its optimised code took 300 ms of compiling beside a 100 ms check.
+ */
+function indexHistory(params: ConcurrentHistory, h: DecodedHistory) {
   const rec = h.records;
   const n = h.length;
   const found = findings(h);
-  const inv = (i: number) => rec[i * RECORD_WIDTH + F.invoke] as number;
-  const resp = (i: number) => rec[i * RECORD_WIDTH + F.response] as number;
-  const fa = (i: number) => rec[i * RECORD_WIDTH + F.a] as number;
-  const fb = (i: number) => rec[i * RECORD_WIDTH + F.b] as number;
-  const fc = (i: number) => rec[i * RECORD_WIDTH + F.c] as number;
-  const fd = (i: number) => rec[i * RECORD_WIDTH + F.d] as number;
-
+  const f = fieldsOf(rec);
+  const { fa, fb, fd } = f;
   // Operations by kind, in record order.
   const posts: number[] = [];
   const recvs: number[] = [];
@@ -397,11 +410,20 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
     }
   }
 
-  // ---- exactly-once (VFresh, VRepet), and per slot the earliest successful receive -----------
-  // `counted[k]`: receive k is the one consumption of its WQE (the first record of that wr_id).
+  // Filled by checkExactlyOnce. `counted[k]`: receive k is the one consumption of its WQE (the
+  // first record of that wr_id); per slot, the earliest successful receive.
   const counted = new Uint8Array(R);
   const slotMinDr = new Float64Array(S).fill(Infinity);
   const slotMinDrRecv = new Int32Array(S).fill(-1);
+  const postOfRecv = (k: number) => slotPost[recvSlot[k] as number] as number;
+  return { params, rec, n, found, f, posts, recvs, resizes, arms, events, slotPost, S, slotFirst, R, recvSlot, recvPos, slotStart, grouped, counted, slotMinDr, slotMinDrRecv, postOfRecv };
+}
+type Indexed = ReturnType<typeof indexHistory>;
+
+// ---- exactly-once (VFresh, VRepet), and per slot the earliest successful receive -----------
+function checkExactlyOnce(x: Indexed): void {
+  const { found, recvs, slotPost, S, recvPos, slotStart, grouped, counted, slotMinDr, slotMinDrRecv } = x;
+  const { inv, resp, fa, fb } = x.f;
   for (let s = 0; s < S; s++) {
     const p = slotPost[s] as number;
     let prevPos = -1;
@@ -432,8 +454,12 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
       }
     }
   }
+}
 
-  // ---- lands-in-own-sges ---------------------------------------------------------------------
+// ---- lands-in-own-sges ---------------------------------------------------------------------
+function checkPlacement(x: Indexed): void {
+  const { found, recvs, slotPost, R, recvSlot } = x;
+  const { fa, fb, fd } = x.f;
   for (let k = 0; k < R; k++) {
     const r = recvs[k] as number;
     const placed = fd(r);
@@ -449,8 +475,12 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
       witness: p >= 0 ? [p, r] : [r],
     }));
   }
+}
 
-  // ---- fifo (VOrd) ---------------------------------------------------------------------------
+// ---- fifo (VOrd) ---------------------------------------------------------------------------
+function checkFifo(x: Indexed): void {
+  const { found, recvs, slotPost, S, recvPos, slotStart, grouped, counted, slotMinDr, slotMinDrRecv, postOfRecv } = x;
+  const { inv, resp, fa, fb, fd } = x.f;
   // For each WQE x: of the successfully received WQEs y enqueued after x (their post invoked
   // after x's responded, or later in x's own list), the one whose receive responded first. If it
   // responded before x's receive was invoked, or x was never received, x was overtaken or lost.
@@ -467,7 +497,6 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
     sufMin[i] = take ? (slotMinDr[s] as number) : (sufMin[i + 1] as number);
     sufArg[i] = take ? (slotMinDrRecv[s] as number) : (sufArg[i + 1] as number);
   }
-  const postOfRecv = (k: number) => slotPost[recvSlot[k] as number] as number;
   for (let s = 0; s < S; s++) {
     const p = slotPost[s] as number;
     const at = upperBound(sortedInvokes, S, resp(p));
@@ -524,7 +553,7 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
       yK = lastSuccessK;
     }
     if (lost === 0) continue;
-    const lowest = lowestUnreceived(lo, hi);
+    const lowest = lowestUnreceived(x, lo, hi);
     const y = recvs[yK] as number;
     const yPost = postOfRecv(yK);
     found.add(
@@ -539,19 +568,25 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
       lost,
     );
   }
-  /** The lowest list position of a post (its receives in grouped[lo..hi)) that no counted receive took. */
-  function lowestUnreceived(lo: number, hi: number): number {
-    let want = 0;
-    for (let g = lo; g < hi; g++) {
-      const k = grouped[g] as number;
-      if (!counted[k]) continue;
-      if (recvPos[k] !== want) return want;
-      want++;
-    }
-    return want;
-  }
+}
 
-  // ---- the occupancy bounds over sorted time points -------------------------------------------
+/** The lowest list position of a post (its receives in grouped[lo..hi)) that no counted receive took. */
+function lowestUnreceived(x: Indexed, lo: number, hi: number): number {
+  const { grouped, counted, recvPos } = x;
+  let want = 0;
+  for (let g = lo; g < hi; g++) {
+    const k = grouped[g] as number;
+    if (!counted[k]) continue;
+    if (recvPos[k] !== want) return want;
+    want++;
+  }
+  return want;
+}
+
+// ---- the occupancy bounds over sorted time points -------------------------------------------
+function occupancy(x: Indexed) {
+  const { params, posts, recvs, resizes, R, counted, postOfRecv } = x;
+  const { inv, resp, fa, fb, fd } = x.f;
   const okResizes = resizes.filter((z) => fb(z) === 0);
   const gridAll = new Float64Array(2 * (posts.length + R + okResizes.length));
   {
@@ -660,35 +695,45 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
       }
     }
   }
-  /** The steps' index holding grid point g. */
-  const stepAt = (steps: { start: number[] }, g: number) => {
-    let lo = 0;
-    let hi = steps.start.length;
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >>> 1;
-      if ((steps.start[mid] as number) <= g) lo = mid;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const capMinAt = (g: number) => capMin.value[stepAt(capMin, g)] as number;
-  const resizesBy = (t: number) => okResizes.filter((z) => inv(z) <= t);
-  /**
-   * A slot's post with the receives of its WRs done by t (inclusive): taken into a witness
-   * together, so that alone the SRQ holds no more of that post's WQEs up to t than it did.
-   */
-  const postWithReceives = (s: number, t: number): number[] => {
-    const out = [slotPost[s] as number];
-    for (let g = slotStart[s] as number; g < (slotStart[s + 1] as number); g++) {
-      const k = grouped[g] as number;
-      if (counted[k] && resp(recvs[k] as number) <= t) out.push(recvs[k] as number);
-    }
-    return out;
-  };
-  let maxU: ((lo: number, hi: number) => number) | undefined;
-  const maxUOver = (lo: number, hi: number) => (maxU ??= rangeMax(U, E))(lo, hi);
+  return { okResizes, grid, E, gi, U, L, Lat, capMin, capMax, maxU: undefined as ((lo: number, hi: number) => number) | undefined };
+}
 
-  // ---- enomem-when-full ----------------------------------------------------------------------
+type Occupancy = ReturnType<typeof occupancy>;
+
+/** The steps' index holding grid point g. */
+function stepAt(steps: { start: number[] }, g: number): number {
+  let lo = 0;
+  let hi = steps.start.length;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if ((steps.start[mid] as number) <= g) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+const capMinAt = (o: Occupancy, g: number) => o.capMin.value[stepAt(o.capMin, g)] as number;
+const resizesBy = (x: Indexed, o: Occupancy, t: number) => o.okResizes.filter((z) => x.f.inv(z) <= t);
+/** The most WQEs the SRQ may hold over grid points [lo, hi] (its tree built at the first question). */
+const maxUOver = (o: Occupancy, lo: number, hi: number) => (o.maxU ??= rangeMax(o.U, o.E))(lo, hi);
+/**
+ * A slot's post with the receives of its WRs done by t (inclusive): taken into a witness
+ * together, so that alone the SRQ holds no more of that post's WQEs up to t than it did.
+ */
+function postWithReceives(x: Indexed, s: number, t: number): number[] {
+  const { slotPost, slotStart, grouped, counted, recvs } = x;
+  const out = [slotPost[s] as number];
+  for (let g = slotStart[s] as number; g < (slotStart[s + 1] as number); g++) {
+    const k = grouped[g] as number;
+    if (counted[k] && x.f.resp(recvs[k] as number) <= t) out.push(recvs[k] as number);
+  }
+  return out;
+}
+
+// ---- enomem-when-full ----------------------------------------------------------------------
+function checkEnomem(x: Indexed, o: Occupancy): void {
+  const { found, posts, slotPost, S, slotFirst } = x;
+  const { inv, resp, fa, fb, fc, fd } = x.f;
+  const { E, gi, U, capMin } = o;
   // A refusal is right only if, at some instant of the post, the SRQ may have held max_wr.
   {
     /** Whether for some grid point in [lo, hi] the SRQ may have held the least max_wr in force there. */
@@ -696,7 +741,7 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
       for (let i = stepAt(capMin, lo); i < capMin.start.length && (capMin.start[i] as number) <= hi; i++) {
         const from = Math.max(lo, capMin.start[i] as number);
         const to = Math.min(hi, (capMin.start[i + 1] ?? E) - 1);
-        if (maxUOver(from, to) >= (capMin.value[i] as number)) return true;
+        if (maxUOver(o, from, to) >= (capMin.value[i] as number)) return true;
       }
       return false;
     };
@@ -711,21 +756,26 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
         let cap = Infinity;
         for (let g = lo; g <= hi; g++) {
           most = Math.max(most, U[g] as number);
-          cap = Math.min(cap, capMinAt(g));
+          cap = Math.min(cap, capMinAt(o, g));
         }
         const s = upperBound(slotFirst, S, fa(p)) - 1;
-        const own = s >= 0 && slotPost[s] === p ? postWithReceives(s, resp(p)) : [p];
+        const own = s >= 0 && slotPost[s] === p ? postWithReceives(x, s, resp(p)) : [p];
         return {
           message:
             `record ${p} was refused with ENOMEM at wr_id ${fa(p) + fd(p)} (${fd(p)} of ${fb(p)} accepted), but during it ` +
             `[${ns(inv(p))}, ${ns(resp(p))}] the SRQ held at most ${most} WQEs, below max_wr (at least ${cap})`,
-          witness: [...own, ...resizesBy(resp(p))],
+          witness: [...own, ...resizesBy(x, o, resp(p))],
         };
       });
     }
   }
+}
 
-  // ---- capacity-exact ------------------------------------------------------------------------
+// ---- capacity-exact ------------------------------------------------------------------------
+function checkCapacity(x: Indexed, o: Occupancy): void {
+  const { params, found } = x;
+  const { inv, resp, fa } = x.f;
+  const { okResizes, grid, E, gi, L, Lat, capMax } = o;
   if (params.capacity === 'exact') {
     let over = false;
     let i = 0;
@@ -738,7 +788,7 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
         const held = L[g] as number;
         found.add(C.capacity, 'over-max_wr', () => ({
           message: `just after ${ns(t)} the SRQ certainly held ${held} WQEs, more than max_wr (${cap} at most)`,
-          witness: [...fullestPosts(t, cap), ...resizesBy(t)],
+          witness: [...fullestPosts(x, t, cap), ...resizesBy(x, o, t)],
         }));
       }
       over = now;
@@ -750,67 +800,83 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
       if (fewest <= fa(z)) continue;
       found.add(C.capacity, 'resize-below-count', () => ({
         message: `record ${z} resized the SRQ to max_wr ${fa(z)} and succeeded, while it certainly held at least ${fewest} WQEs throughout`,
-        witness: [z, ...inFlight(inv(z), resp(z)), ...resizesBy(resp(z)).filter((x) => x !== z)],
+        witness: [z, ...inFlight(x, inv(z), resp(z)), ...resizesBy(x, o, resp(z)).filter((x) => x !== z)],
       }));
     }
   }
-  /** Posts with the most WQEs certainly still queued just after t, enough to pass cap. */
-  function fullestPosts(t: number, cap: number): number[] {
-    const held: [number, number][] = [];
-    for (let s = 0; s < S; s++) {
-      const p = slotPost[s] as number;
-      if (resp(p) > t) continue;
-      let left = fd(p);
-      for (let g = slotStart[s] as number; g < (slotStart[s + 1] as number); g++) {
-        const k = grouped[g] as number;
-        if (counted[k] && inv(recvs[k] as number) <= t) left--;
-      }
-      if (left > 0) held.push([p, left]);
-    }
-    held.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
-    const out: number[] = [];
-    let sum = 0;
-    for (const [p, left] of held) {
-      if (sum > cap) break;
-      out.push(p);
-      sum += left;
-    }
-    return out;
-  }
-  /**
-   * Posts done before b that still count during [a, b] (not wholly taken before a), with their
-   * WQEs' receives begun by b. `closed`: as L counts at the ends (a post done at b counts, a
-   * receive begun at a is not yet before a), so a witness keeps L over [a, b] what it is.
-   */
-  function inFlight(a: number, b: number, closed = false): number[] {
-    const out: number[] = [];
-    for (let s = 0; s < S; s++) {
-      const p = slotPost[s] as number;
-      if (closed ? resp(p) > b : resp(p) >= b) continue;
-      const taken: number[] = [];
-      let takenBeforeA = 0;
-      for (let g = slotStart[s] as number; g < (slotStart[s + 1] as number); g++) {
-        const k = grouped[g] as number;
-        const r = recvs[k] as number;
-        if (!counted[k] || inv(r) > b) continue;
-        taken.push(r);
-        if (closed ? inv(r) < a : inv(r) <= a) takenBeforeA++;
-      }
-      if (resp(p) < a && takenBeforeA === fd(p)) continue;
-      out.push(p, ...taken);
-    }
-    return out;
-  }
+}
 
-  // ---- srq_limit: once-per-arm ---------------------------------------------------------------
-  // Armings: the initial one (at create) and each successful arm with srq_limit > 0. Each gives at
-  // most one event, read after the arming began.
+/** Posts with the most WQEs certainly still queued just after t, enough to pass cap. */
+function fullestPosts(x: Indexed, t: number, cap: number): number[] {
+  const { recvs, slotPost, S, slotStart, grouped, counted } = x;
+  const { inv, resp, fd } = x.f;
+  const held: [number, number][] = [];
+  for (let s = 0; s < S; s++) {
+    const p = slotPost[s] as number;
+    if (resp(p) > t) continue;
+    let left = fd(p);
+    for (let g = slotStart[s] as number; g < (slotStart[s + 1] as number); g++) {
+      const k = grouped[g] as number;
+      if (counted[k] && inv(recvs[k] as number) <= t) left--;
+    }
+    if (left > 0) held.push([p, left]);
+  }
+  held.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+  const out: number[] = [];
+  let sum = 0;
+  for (const [p, left] of held) {
+    if (sum > cap) break;
+    out.push(p);
+    sum += left;
+  }
+  return out;
+}
+
+/**
+ * Posts done before b that still count during [a, b] (not wholly taken before a), with their
+ * WQEs' receives begun by b. `closed`: as L counts at the ends (a post done at b counts, a
+ * receive begun at a is not yet before a), so a witness keeps L over [a, b] what it is.
+ */
+function inFlight(x: Indexed, a: number, b: number, closed = false): number[] {
+  const { recvs, slotPost, S, slotStart, grouped, counted } = x;
+  const { inv, resp, fd } = x.f;
+  const out: number[] = [];
+  for (let s = 0; s < S; s++) {
+    const p = slotPost[s] as number;
+    if (closed ? resp(p) > b : resp(p) >= b) continue;
+    const taken: number[] = [];
+    let takenBeforeA = 0;
+    for (let g = slotStart[s] as number; g < (slotStart[s + 1] as number); g++) {
+      const k = grouped[g] as number;
+      const r = recvs[k] as number;
+      if (!counted[k] || inv(r) > b) continue;
+      taken.push(r);
+      if (closed ? inv(r) < a : inv(r) <= a) takenBeforeA++;
+    }
+    if (resp(p) < a && takenBeforeA === fd(p)) continue;
+    out.push(p, ...taken);
+  }
+  return out;
+}
+
+
+/** The armings, the initial one (at create) and each successful arm with srq_limit > 0, and the limit events by time. */
+function armingsOf(x: Indexed) {
+  const { inv, fa, fb } = x.f;
   const armings = argsort(
-    arms.filter((a) => fb(a) === 0 && fa(a) > 0),
+    x.arms.filter((a) => fb(a) === 0 && fa(a) > 0),
     inv,
   );
-  const initiallyArmed = params.srq_limit > 0 ? 1 : 0;
-  const eventsByTime = argsort(events, inv);
+  return { armings, initiallyArmed: x.params.srq_limit > 0 ? 1 : 0, eventsByTime: argsort(x.events, inv) };
+}
+type Armings = ReturnType<typeof armingsOf>;
+
+// ---- srq_limit: once-per-arm ---------------------------------------------------------------
+function checkOncePerArm(x: Indexed, lim: Armings): void {
+  const { rec, found } = x;
+  const { inv } = x.f;
+  const { armings, initiallyArmed, eventsByTime } = lim;
+  // Each arming gives at most one event, read after the arming began.
   {
     let next = 0;
     let available = initiallyArmed;
@@ -821,7 +887,7 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
         return;
       }
       found.add(C.oncePerArm, 'extra-event', () => {
-        const witness = shortestExcess(i, next);
+        const witness = shortestExcess(x, lim, i, next);
         const evs = witness.filter((x) => rec[x * RECORD_WIDTH + F.kind] === RecordKind.LIMIT_EVENT).length;
         return {
           message:
@@ -832,28 +898,37 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
       });
     });
   }
-  /**
-   * The shortest stretch of time ending at event i that holds more events than armings (the
-   * initial arming counted, since a witness checked alone is armed at create too) and, to show
-   * which arming the events were due to, the latest arming before it if there is one.
-   */
-  function shortestExcess(i: number, armingsBefore: number): number[] {
-    const out = [eventsByTime[i] as number];
-    let ev = 1;
-    let ar = 0;
-    let e = i - 1;
-    let a = armingsBefore - 1;
-    while ((ev <= ar + initiallyArmed || (ar === 0 && a >= 0)) && (e >= 0 || a >= 0)) {
-      const te = e >= 0 ? inv(eventsByTime[e] as number) : -Infinity;
-      const ta = a >= 0 ? inv(armings[a] as number) : -Infinity;
-      const t = Math.max(te, ta);
-      for (; e >= 0 && inv(eventsByTime[e] as number) === t; e--, ev++) out.push(eventsByTime[e] as number);
-      for (; a >= 0 && inv(armings[a] as number) === t; a--, ar++) out.push(armings[a] as number);
-    }
-    return out;
-  }
+}
 
-  // ---- srq_limit: fires-below ----------------------------------------------------------------
+/**
+ * The shortest stretch of time ending at event i that holds more events than armings (the
+ * initial arming counted, since a witness checked alone is armed at create too) and, to show
+ * which arming the events were due to, the latest arming before it if there is one.
+ */
+function shortestExcess(x: Indexed, lim: Armings, i: number, armingsBefore: number): number[] {
+  const { inv } = x.f;
+  const { armings, initiallyArmed, eventsByTime } = lim;
+  const out = [eventsByTime[i] as number];
+  let ev = 1;
+  let ar = 0;
+  let e = i - 1;
+  let a = armingsBefore - 1;
+  while ((ev <= ar + initiallyArmed || (ar === 0 && a >= 0)) && (e >= 0 || a >= 0)) {
+    const te = e >= 0 ? inv(eventsByTime[e] as number) : -Infinity;
+    const ta = a >= 0 ? inv(armings[a] as number) : -Infinity;
+    const t = Math.max(te, ta);
+    for (; e >= 0 && inv(eventsByTime[e] as number) === t; e--, ev++) out.push(eventsByTime[e] as number);
+    for (; a >= 0 && inv(armings[a] as number) === t; a--, ar++) out.push(armings[a] as number);
+  }
+  return out;
+}
+
+// ---- srq_limit: fires-below ----------------------------------------------------------------
+function checkFiresBelow(x: Indexed, o: Occupancy, lim: Armings): void {
+  const { params, found, recvs, arms, S, slotFirst, R, counted } = x;
+  const { inv, resp, fa, fb } = x.f;
+  const { gi } = o;
+  const { armings, initiallyArmed, eventsByTime } = lim;
   // An arming certainly in force for a whole successful receive (the receive began after the
   // arm answered and ended before any other arm began) that certainly left fewer than srq_limit
   // WQEs must have raised an event, read after the arming began and by the history's end.
@@ -881,20 +956,26 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
       for (let j = upperBound(succInvokes, succInvokes.length, w.from); j < succInvokes.length && (succInvokes[j] as number) < w.to; j++) {
         const r = succByInvoke[j] as number;
         if (resp(r) >= w.to) continue;
-        const most = maxUOver(gi(inv(r)), gi(resp(r))) - 1;
+        const most = maxUOver(o, gi(inv(r)), gi(resp(r))) - 1;
         if (most >= w.limit) continue;
         found.add(C.firesBelow, 'no-event', () => ({
           message:
             `after record ${r} took wr_id ${fa(r)} the SRQ held at most ${most} WQEs, below srq_limit ${w.limit} ` +
             `(${w.arming < 0 ? 'armed at create' : `armed by record ${w.arming}`}), but no limit event was read after`,
-          witness: [...(w.arming < 0 ? [] : [w.arming]), ...postWithReceives(upperBound(slotFirst, S, fa(r)) - 1, resp(r))],
+          witness: [...(w.arming < 0 ? [] : [w.arming]), ...postWithReceives(x, upperBound(slotFirst, S, fa(r)) - 1, resp(r))],
         }));
         break;
       }
     }
   }
+}
 
-  // ---- srq_limit: not-above -----------------------------------------------------------------
+// ---- srq_limit: not-above -----------------------------------------------------------------
+function checkNotAbove(x: Indexed, o: Occupancy, lim: Armings): void {
+  const { params, found, recvs, arms } = x;
+  const { inv, resp, fa, fb } = x.f;
+  const { grid, E, gi, L, Lat } = o;
+  const { armings, initiallyArmed, eventsByTime } = lim;
   // An event is raised by a receive that left fewer WQEs than the limit of an arming in force,
   // after the arming began and before the event was read. One read when, since each arming that
   // began before it, the SRQ certainly held at least that arming's limit (L, the fewest it can
@@ -964,7 +1045,7 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
                   `when the first receive in progress then began, each arming still in force ` +
                   `(${before.filter((w) => !replaced(w)).map((w) => `srq_limit ${w.limit} ${w.arming < 0 ? 'at create' : `by record ${w.arming}`}`).join(', ') || 'none'}) ` +
                   'found the SRQ holding at least that many WQEs',
-            witness: [...okArms.filter((z) => inv(z) <= te), ...spanning, ...(from === undefined ? [] : inFlight(from, te, true)), e],
+            witness: [...okArms.filter((z) => inv(z) <= te), ...spanning, ...(from === undefined ? [] : inFlight(x, from, te, true)), e],
           };
         });
         continue;
@@ -976,9 +1057,24 @@ function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcom
           `the limit event read at ${ns(te)} (record ${e}) could not have been raised: since each arming before it ` +
           `(${before.map((w) => `srq_limit ${w.limit} ${w.arming < 0 ? 'at create' : `by record ${w.arming}`}`).join(', ')}) ` +
           'the SRQ certainly held at least that many WQEs',
-        witness: [...before.flatMap((w) => (w.arming < 0 ? [] : [w.arming])), ...inFlight(since, te, true), e],
+        witness: [...before.flatMap((w) => (w.arming < 0 ? [] : [w.arming])), ...inFlight(x, since, te, true), e],
       }));
     }
   }
-  return found.outcome(n);
+}
+
+/** Every clause's check of one history, in the order they build on each other. */
+function checkDecoded(params: ConcurrentHistory, h: DecodedHistory): CheckOutcome {
+  const x = indexHistory(params, h);
+  checkExactlyOnce(x);
+  checkPlacement(x);
+  checkFifo(x);
+  const o = occupancy(x);
+  checkEnomem(x, o);
+  if (params.capacity === 'exact') checkCapacity(x, o);
+  const lim = armingsOf(x);
+  checkOncePerArm(x, lim);
+  checkFiresBelow(x, o, lim);
+  checkNotAbove(x, o, lim);
+  return x.found.outcome(x.n);
 }
