@@ -1,6 +1,6 @@
 import { ERRNO_NUMBERS } from '../../../spec/errno.js';
 import { type ConcurrentOutcome, type ConcurrentPlan, RecordKind } from '../../concurrent.js';
-import { consumer, eventReader, modifier, poster, type Run, spread } from './actors.js';
+import { consumer, eventReader, modifier, newRecords, poster, type Run, spread } from './actors.js';
 import { type Clock, interleave, seededRandom } from './scheduler.js';
 import { type ConcurrentSrq, newSharedSrq } from './srq.js';
 
@@ -27,6 +27,17 @@ export function planSeed(plan: ConcurrentPlan): number {
 }
 
 /**
+ * The operations a plan's run records, a little over: a receive per message, a modify per resize
+ * and arm, at most an event per arm, and a post per batch with four more for refusals (the four
+ * plans of the concurrent cases refuse 1.0-2.5 times per batch; beyond, the records grow).
+ */
+export function expectedOperations(plan: ConcurrentPlan): number {
+  const batches = plan.posters.reduce((n, p) => n + p.batches.length, 0);
+  const messages = plan.consumers.reduce((n, c) => n + c.messages, 0);
+  return 5 * batches + messages + plan.resizes.length + 2 * (plan.arms.length + 1);
+}
+
+/**
  * Runs a plan as concurrent.cc does, with the model's actors interleaved step by step from a
  * seed: posters 0..P-1, consumers P..P+C-1, the resizer P+C, the armer P+C+1 (the plan's
  * srq_limit, when not 0, as its first arm at the start), the event reader P+C+2.
@@ -39,7 +50,8 @@ export function runConcurrentModel(plan: ConcurrentPlan, model: ConcurrentModel)
     clock,
     srq: newSharedSrq(plan.max_wr, Math.max(1, plan.num_sge), model.ringSize, model.max_srq_wr),
     paths: model.paths,
-    records: [],
+    records: newRecords(expectedOperations(plan)),
+    recorded: 0,
     posted: 0,
     received: 0,
     modified: 0,
@@ -79,5 +91,6 @@ export function runConcurrentModel(plan: ConcurrentPlan, model: ConcurrentModel)
   };
   const ending = interleave([...actors, eventReader(run, p + c + 2)], seededRandom(model.seed), clock, stop, ended);
   if (ending === 'deadlock') stage = 'deadline: every actor waits for another: the workload cannot finish';
+  run.records.length = run.recorded;
   return { err: stage === '' ? 0 : ERRNO_NUMBERS.ETIMEDOUT, stage, records: run.records };
 }

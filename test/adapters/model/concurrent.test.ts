@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConcurrentOutcome, ConcurrentPlan, Placement, RecordKind } from '../../../adapters/concurrent.js';
 import { rdmavt } from '../../../adapters/model/rdmavt.js';
-import { planSeed } from '../../../adapters/model/concurrent/engine.js';
+import { expectedOperations, planSeed } from '../../../adapters/model/concurrent/engine.js';
 import { rdmavtConcurrentSrq } from '../../../adapters/model/concurrent/rdmavt.js';
 import { type Clock, interleave, seededRandom, type Steps } from '../../../adapters/model/concurrent/scheduler.js';
 import { newSharedSrq } from '../../../adapters/model/concurrent/srq.js';
@@ -181,6 +181,32 @@ describe('the concurrent engine on the reference model', () => {
     // An arm due after more receives than the consumers make waits for ever, alone.
     const never = ConcurrentPlan.parse({ ...plan, posters: [{ first_wr_id: 0, batches: [10] }], consumers: [{ messages: 5 }], resizes: [], arms: [{ srq_limit: 1 }, { srq_limit: 1 }] });
     expect(runPlan(never, paths, 1)).toMatchObject({ err: 110, stage: expect.stringMatching(/^deadline: every actor waits/) });
+    // A run stopped early ends its records at the last operation recorded, with no room left over.
+    for (const stopped of [runPlan(stuck, paths, 1).records, runPlan(never, paths, 1).records]) {
+      expect(stopped.length % 8).toBe(0);
+      expect(Object.keys(stopped)).toHaveLength(stopped.length);
+    }
+    expect(runPlan(never, paths, 1).records.length / 8).toBeLessThan(expectedOperations(never));
+  });
+
+  it('keeps every record of a run that records more operations than it made room for', () => {
+    // A ring of one slot and 8 posters of 64 WRs in batches of 16: each batch is refused many times over.
+    const refused = ConcurrentPlan.parse({
+      ...plan,
+      max_wr: 1,
+      posters: Array.from({ length: 8 }, (_, i) => ({ first_wr_id: (i + 1) * 1000, batches: [16, 16, 16, 16] })),
+      consumers: [{ messages: 256 }, { messages: 256 }],
+      resizes: [],
+      arms: [],
+    });
+    const grown = runPlan(refused, paths, 1);
+    expect(grown.records.length / 8).toBeGreaterThan(expectedOperations(refused));
+    expect(Object.keys(grown.records)).toHaveLength(grown.records.length);
+    expect(ConcurrentOutcome.parse(grown)).toEqual(grown);
+    const { posted, received } = postedAndReceived(grown.records);
+    expect(posted).toHaveLength(512);
+    expect(received).toEqual(posted);
+    expect(check(refused, grown)).toMatchObject({ linearizable: true, violations: [] });
   });
 });
 
