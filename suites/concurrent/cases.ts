@@ -31,42 +31,52 @@ const EXERCISED: Record<ClauseId, { kinds: readonly number[]; errno?: number; pl
 };
 
 /**
- * How many records exercise a clause: of its kinds, with its errno (a POST's is field c, a
- * modify's field b), and for placement receives whose placement was checked (field d not 0).
+ * A history counted in one pass, for every clause's question at once: operations by kind, by kind
+ * and errno (a POST's is field c, a modify's field b), and the receives whose placement was
+ * checked (field d not 0). A pass per clause read the four plans' 300 k numbers 14 times.
  */
-function exercised(records: readonly number[], clause: ClauseId): number {
-  const { kinds, errno, placed } = EXERCISED[clause];
-  let n = 0;
+interface Tally {
+  byKind: number[];
+  byErrno: Map<number, number>[];
+  placed: number;
+}
+
+function tally(records: readonly number[]): Tally {
+  const byKind = [0, 0, 0, 0, 0];
+  const byErrno = byKind.map(() => new Map<number, number>());
+  let placed = 0;
   for (let i = 0; i < records.length; i += RECORD_WIDTH) {
     const kind = records[i + 1] as number;
-    if (!kinds.includes(kind)) continue;
-    if (placed && records[i + 7] === Placement.UNCHECKED) continue;
-    const err = records[i + (kind === RecordKind.POST ? 6 : 5)];
-    if (errno === undefined || err === errno) n++;
+    byKind[kind] = (byKind[kind] ?? 0) + 1;
+    const err = records[i + (kind === RecordKind.POST ? 6 : 5)] as number;
+    const counts = byErrno[kind];
+    counts?.set(err, (counts.get(err) ?? 0) + 1);
+    if (kind === RecordKind.RECV && records[i + 7] !== Placement.UNCHECKED) placed++;
   }
-  return n;
+  return { byKind, byErrno, placed };
+}
+
+/** How many records exercise a clause: of its kinds, with its errno, and for placement receives whose placement was checked. */
+function exercised(seen: Tally, clause: ClauseId): number {
+  const { kinds, errno, placed } = EXERCISED[clause];
+  if (placed) return seen.placed;
+  return kinds.reduce((n, kind) => n + (errno === undefined ? (seen.byKind[kind] ?? 0) : (seen.byErrno[kind]?.get(errno) ?? 0)), 0);
 }
 
 /** The operations of a history by kind, for the report: what the verdict rests on. */
-function census(records: readonly number[]): Record<string, number> {
+function census(seen: Tally): Record<string, number> {
   const names = ['posts', 'receives', 'resizes', 'arms', 'limit events'];
-  const out: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
-  let refused = 0;
-  for (let i = 0; i < records.length; i += RECORD_WIDTH) {
-    const kind = records[i + 1] as number;
-    const name = names[kind] as string;
-    out[name] = (out[name] ?? 0) + 1;
-    if (kind === RecordKind.POST && records[i + 6] !== 0) refused++;
-  }
-  return { ...out, 'posts refused': refused };
+  const posts = seen.byKind[RecordKind.POST] ?? 0;
+  return { ...Object.fromEntries(names.map((n, kind) => [n, seen.byKind[kind] ?? 0])), 'posts refused': posts - (seen.byErrno[RecordKind.POST]?.get(0) ?? 0) };
 }
 
 /** Records one check per clause: held when the checker found no violation of it, with the counterexample when not. */
 function judge(ctx: CaseContext, clauses: readonly ClauseId[], records: readonly number[], outcome: CheckOutcome): void {
-  const seen = census(records);
+  const counted = tally(records);
+  const seen = census(counted);
   for (const clause of clauses) {
     const count = outcome.counts.filter((c) => c.clause === clause).reduce((n, c) => n + c.count, 0);
-    if (count === 0 && exercised(records, clause) === 0) {
+    if (count === 0 && exercised(counted, clause) === 0) {
       ctx.check.notObservable(clause, `this run did not exercise it: ${EXERCISED[clause].none} (${outcome.operations} operations)`);
       continue;
     }
