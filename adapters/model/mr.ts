@@ -3,6 +3,12 @@ import type { Handle } from '../../spec/verbs/ints.js';
 import type { Sge } from '../../spec/verbs/wr.js';
 import type { ModelState, Mr } from './state.js';
 
+/** The MR's memory, zeroed when first used (a registered buffer's bytes are 0 until written). */
+export function mrBytes(mr: Mr): Uint8Array {
+  mr.bytes ??= new Uint8Array(mr.length);
+  return mr.bytes;
+}
+
 /** A resolved sge: the bytes of the MR it names. */
 export interface Segment {
   mr: Mr;
@@ -20,7 +26,7 @@ export function resolveSge(state: ModelState, pd: Handle, sge: Sge, access: MrAc
     if (mr.pd !== pd) return undefined;
     if (access !== undefined && !mr.access.includes(access)) return undefined;
     const offset = sge.addr - mr.addr;
-    if (offset < 0n || offset + BigInt(sge.length) > BigInt(mr.buf.length)) return undefined;
+    if (offset < 0n || offset + BigInt(sge.length) > BigInt(mr.length)) return undefined;
     return { mr, offset: Number(offset), length: sge.length };
   }
   return undefined;
@@ -43,7 +49,7 @@ export function gather(segments: readonly Segment[]): Uint8Array {
   const out = new Uint8Array(total);
   let at = 0;
   for (const s of segments) {
-    out.set(s.mr.buf.subarray(s.offset, s.offset + s.length), at);
+    out.set(mrBytes(s.mr).subarray(s.offset, s.offset + s.length), at);
     at += s.length;
   }
   return out;
@@ -57,7 +63,7 @@ export function scatter(segments: readonly Segment[], data: Uint8Array): boolean
   for (const s of segments) {
     if (at >= data.length) break;
     const chunk = data.subarray(at, at + s.length);
-    s.mr.buf.set(chunk, s.offset);
+    mrBytes(s.mr).set(chunk, s.offset);
     at += chunk.length;
   }
   return true;

@@ -6,6 +6,7 @@ import type { ConcurrentOutcomes } from './concurrent/outcomes.js';
 import { pollCq } from './cq.js';
 import { allocHandle, lookup, MODEL_PORT_ATTR, newModelState } from './device.js';
 import { progress } from './loopback.js';
+import { mrBytes } from './mr.js';
 import { cleanQps, createQp, destroyQp, modifyQp, postRecv, postSend, queryQp } from './qp.js';
 import { createSrq, destroySrq, modifySrq, postSrqRecv, querySrqAttr } from './srq.js';
 import type { ModelState } from './state.js';
@@ -38,15 +39,15 @@ const verbs: Verbs = {
     const addr = state.nextAddr;
     state.nextAddr += ((BigInt(length) + PAGE - 1n) / PAGE + 1n) * PAGE; // a guard page between MRs
     const lkey = state.nextKey++;
-    state.mrs.set(mr, { pd, addr, buf: new Uint8Array(length), lkey, rkey: lkey, access });
+    state.mrs.set(mr, { pd, addr, length, lkey, rkey: lkey, access });
     return { rawReturn: 0, mr, lkey, rkey: lkey, addr };
   },
   writeMr: (state, { mr, offset, data }) => {
-    lookup(state.mrs, mr, 'mr').buf.set(Buffer.from(data, 'hex'), offset);
+    mrBytes(lookup(state.mrs, mr, 'mr')).set(Buffer.from(data, 'hex'), offset);
     return { rawReturn: 0 };
   },
   readMr: (state, { mr, offset, length }) => ({
-    data: Buffer.from(lookup(state.mrs, mr, 'mr').buf.subarray(offset, offset + length)).toString('hex'),
+    data: Buffer.from(mrBytes(lookup(state.mrs, mr, 'mr')).subarray(offset, offset + length)).toString('hex'),
   }),
   deregMr: (state, { mr }) => {
     cleanQps(state, lookup(state.mrs, mr, 'mr'));
