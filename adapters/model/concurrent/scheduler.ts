@@ -46,9 +46,6 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const ready = (wait: Wait | undefined, now: number) =>
-  wait === undefined || (wait.at !== undefined ? wait.at <= now : wait.until?.() !== false);
-
 /**
  * Runs the actors to their end, one step at a time: the next step is a runnable actor's, drawn
  * in proportion to its speed. Speeds are drawn again every PHASE steps, as CPUs are shared and
@@ -72,12 +69,14 @@ export function interleave(actors: readonly Steps[], random: () => number, clock
     let total = 0;
     const now = clock.now;
     for (let i = 0; i < live.length; i++) {
+      // Runnable: at a plain switch point, its timer due, or its condition holding.
       const wait = waits[i];
-      if (ready(wait, now)) {
+      const at = wait?.at;
+      if (wait === undefined || (at !== undefined ? at <= now : wait.until?.() !== false)) {
         runnable[count++] = i;
         total += speeds[i] as number;
-      } else if (wait?.at !== undefined && wait.at < timer) {
-        timer = wait.at;
+      } else if (at !== undefined && at < timer) {
+        timer = at;
       }
     }
     if (count === 0) {
