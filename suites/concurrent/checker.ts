@@ -295,8 +295,10 @@ export function checkHistory(history: ConcurrentHistory): CheckOutcome {
   if (known !== undefined) return structuredClone(known.outcome);
   const outcome = checkDecoded(params, h);
   if (h.records.length <= CHECKED_NUMBERS) {
-    // Its own copy of the records: the caller's Float64Array is the caller's to change.
-    checked.push({ params: key, records: h.records.slice(), outcome: structuredClone(outcome) });
+    // Its own copy of the records: the caller's Float64Array is the caller's to change. Numbers
+    // from an array were copied into a Float64Array of the check's own already (decodeHistory).
+    const own = h.records === params.records ? h.records.slice() : h.records;
+    checked.push({ params: key, records: own, outcome: structuredClone(outcome) });
     // Oldest first.
     while (checked.length > CHECKED_KEPT || checked.reduce((n, c) => n + c.records.length, 0) > CHECKED_NUMBERS) checked.shift();
   }

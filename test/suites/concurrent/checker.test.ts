@@ -121,6 +121,11 @@ describe('checkHistory: a history checked again (a mutation run checks the refer
     expect(checkHistory({ ...DEFAULTS, records: buffer }).linearizable).toBe(true);
     buffer[2 * 8 + 4] = 302; // the receive now takes wr_id 302: 301 is lost behind it
     expect(clauses(checkHistory({ ...DEFAULTS, records: buffer }))).toEqual(['post_srq_recv.concurrent.fifo']);
+    // and numbers in an array, which the check keeps as its own Float64Array
+    const numbers = [post(0, 1, 311, 1), post(2, 3, 312, 1), recv(4, 5, 311)].flat();
+    expect(checkHistory({ ...DEFAULTS, records: numbers }).linearizable).toBe(true);
+    numbers[2 * 8 + 4] = 312;
+    expect(clauses(checkHistory({ ...DEFAULTS, records: numbers }))).toEqual(['post_srq_recv.concurrent.fifo']);
   });
 
   it('gives each caller its own copy: changing one outcome, the first or a kept one, changes no later one', () => {
