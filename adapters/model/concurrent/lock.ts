@@ -10,8 +10,9 @@ export interface Mutex {
 }
 
 export function newMutex(): Mutex {
-  const m: Mutex = { held: false, free: { until: () => !m.held } };
-  return m;
+  const m: { held: boolean; free: Wait | undefined } = { held: false, free: undefined };
+  m.free = { lock: m };
+  return m as Mutex;
 }
 
 /** spin_lock: a switch point, then test-and-set (one step: nothing runs between the test and the set). */

@@ -14,6 +14,8 @@
 /** Why an actor cannot take its next step yet: until a condition holds (a lock, a counter), or until a tick (a timer). */
 export interface Wait {
   readonly until?: () => boolean;
+  /** Until this lock is free: read by the scheduler itself, no call, as the most frequent wait of a step. */
+  readonly lock?: { readonly held: boolean };
   readonly at?: number;
 }
 
@@ -72,7 +74,7 @@ export function interleave(actors: readonly Steps[], random: () => number, clock
       // Runnable: at a plain switch point, its timer due, or its condition holding.
       const wait = waits[i];
       const at = wait?.at;
-      if (wait === undefined || (at !== undefined ? at <= now : wait.until?.() !== false)) {
+      if (wait === undefined || (at !== undefined ? at <= now : wait.lock !== undefined ? !wait.lock.held : wait.until?.() !== false)) {
         runnable[count++] = i;
         total += speeds[i] as number;
       } else if (at !== undefined && at < timer) {

@@ -81,6 +81,6 @@ export function finish<T>(steps: Steps<T>): T {
   for (;;) {
     const step = steps.next();
     if (step.done === true) return step.value;
-    if (step.value?.until?.() === false) throw new Error('the steps wait for a lock or a condition that no other actor will release here');
+    if (step.value?.lock?.held === true || step.value?.until?.() === false) throw new Error('the steps wait for a lock or a condition that no other actor will release here');
   }
 }

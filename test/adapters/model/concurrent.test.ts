@@ -47,6 +47,24 @@ describe('the interleaving scheduler', () => {
     }
     expect(interleave([waiter(), waiter()], seededRandom(1), { now: 0 }, () => false)).toBe('deadlock');
   });
+
+  it('resumes an actor that waits for a lock only once the lock is free', () => {
+    const m = { held: true };
+    const log: string[] = [];
+    function* waiter(): Steps {
+      yield { lock: m };
+      log.push(`resumed, held ${m.held}`);
+    }
+    function* holder(): Steps {
+      for (let i = 0; i < 20; i++) yield;
+      m.held = false;
+      log.push('released');
+    }
+    expect(interleave([waiter(), holder()], seededRandom(3), { now: 0 }, () => false)).toBe('done');
+    expect(log).toEqual(['released', 'resumed, held false']);
+    m.held = true;
+    expect(interleave([waiter()], seededRandom(3), { now: 0 }, () => false)).toBe('deadlock');
+  });
 });
 
 describe('rdmavt 6.1 SRQ paths as steps (qp.c, srq.c)', () => {
@@ -68,10 +86,11 @@ describe('rdmavt 6.1 SRQ paths as steps (qp.c, srq.c)', () => {
     const second = paths.postSrqRecv(s, wrs(2));
     expect(second.next()).toEqual({ done: false, value: undefined }); // the switch point before spin_lock
     const blocked = second.next();
-    if (blocked.done === true || blocked.value?.until === undefined) throw new Error('the second poster did not wait for p_lock');
-    expect(blocked.value.until()).toBe(false);
+    if (blocked.done === true || blocked.value?.lock === undefined) throw new Error('the second poster did not wait for p_lock');
+    expect(blocked.value.lock).toBe(s.p_lock);
+    expect(blocked.value.lock.held).toBe(true);
     finish(first);
-    expect(blocked.value.until()).toBe(true);
+    expect(blocked.value.lock.held).toBe(false);
     finish(second);
     expect([finish(paths.getRwqe(s))?.wr_id, finish(paths.getRwqe(s))?.wr_id]).toEqual([1, 2]);
   });
