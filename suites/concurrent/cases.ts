@@ -37,9 +37,13 @@ const EXERCISED: Record<ClauseId, { kinds: readonly number[]; errno?: number; pl
  */
 interface Tally {
   byKind: number[];
+  /** Of the kinds in ERRNO_KINDS. */
   byErrno: Map<number, number>[];
   placed: number;
 }
+
+/** The kinds whose errnos a clause or the census asks about (posts and arms, not the receives that make most of a history). */
+const ERRNO_KINDS = new Set([RecordKind.POST, ...Object.values(EXERCISED).flatMap((e) => (e.errno === undefined ? [] : e.kinds))]);
 
 function tally(records: readonly number[]): Tally {
   const byKind = [0, 0, 0, 0, 0];
@@ -48,10 +52,12 @@ function tally(records: readonly number[]): Tally {
   for (let i = 0; i < records.length; i += RECORD_WIDTH) {
     const kind = records[i + 1] as number;
     byKind[kind] = (byKind[kind] ?? 0) + 1;
-    const err = records[i + (kind === RecordKind.POST ? 6 : 5)] as number;
-    const counts = byErrno[kind];
-    counts?.set(err, (counts.get(err) ?? 0) + 1);
     if (kind === RecordKind.RECV && records[i + 7] !== Placement.UNCHECKED) placed++;
+    if (ERRNO_KINDS.has(kind)) {
+      const err = records[i + (kind === RecordKind.POST ? 6 : 5)] as number;
+      const counts = byErrno[kind] as Map<number, number>;
+      counts.set(err, (counts.get(err) ?? 0) + 1);
+    }
   }
   return { byKind, byErrno, placed };
 }
