@@ -586,10 +586,10 @@ function lowestUnreceived(x: Indexed, lo: number, hi: number): number {
 }
 
 // ---- the occupancy bounds over sorted time points -------------------------------------------
-function occupancy(x: Indexed) {
-  const { params, posts, recvs, resizes, R, counted, postOfRecv } = x;
-  const { inv, resp, fa, fb, fd } = x.f;
-  const okResizes = resizes.filter((z) => fb(z) === 0);
+/** The instants of the history (every invoke and response of the posts, the counted receives and the successful resizes), sorted, without repeats. */
+function timeGrid(x: Indexed, okResizes: readonly number[]) {
+  const { posts, recvs, R, counted } = x;
+  const { inv, resp } = x.f;
   const gridAll = new Float64Array(2 * (posts.length + R + okResizes.length));
   {
     let t = 0;
@@ -607,7 +607,13 @@ function occupancy(x: Indexed) {
   for (let i = 0; i < gridAll.length && gridAll[i] !== Infinity; i++) if (i === 0 || gridAll[i] !== gridAll[i - 1]) gridAll[E++] = gridAll[i] as number;
   const grid = gridAll.subarray(0, E);
   const gi = indexer(grid, E);
+  return { grid, E, gi };
+}
 
+/** The SRQ's occupancy bounds at each instant of the grid. */
+function occupancyBounds(x: Indexed, { E, gi }: ReturnType<typeof timeGrid>) {
+  const { posts, recvs, R, counted, postOfRecv } = x;
+  const { inv, resp, fd } = x.f;
   // U[g]: the most WQEs the SRQ can hold at grid[g] (ups at <= t, downs at < t): a post
   // invoked at t may already have placed its WRs, a receive done at t may not yet have taken its.
   // L[g]: the fewest it holds just after grid[g]; Lat[g]: the fewest at grid[g] itself.
@@ -647,7 +653,13 @@ function occupancy(x: Indexed) {
       downFinished += downDone[g] as number;
     }
   }
+  return { U, L, Lat };
+}
 
+/** The least and greatest max_wr that may be in force at each instant, as steps over the grid. */
+function capacitySteps(x: Indexed, okResizes: readonly number[], { grid, E }: ReturnType<typeof timeGrid>) {
+  const { params } = x;
+  const { inv, resp, fa } = x.f;
   // The max_wr possibly in force: the initial one until some resize certainly finished, then
   // that of any successful resize begun by t and not certainly replaced by one begun after it
   // finished and finished itself before t. Its least value at grid points (for ENOMEM) and its
@@ -697,7 +709,14 @@ function occupancy(x: Indexed) {
       }
     }
   }
-  return { okResizes, grid, E, gi, U, L, Lat, capMin, capMax, maxU: undefined as ((lo: number, hi: number) => number) | undefined };
+  return { capMin, capMax };
+}
+
+/** The grid of instants, the occupancy bounds over it and the max_wr in force: what the capacity and limit clauses read. Each part a function, for V8 to compile apart. */
+function occupancy(x: Indexed) {
+  const okResizes = x.resizes.filter((z) => x.f.fb(z) === 0);
+  const times = timeGrid(x, okResizes);
+  return { okResizes, ...times, ...occupancyBounds(x, times), ...capacitySteps(x, okResizes, times), maxU: undefined as ((lo: number, hi: number) => number) | undefined };
 }
 
 type Occupancy = ReturnType<typeof occupancy>;
