@@ -188,6 +188,14 @@ export const remoteCases = [
         ctx.check.notObservable('dereg_mr.in-use.errors-qp', `the adapter's MRs share lkey ${own.lkey}: a queued send cannot be tied to one MR`);
         return;
       }
+      // 655 ms between RNR retries (the responder's min_rnr_timer 0) keeps rdmavt's loopback engine
+      // idle when the dereg comes. With the usual 0.01 ms it runs retries back to back, and under TCG
+      // the dereg can find it busy: rvt_error_qp's schedule_send is then refused (the QP is BUSY),
+      // and rvt_ruc_loopback's RNR path, seeing the QP in error, ends without flushing, so the send
+      // keeps its MR reference and rvt_dereg_mr gives up after 5 s with -EBUSY (seen twice in CI on
+      // rvt_sim0 through libibverbs). That lost flush is a race of its own, not this clause.
+      const slow = await ctx.verbs.modifyQp({ qp: pair.receiver.qp, attr: { qp_state: 'RTS', min_rnr_timer: 0 }, mask: ['STATE', 'MIN_RNR_TIMER'] });
+      if (slow.rawReturn !== 0) throw new Error(`modifyQp RTS -> RTS MIN_RNR_TIMER returned ${slow.errno}`);
       // No receive is posted and rnr_retry is 7: the send stays queued, holding the MR.
       await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(90, { sg_list: [{ addr: own.addr, length: 16, lkey: own.lkey }] })] });
       const early = await ctx.quietPoll(pair.sender.cq, 1);
