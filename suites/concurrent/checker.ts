@@ -793,37 +793,36 @@ function checkEnomem(x: Indexed, o: Occupancy): void {
 }
 
 // ---- capacity-exact ------------------------------------------------------------------------
+/** Only under the exact capacity (rdmavt): a ring that may round up holds more than max_wr rightly. */
 function checkCapacity(x: Indexed, o: Occupancy): void {
-  const { params, found } = x;
+  const { found } = x;
   const { inv, resp, fa } = x.f;
   const { okResizes, grid, E, gi, L, Lat, capMax } = o;
-  if (params.capacity === 'exact') {
-    let over = false;
-    let i = 0;
-    for (let g = 0; g < E; g++) {
-      if (i + 1 < capMax.start.length && (capMax.start[i + 1] as number) <= g) i++;
-      const cap = capMax.value[i] as number;
-      const now = (L[g] as number) > cap;
-      if (now && !over) {
-        const t = grid[g] as number;
-        const held = L[g] as number;
-        found.add(C.capacity, 'over-max_wr', () => ({
-          message: `just after ${ns(t)} the SRQ certainly held ${held} WQEs, more than max_wr (${cap} at most)`,
-          witness: [...fullestPosts(x, t, cap), ...resizesBy(x, o, t)],
-        }));
-      }
-      over = now;
-    }
-    // rdmavt refuses (EINVAL) a resize below the WQEs it holds.
-    const negLat = okResizes.length > 0 ? rangeMax(Lat.map((x) => -x), E) : undefined;
-    for (const z of okResizes) {
-      const fewest = -(negLat as (lo: number, hi: number) => number)(gi(inv(z)), gi(resp(z)));
-      if (fewest <= fa(z)) continue;
-      found.add(C.capacity, 'resize-below-count', () => ({
-        message: `record ${z} resized the SRQ to max_wr ${fa(z)} and succeeded, while it certainly held at least ${fewest} WQEs throughout`,
-        witness: [z, ...inFlight(x, inv(z), resp(z)), ...resizesBy(x, o, resp(z)).filter((x) => x !== z)],
+  let over = false;
+  let i = 0;
+  for (let g = 0; g < E; g++) {
+    if (i + 1 < capMax.start.length && (capMax.start[i + 1] as number) <= g) i++;
+    const cap = capMax.value[i] as number;
+    const now = (L[g] as number) > cap;
+    if (now && !over) {
+      const t = grid[g] as number;
+      const held = L[g] as number;
+      found.add(C.capacity, 'over-max_wr', () => ({
+        message: `just after ${ns(t)} the SRQ certainly held ${held} WQEs, more than max_wr (${cap} at most)`,
+        witness: [...fullestPosts(x, t, cap), ...resizesBy(x, o, t)],
       }));
     }
+    over = now;
+  }
+  // rdmavt refuses (EINVAL) a resize below the WQEs it holds.
+  const negLat = okResizes.length > 0 ? rangeMax(Lat.map((x) => -x), E) : undefined;
+  for (const z of okResizes) {
+    const fewest = -(negLat as (lo: number, hi: number) => number)(gi(inv(z)), gi(resp(z)));
+    if (fewest <= fa(z)) continue;
+    found.add(C.capacity, 'resize-below-count', () => ({
+      message: `record ${z} resized the SRQ to max_wr ${fa(z)} and succeeded, while it certainly held at least ${fewest} WQEs throughout`,
+      witness: [z, ...inFlight(x, inv(z), resp(z)), ...resizesBy(x, o, resp(z)).filter((x) => x !== z)],
+    }));
   }
 }
 
