@@ -108,6 +108,15 @@ export async function bringUp(v: Verbs, qp: Handle, destQpNum: number, upTo: UpS
   }
 }
 
+/**
+ * Sets an RTS responder's min_rnr_timer to 0, the longest: a sender that meets no receive on it
+ * retries after 655 ms, and stays idle in between.
+ */
+export async function slowRnrTimer(v: Verbs, qp: Handle): Promise<void> {
+  const r = await v.modifyQp({ qp, attr: { qp_state: 'RTS', min_rnr_timer: 0 }, mask: ['STATE', 'MIN_RNR_TIMER'] });
+  if (r.rawReturn !== 0) throw new Error(`modifyQp RTS -> RTS MIN_RNR_TIMER returned ${r.errno}`);
+}
+
 /** Moves a QP to another state with only the STATE attribute (ERR, RESET, SQD, back to RTS). */
 export async function moveTo(v: Verbs, qp: Handle, state: QpAttr['qp_state']): Promise<void> {
   const r = await v.modifyQp({ qp, attr: { qp_state: state }, mask: ['STATE'] });

@@ -1,5 +1,5 @@
 import { defineCase } from '../case.js';
-import { bringUp, createRcQp, loopbackPair, moveTo } from '../fixtures.js';
+import { bringUp, createRcQp, loopbackPair, moveTo, slowRnrTimer } from '../fixtures.js';
 import { srqRig, wrIds } from '../post_srq_recv/rig.js';
 import { recvWr, sendMessages, wrStatuses } from '../traffic.js';
 
@@ -138,8 +138,7 @@ export const errorCases = [
     requires: ['rc_loopback'],
     async run(ctx) {
       const pair = await ctx.loopback({ rnr_retry: 1 });
-      const slow = await ctx.verbs.modifyQp({ qp: pair.receiver.qp, attr: { qp_state: 'RTS', min_rnr_timer: 0 }, mask: ['STATE', 'MIN_RNR_TIMER'] });
-      if (slow.rawReturn !== 0) throw new Error(`modifyQp RTS -> RTS MIN_RNR_TIMER returned ${slow.errno}`);
+      await slowRnrTimer(ctx.verbs, pair.receiver.qp);
       await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 11n, opcode: 'SEND' }] });
       await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 12)] });
       const recv = await ctx.poll(pair.receiver.cq, 1);

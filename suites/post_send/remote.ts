@@ -1,7 +1,7 @@
 import type { MrAccess } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
-import type { LoopbackPair } from '../fixtures.js';
+import { type LoopbackPair, slowRnrTimer } from '../fixtures.js';
 import { recvWr, send, sendMessages, stage, wrIds, wrStatuses } from '../traffic.js';
 
 /** Where remote operations aim in the pair's buffer: above the receive slots' staging area. */
@@ -194,8 +194,7 @@ export const remoteCases = [
       // and rvt_ruc_loopback's RNR path, seeing the QP in error, ends without flushing, so the send
       // keeps its MR reference and rvt_dereg_mr gives up after 5 s with -EBUSY (seen twice in CI on
       // rvt_sim0 through libibverbs). That lost flush is a race of its own, not this clause.
-      const slow = await ctx.verbs.modifyQp({ qp: pair.receiver.qp, attr: { qp_state: 'RTS', min_rnr_timer: 0 }, mask: ['STATE', 'MIN_RNR_TIMER'] });
-      if (slow.rawReturn !== 0) throw new Error(`modifyQp RTS -> RTS MIN_RNR_TIMER returned ${slow.errno}`);
+      await slowRnrTimer(ctx.verbs, pair.receiver.qp);
       // No receive is posted and rnr_retry is 7: the send stays queued, holding the MR.
       await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(90, { sg_list: [{ addr: own.addr, length: 16, lkey: own.lkey }] })] });
       const early = await ctx.quietPoll(pair.sender.cq, 1);
