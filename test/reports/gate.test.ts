@@ -9,7 +9,7 @@ import { probeCapabilities } from '../../suites/probes.js';
 import { runCases } from '../../suites/runner.js';
 import { modelWaivers } from '../helpers.js';
 import { casesNamed, resultsFor } from './fixture.js';
-import { claimsSrqsItLacks, declaresNothing, failsInSetup, hangs, hostsCases, lacking } from './lying-adapters.js';
+import { claimsSrqsItLacks, declaresNothing, failsInSetup, hangs, hidesWhatItsEngineDid, hostsCases, lacking } from './lying-adapters.js';
 
 /** A waiver for every optional capability (SRQs cannot be waived): the most a vendor's expectations file could excuse. */
 const waiveEverything: Expectation[] = Capability.options.filter((c) => c !== 'srq').map((capability, i) => ({
@@ -136,6 +136,16 @@ describe('lying adapters cannot make the gate PASS, whatever the expectations fi
     const crashedYetPassed = await fullRun(hostsCases('crashed-yet-passed', () => ({ ran: 'crash', status: 'pass', durationMs: 0, checks: [], trace: [] })), waiveEverything);
     expect(crashedYetPassed.cases.filter((c) => c.ran !== 'capability-missing').every((c) => c.status === 'error')).toBe(true);
     expect(crashedYetPassed.gate.passed).toBe(false);
+  });
+
+  it('one whose concurrent engine reports histories in which nothing could break the capacity, placement or limit clauses: those stay unverified', async () => {
+    const results = await resultsFor({ adapter: hidesWhatItsEngineDid(), expectations: [...waiveEverything, ...(await modelWaivers())] });
+    expect(results.gate.passed).toBe(false);
+    const hidden = ['post_srq_recv.concurrent.enomem-when-full', 'post_srq_recv.concurrent.capacity-exact', 'post_srq_recv.concurrent.lands-in-own-sges', 'srq_limit.concurrent.once-per-arm', 'srq_limit.concurrent.fires-below', 'srq_limit.concurrent.not-above'];
+    for (const id of hidden) expect(results.clauses.find((c) => c.id === id)?.status).toBe('not-observable');
+    expect(results.gate.unverified).toEqual(expect.arrayContaining(hidden));
+    // What the histories still show is judged: every WR received once and in order.
+    expect(results.clauses.find((c) => c.id === 'post_srq_recv.concurrent.exactly-once')?.status).toBe('pass');
   });
 
   it('one that hangs: every case times out, an error and not a verdict', async () => {

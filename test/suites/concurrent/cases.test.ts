@@ -1,24 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { Placement, RECORD_WIDTH, RecordKind } from '../../../adapters/concurrent.js';
+import { RecordKind } from '../../../adapters/concurrent.js';
 import type { Behaviour } from '../../../adapters/model/behaviour.js';
 import { concurrentOutcomes } from '../../../adapters/model/concurrent/outcomes.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import { concurrentCases } from '../../../suites/concurrent/cases.js';
 import { runAgainst } from '../../helpers.js';
+import { hideExercise, perRecord } from '../../reports/lying-adapters.js';
 
-/** The model, with each record of its concurrent histories passed through `edit` (or dropped when it returns undefined). */
-function editedModel(edit: (record: number[]) => number[] | undefined) {
+/** The model, with its concurrent histories' records passed through `edit`. */
+function editedModel(edit: (records: readonly number[]) => number[]) {
   const behaviour: Behaviour = {
     ...rdmavt,
-    intercept: {
-      runConcurrent: (_state, plan, next) => {
-        const out = next(plan);
-        const records: number[] = [];
-        for (let i = 0; i < out.records.length; i += RECORD_WIDTH) records.push(...(edit(out.records.slice(i, i + RECORD_WIDTH)) ?? []));
-        return { ...out, records };
-      },
-    },
+    intercept: { runConcurrent: (_state, plan, next) => {
+      const out = next(plan);
+      return { ...out, records: edit(out.records) };
+    } },
   };
   return modelAdapter(behaviour, 'edited', concurrentOutcomes({ maxEntries: 0 }));
 }
@@ -39,13 +36,8 @@ describe('the concurrent cases judge each clause on what the history exercised',
   });
 
   it('report not-observable, with the reason, a clause whose operations the history lacks', async () => {
-    // No refusal (a refused post becomes a post of the WRs it accepted, or goes when it accepted
-    // none) and no placement checked: those clauses cannot have been broken.
-    const edited = editedModel((r) => {
-      const [actor, kind, invoke, response, first, , errno, accepted] = r as [number, number, number, number, number, number, number, number];
-      if (kind === RecordKind.POST && errno !== 0) return accepted === 0 ? undefined : [actor, kind, invoke, response, first, accepted, 0, accepted];
-      return kind === RecordKind.RECV ? [...r.slice(0, 7), Placement.UNCHECKED] : r;
-    });
+    // No refusal and no placement checked (hideExercise): those clauses cannot have been broken.
+    const edited = editedModel(hideExercise);
     const checks = await checksOf(edited, 'posters-and-consumers', 'payload-placement');
     const byClause = (clause: string) => checks.filter((c) => c.clause === clause);
     for (const clause of ['post_srq_recv.concurrent.enomem-when-full', 'post_srq_recv.concurrent.capacity-exact', 'post_srq_recv.concurrent.lands-in-own-sges']) {
@@ -59,10 +51,12 @@ describe('the concurrent cases judge each clause on what the history exercised',
 
   it('count the limit clauses exercised only by successful arms and limit events', async () => {
     // Every arm refused (errno EINVAL) and every event dropped: neither limit clause had anything to judge.
-    const edited = editedModel((r) => {
-      if (r[1] === RecordKind.LIMIT_EVENT) return undefined;
-      return r[1] === RecordKind.ARM ? [...r.slice(0, 5), 22, 0, 0] : r;
-    });
+    const edited = editedModel(
+      perRecord((r) => {
+        if (r[1] === RecordKind.LIMIT_EVENT) return undefined;
+        return r[1] === RecordKind.ARM ? [...r.slice(0, 5), 22, 0, 0] : r;
+      }),
+    );
     const checks = await checksOf(edited, 'limit-while-consuming');
     expect(Object.fromEntries(checks.map((c) => [c.clause, c.status]))).toEqual({
       'srq_limit.concurrent.once-per-arm': 'not-observable',
