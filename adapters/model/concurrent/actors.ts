@@ -1,5 +1,5 @@
 import { type ConcurrentPlan, Placement, RECORD_WIDTH, RecordKind } from '../../concurrent.js';
-import type { Clock, Steps, Wait } from './scheduler.js';
+import { type Clock, type Steps, waitAt, waitUntil } from './scheduler.js';
 import type { ConcurrentSrq, SharedSrq } from './srq.js';
 
 /**
@@ -82,7 +82,7 @@ export function* poster(run: Run, actor: number, plan: ConcurrentPlan['posters']
       done += accepted;
       run.posted += accepted;
       refusals = ret === 0 ? 0 : refusals + 1;
-      if (ret !== 0) yield { at: run.clock.now + BACKOFF_TICKS * 2 ** Math.min(refusals, 6) };
+      if (ret !== 0) yield waitAt(run.clock.now + BACKOFF_TICKS * 2 ** Math.min(refusals, 6));
     }
     next += batch;
   }
@@ -105,7 +105,7 @@ export function* consumer(run: Run, actor: number, index: number, messages: numb
     }
     const taken = yield* run.paths.getRwqe(run.srq);
     if (taken === undefined) {
-      yield { at: run.clock.now + RNR_TICKS };
+      yield waitAt(run.clock.now + RNR_TICKS);
       continue;
     }
     if (taken.limitEvent) run.pendingEvents++;
@@ -143,7 +143,7 @@ export function* modifier(
 ): Steps {
   for (const [i, value] of values.entries()) {
     const due = at[i] as number;
-    const wait: Wait = { until: () => counter() >= due };
+    const wait = waitUntil(() => counter() >= due);
     while (counter() < due) yield wait;
     const invoke = run.clock.now;
     const ret = yield* run.paths.modifySrq(run.srq, kind === RecordKind.RESIZE ? { max_wr: value } : { srq_limit: value });
@@ -154,7 +154,7 @@ export function* modifier(
 
 /** Reads the limit events some steps after they were raised (whenever the scheduler picks it), until the others are done. */
 export function* eventReader(run: Run, actor: number): Steps {
-  const wait: Wait = { until: () => run.pendingEvents > 0 || run.busy === 0 };
+  const wait = waitUntil(() => run.pendingEvents > 0 || run.busy === 0);
   for (;;) {
     while (run.pendingEvents === 0 && run.busy > 0) yield wait;
     if (run.pendingEvents === 0) return;

@@ -1,4 +1,4 @@
-import type { Steps, Wait } from './scheduler.js';
+import { type Steps, type Wait, waitForLock } from './scheduler.js';
 
 /**
  * A spinlock of the model (p_lock, c_lock). Taking it is a step; an actor that finds it held
@@ -11,7 +11,7 @@ export interface Mutex {
 
 export function newMutex(): Mutex {
   const m: { held: boolean; free: Wait | undefined } = { held: false, free: undefined };
-  m.free = { lock: m };
+  m.free = waitForLock(m);
   return m as Mutex;
 }
 

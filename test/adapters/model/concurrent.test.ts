@@ -4,7 +4,7 @@ import { ConcurrentOutcome, ConcurrentPlan, Placement, RecordKind } from '../../
 import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import { expectedOperations, planSeed } from '../../../adapters/model/concurrent/engine.js';
 import { rdmavtConcurrentSrq } from '../../../adapters/model/concurrent/rdmavt.js';
-import { type Clock, interleave, seededRandom, type Steps } from '../../../adapters/model/concurrent/scheduler.js';
+import { type Clock, interleave, seededRandom, type Steps, waitAt, waitForLock, waitUntil } from '../../../adapters/model/concurrent/scheduler.js';
 import { newSharedSrq } from '../../../adapters/model/concurrent/srq.js';
 import { MODEL_DEVICE_ATTR } from '../../../adapters/model/device.js';
 import { openModelSession } from '../../../adapters/model/session.js';
@@ -33,7 +33,7 @@ describe('the interleaving scheduler', () => {
     function* actor(name: string, wait: number): Steps {
       yield;
       log.push(`${name}@${clock.now}`);
-      yield { at: clock.now + wait };
+      yield waitAt(clock.now + wait);
       log.push(`${name}@${clock.now}`);
     }
     expect(interleave([actor('a', 100), actor('b', 200)], seededRandom(1), clock, () => false)).toBe('done');
@@ -43,7 +43,7 @@ describe('the interleaving scheduler', () => {
 
   it('says deadlock when every actor waits for a condition no one can make true', () => {
     function* waiter(): Steps {
-      yield { until: () => false };
+      yield waitUntil(() => false);
     }
     expect(interleave([waiter(), waiter()], seededRandom(1), { now: 0 }, () => false)).toBe('deadlock');
   });
@@ -52,7 +52,7 @@ describe('the interleaving scheduler', () => {
     const m = { held: true };
     const log: string[] = [];
     function* waiter(): Steps {
-      yield { lock: m };
+      yield waitForLock(m);
       log.push(`resumed, held ${m.held}`);
     }
     function* holder(): Steps {
