@@ -56,6 +56,18 @@ export interface Agent {
  */
 const KEEPALIVE = { 'grpc.keepalive_time_ms': 20_000, 'grpc.keepalive_timeout_ms': 10_000, 'grpc.max_connection_idle_ms': 300_000 };
 
+/**
+ * Streams one connection may have open at once (HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS, which
+ * Node leaves unbounded): as many as a client may use (a stream per session, and one per call in
+ * flight where a session calls an rpc at a time), and room for health checks, status and cases.
+ * A peer that opened streams and never sent on them held agent memory for each; past this bound
+ * its streams are refused (REFUSED_STREAM). None where the sessions have no bound either.
+ */
+export function maxStreamsPerConnection(limits: HostLimits): number | undefined {
+  const streams = limits.maxSessionsPerClient * (limits.maxCallsInFlight + 1) + 16;
+  return Number.isFinite(streams) ? streams : undefined;
+}
+
 /** The largest request: an MR write at the size limit, as hex, with room for the rest of the message. */
 const maxRequestBytes = (limits: HostLimits) => 2 * limits.maxMrBytes + (64 << 10);
 
@@ -117,7 +129,13 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     guard.used(call.getPeer());
     return call as grpc.ServerInterceptingCall;
   };
-  const server = new grpc.Server({ ...KEEPALIVE, 'grpc.max_receive_message_length': maxRequestBytes(limits), interceptors: [inUse] });
+  const streams = maxStreamsPerConnection(limits);
+  const server = new grpc.Server({
+    ...KEEPALIVE,
+    'grpc.max_receive_message_length': maxRequestBytes(limits),
+    ...(streams === undefined ? {} : { 'grpc.max_concurrent_streams': streams }),
+    interceptors: [inUse],
+  });
   const started = performance.now();
   const usage = (): AgentUsage => {
     const connections = guard.count();

@@ -1,6 +1,7 @@
 // Hostile clients against a real agent on loopback: each test is an attack that used to cost the
 // agent (or its other clients) something, and checks that it is now refused and logged, and
 // that a well-behaved client is still served.
+import { connect as connectHttp2 } from 'node:http2';
 import { connect, type Socket } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
@@ -8,9 +9,9 @@ import { service as healthService } from 'grpc-health-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { Adapter } from '../../../adapters/adapter.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
-import { startAgent } from '../../../adapters/grpc/server.js';
+import { maxStreamsPerConnection, startAgent } from '../../../adapters/grpc/server.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
-import { DEFAULT_LIMITS, type HostLimits } from '../../../adapters/remote/budget.js';
+import { DEFAULT_LIMITS, type HostLimits, NO_LIMITS } from '../../../adapters/remote/budget.js';
 import { UserError } from '../../../spec/errors.js';
 import { allCases } from '../../../suites/index.js';
 import { referenceModel, referenceRunsOf, runAgainst, sequentialCases } from '../../helpers.js';
@@ -260,6 +261,33 @@ describe('a client that opens connections and says nothing', () => {
     for (const socket of sockets) socket.destroy();
     await vi.waitFor(() => expect(served.agent.connections.count().get('127.0.0.1') ?? 0).toBe(0), { timeout: 2000, interval: 20 });
     await stillServes(served.client());
+  });
+});
+
+describe('a client that opens streams on its connection and never sends on them', () => {
+  it('has those past the bound refused (REFUSED_STREAM), the agent holding only the bound, and other clients are served', async () => {
+    const few = limits({ maxSessionsPerClient: 1, maxCallsInFlight: 1 });
+    const bound = maxStreamsPerConnection(few) as number;
+    expect(bound).toBe(18);
+    const served = await serveModel({ limits: few });
+    const session = connectHttp2(`http://${served.agent.address}`);
+    const advertised = new Promise<number | undefined>((resolve) => session.once('remoteSettings', (settings) => resolve(settings.maxConcurrentStreams)));
+    // a unary rpc's headers without its message: the agent keeps each stream open, waiting for it
+    const streams = Array.from({ length: bound + 4 }, () => {
+      const stream = session.request({ ':method': 'POST', ':path': (healthService.Check as MethodDefinition<unknown, unknown>).path, 'content-type': 'application/grpc', te: 'trailers' }, { endStream: false });
+      stream.on('error', () => undefined);
+      return stream;
+    });
+    expect(await advertised).toBe(bound);
+    await vi.waitFor(() => expect(streams.filter((s) => s.rstCode === 7)).toHaveLength(4), { timeout: 2000, interval: 20 });
+    expect(streams.filter((s) => !s.closed)).toHaveLength(bound);
+    await stillServes(served.client());
+    session.destroy();
+  });
+
+  it('is not bounded where the sessions are not (a worker\'s host)', () => {
+    expect(maxStreamsPerConnection(NO_LIMITS)).toBeUndefined();
+    expect(maxStreamsPerConnection(DEFAULT_LIMITS)).toBe(16 * 17 + 16);
   });
 });
 
