@@ -89,8 +89,16 @@ export interface WatchFinding {
 
 /** Evidence an adapter gathers beside the verbs for each case, e.g. the kernel log. */
 export interface CaseWatch {
-  /** Called before the case's first verb. */
-  begin(): void;
+  /**
+   * Called before the case's first verb. Spans may overlap (an agent runs several clients' cases
+   * at once): each sees everything from its start to its end, so a splat in that time is each
+   * overlapping case's, since nothing tells which of them caused it.
+   */
+  start(): WatchSpan;
+}
+
+/** One case's time under a watch. */
+export interface WatchSpan {
   /** Called after the case: what went wrong meanwhile, if anything. */
   end(): WatchFinding | undefined;
 }
@@ -99,11 +107,13 @@ export interface CaseWatch {
  * How a case run in another process ended for the process that asked: the record that process
  * made of it (wire data, validated by the caller), or the process lost meanwhile (it crashed, or
  * hung past the budget and was killed) with the progress lines the case had written by then.
+ * `finding`: what the host's own watch saw while the case ran there (an agent reading its
+ * machine's kernel log), which the asking process's watch cannot see.
  */
 export type HostedCaseEnd =
   /** `wire`: the record as wire JSON (adapters/remote/wire.ts), unparsed: an agent passes it on as it came. */
-  | { kind: 'done'; wire: string }
-  | { kind: 'lost'; error: Error; timedOut: boolean; progress: string[] }
+  | { kind: 'done'; wire: string; finding?: WatchFinding }
+  | { kind: 'lost'; error: Error; timedOut: boolean; progress: string[]; finding?: WatchFinding }
   /** The host runs no cases after all (an agent that serves only verbs): the runner runs this one itself, verb by verb. */
   | { kind: 'declined' };
 

@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
-import type { Adapter, AdapterInfo, CapabilityProbe, CaseHost, HostedRequest, Profile, Session } from '../adapters/adapter.js';
+import type { Adapter, AdapterInfo, CapabilityProbe, CaseHost, HostedRequest, Profile, Session, WatchFinding } from '../adapters/adapter.js';
 import { ImplementationCrash, InfrastructureError } from '../spec/errors.js';
 import type { Ran, RunStatus } from '../spec/status.js';
 import type { Case } from './case.js';
@@ -83,21 +83,22 @@ const CLEAN_LOG = 'no splat (BUG, WARNING, oops, lockdep report, RCU stall) whil
  * run asks of the adapter's case host after this one, which the host may send ahead.
  */
 export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case, next?: Case): Promise<CaseRun> {
-  const watch = options.adapter.watch;
-  watch?.begin();
-  const run = await runCaseOnly(options, kase, next);
-  const finding = watch?.end();
-  if (finding === undefined) return run;
+  const span = options.adapter.watch?.start();
+  const { finding: hosted, ...run } = await runCaseOnly(options, kase, next);
+  // this process's watch, and the host's where the case ran on another machine (an agent's kernel log)
+  const findings = [span?.end(), hosted].filter((f): f is WatchFinding => f !== undefined);
+  if (findings.length === 0) return run;
   const checks = [
     ...run.checks,
-    ...kase.clauses.map((clause) => ({ clause, what: finding.problem, expected: CLEAN_LOG, actual: finding.lines, status: 'fail' as const })),
+    ...findings.flatMap((finding) => kase.clauses.map((clause) => ({ clause, what: finding.problem, expected: CLEAN_LOG, actual: finding.lines, status: 'fail' as const }))),
   ];
+  const fatal = findings.find((f) => f.fatal);
   return {
     ...run,
     status: 'fail',
     checks,
-    reason: [run.reason, `${finding.problem}: ${finding.lines[0] ?? ''}`].filter(Boolean).join('; '),
-    ...(finding.fatal ? { stopsRun: `${finding.problem} during ${kase.id} (${finding.lines[0] ?? 'see its evidence'})` } : {}),
+    reason: [run.reason, ...findings.map((f) => `${f.problem}: ${f.lines[0] ?? ''}`)].filter(Boolean).join('; '),
+    ...(fatal === undefined ? {} : { stopsRun: `${fatal.problem} during ${kase.id} (${fatal.lines[0] ?? 'see its evidence'})` }),
   };
 }
 
@@ -217,7 +218,10 @@ function withCloseFailure(run: Omit<CaseRun, 'case' | 'durationMs' | 'trace' | '
 /** What `kase` needs that the adapter does not provide (after its probes). */
 const missingCapabilities = (info: AdapterInfo, kase: Case) => kase.requires.filter((cap) => !info.capabilities.includes(cap));
 
-async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case, next: Case | undefined): Promise<CaseRun> {
+/** A case run, and what its host's watch saw where it ran elsewhere. */
+type RunAndFinding = CaseRun & { finding?: WatchFinding | undefined };
+
+async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case, next: Case | undefined): Promise<RunAndFinding> {
   const { info } = options;
   const missing = missingCapabilities(info, kase);
   if (missing.length > 0) {
@@ -244,21 +248,22 @@ export async function sessionRun(options: Omit<RunOptions, 'cases' | 'onEvent'>,
  * A built-in case run where the implementation lives (the adapter's worker), judged there; when
  * the worker died in it or passed the budget, judged here from what it had written of its progress.
  */
-async function hostedRun(host: CaseHost, options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case, next: Case | undefined): Promise<Omit<CaseRun, 'case'>> {
+async function hostedRun(host: CaseHost, options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case, next: Case | undefined): Promise<Omit<RunAndFinding, 'case'>> {
   const { timeoutMs, signal } = options;
   const started = performance.now();
   const { request, budgetMs } = hostedRequest(options, kase);
   const end = await host.runCase(request, budgetMs, signal, next === undefined ? undefined : hostedRequest(options, next));
   if (end.kind === 'declined') return sessionRun(options, kase);
+  const finding = end.finding === undefined ? {} : { finding: end.finding };
   if (end.kind === 'done') {
     const record = CaseRecord.safeParse(parseWire(end.wire));
-    if (record.success) return rejudged(kase, record.data);
+    if (record.success) return { ...rejudged(kase, record.data), ...finding };
     const problem = `harness: the worker's record of the case is malformed: ${record.error.message}`;
-    return { ran: 'error', status: 'error', reason: problem, durationMs: 0, checks: [], trace: [] };
+    return { ran: 'error', status: 'error', reason: problem, durationMs: 0, checks: [], trace: [], ...finding };
   }
   const { trace, checks } = fromProgress(end.progress);
   const error = signal?.aborted ? new Interrupted('the run was interrupted') : end.timedOut ? new Timeout(`no result after ${timeoutMs} ms`) : end.error;
-  return { durationMs: performance.now() - started, trace, checks, ...verdict(kase, { error, checks, trace, openedAt: started }, timeoutMs) };
+  return { durationMs: performance.now() - started, trace, checks, ...verdict(kase, { error, checks, trace, openedAt: started }, timeoutMs), ...finding };
 }
 
 /** A case as its host is asked to run it. The worker bounds its steps itself; the budget bounds a worker stuck in native code, which is killed. */

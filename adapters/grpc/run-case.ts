@@ -45,14 +45,23 @@ export const runCasesMethod = {
 /** Errors keep their kind across: a crash is a result, an infrastructure failure stops the run, anything else fails the case. */
 const KINDS: Record<string, new (message: string) => Error> = { ImplementationCrash, InfrastructureError };
 
+/** What the agent's watch saw while the case ran there (a splat in its kernel log): a sentence and the log's lines. */
+const Finding = z.object({ problem: z.string().max(1000), lines: z.array(z.string().max(4096)).max(1000), fatal: z.boolean() });
+
 const WireEnd = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('done'), record: z.unknown() }),
-  z.object({ kind: z.literal('lost'), error: z.object({ name: z.string(), message: z.string() }), timedOut: z.boolean(), progress: z.array(z.string()) }),
+  z.object({ kind: z.literal('done'), record: z.unknown(), finding: Finding.optional() }),
+  z.object({
+    kind: z.literal('lost'),
+    error: z.object({ name: z.string(), message: z.string() }),
+    timedOut: z.boolean(),
+    progress: z.array(z.string()),
+    finding: Finding.optional(),
+  }),
 ]);
 
 /** The agent's side: a case's end as RunCaseResponse.end; a record goes in as the worker wrote it. */
 export function encodeEnd(end: Exclude<HostedCaseEnd, { kind: 'declined' }>): string {
-  if (end.kind === 'done') return `{"kind":"done","record":${end.wire}}`;
+  if (end.kind === 'done') return `{"kind":"done","record":${end.wire}${end.finding === undefined ? '' : `,"finding":${toWire(end.finding)}`}}`;
   return toWire({ ...end, error: { name: end.error.name, message: end.error.message } });
 }
 
@@ -67,7 +76,7 @@ export function decodeEnd(text: string): HostedCaseEnd | undefined {
   if (!parsed.success) return undefined;
   const end = parsed.data;
   // the runner reads the record from wire JSON, as from a worker of its own
-  if (end.kind === 'done') return { kind: 'done', wire: toWire(end.record) };
+  if (end.kind === 'done') return { kind: 'done', wire: toWire(end.record), ...(end.finding === undefined ? {} : { finding: end.finding }) };
   const Kind = KINDS[end.error.name] ?? Error;
   return { ...end, error: new Kind(end.error.message) };
 }

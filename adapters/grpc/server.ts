@@ -159,6 +159,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     notice,
     usage,
     cases: options.cases,
+    watch: () => options.adapter.watch,
   });
   server.addService(boundedService(agentService, lookup, limits.maxWrsPerPost * FIELDS_PER_WR), implementation);
   new HealthImplementation({ '': 'SERVING', [AGENT_SERVICE_NAME]: 'SERVING' }).addToServer(server);

@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import { AdapterInfo, type CaseHost } from '../adapter.js';
+import { AdapterInfo, type CaseHost, type CaseWatch, type WatchFinding } from '../adapter.js';
 import type { CallName } from '../calls.js';
 import { InvalidRequest, OverBudget } from '../remote/refusals.js';
 import { fromWire } from '../remote/wire.js';
@@ -26,6 +26,24 @@ export interface ServiceOptions {
   usage: () => AgentUsage;
   /** The built-in cases it runs for its clients (rpc RunCases); none without. */
   cases?: AgentCases | undefined;
+  /**
+   * The adapter's watch of this machine (its kernel log), read at each case: a splat while a
+   * hosted case ran goes back with the case's end, since no client can read this machine's log.
+   */
+  watch?: (() => CaseWatch | undefined) | undefined;
+}
+
+/** `run` under a span of `watch`, ended however `run` ends: its value, and what the span saw. */
+async function watched<T>(watch: CaseWatch | undefined, run: () => Promise<T>): Promise<{ value: T; finding: WatchFinding | undefined }> {
+  const span = watch?.start();
+  let value: T;
+  try {
+    value = await run();
+  } catch (error) {
+    span?.end();
+    throw error;
+  }
+  return { value, finding: span?.end() };
 }
 
 /** The built-in cases an agent runs (rpc RunCases): given by its command, since the cases live above the adapters. */
@@ -72,7 +90,7 @@ type Streaming = grpc.handleServerStreamingCall<object, object>;
  * bad request fails only that call.
  */
 export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
-  const { host, token, log, notice, usage, cases } = options;
+  const { host, token, log, notice, usage, cases, watch } = options;
   const leases = new Leases(host);
 
   const record = (call: string, peer: string): Record => {
@@ -357,10 +375,10 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       const named = request as { id?: string; probe?: string };
       rec.call = `runCase(${named.id ?? `probe ${named.probe ?? ''}`})`;
       const budgetMs = Math.min(parsed.data.budgetMs, MAX_CASE_BUDGET_MS);
-      const end = await host.hostCase(clientOf(peer), (limits) => cases.host.runCase({ ...(request as object), limits }, budgetMs, signal));
+      const { value: end, finding } = await watched(watch?.(), () => host.hostCase(clientOf(peer), (limits) => cases.host.runCase({ ...(request as object), limits }, budgetMs, signal)));
       if (end.kind === 'declined') throw new StatusError(grpc.status.UNIMPLEMENTED, "this agent's adapter runs no cases: its clients run them verb by verb");
       rec.end({ code: grpc.status.OK });
-      return runCasesMethod.encodeResponse({ id, end: encodeEnd(end) });
+      return runCasesMethod.encodeResponse({ id, end: encodeEnd(finding === undefined ? end : { ...end, finding }) });
     } catch (error) {
       const status = statusOf(error);
       rec.end(status);

@@ -1,6 +1,6 @@
 import type { Adapter, CaseWatch } from '../adapter.js';
 import { workerAdapter } from '../remote/worker-adapter.js';
-import { KernelLog, findSplat } from './kmsg.js';
+import { KernelLog, type KmsgRecord, findSplat } from './kmsg.js';
 
 export interface KernelAdapterOptions {
   /** The ib_device to drive (e.g. rxe0, siw0, rvt_sim0). */
@@ -17,17 +17,32 @@ const REMEDIES: Record<string, string> = {
 /**
  * Reads the kernel log around every case: a splat while a case ran fails it, with the log lines
  * as evidence, whichever verb (or none) caused it. Reading /dev/kmsg needs root, like the module.
+ * One reader serves every span: what a drain reads goes to each span open then, so overlapping
+ * spans (an agent's clients) each get the whole of their time, whichever of them drained it.
  */
 export function kernelLogWatch(log: Pick<KernelLog, 'drain'>): CaseWatch {
+  const open = new Set<KmsgRecord[]>();
+  const drain = () => {
+    const records = log.drain();
+    for (const seen of open) seen.push(...records);
+  };
   return {
-    begin: () => void log.drain(),
-    end: () => {
-      const splat = findSplat(log.drain());
-      if (splat === undefined) return undefined;
+    start() {
+      drain();
+      const seen: KmsgRecord[] = [];
+      open.add(seen);
       return {
-        problem: splat.fatal ? 'the kernel oopsed while the case ran' : 'the kernel logged a splat while the case ran',
-        lines: splat.lines,
-        fatal: splat.fatal,
+        end() {
+          drain();
+          open.delete(seen);
+          const splat = findSplat(seen);
+          if (splat === undefined) return undefined;
+          return {
+            problem: splat.fatal ? 'the kernel oopsed while the case ran' : 'the kernel logged a splat while the case ran',
+            lines: splat.lines,
+            fatal: splat.fatal,
+          };
+        },
       };
     },
   };
@@ -51,15 +66,20 @@ function openKernelLogIfAllowed(): KernelLog | undefined {
  */
 export function watchingKernelLog(inner: Adapter, required: boolean): Adapter {
   let log: KernelLog | undefined;
+  // one watch for the log: its spans share its reader
+  let watch: CaseWatch | undefined;
   return {
     ...inner,
     info: async () => {
       const info = await inner.info();
-      log ??= required ? new KernelLog() : openKernelLogIfAllowed();
+      if (log === undefined) {
+        log = required ? new KernelLog() : openKernelLogIfAllowed();
+        watch = log === undefined ? undefined : kernelLogWatch(log);
+      }
       return info;
     },
     get watch() {
-      return log === undefined ? undefined : kernelLogWatch(log);
+      return watch;
     },
     dispose: async () => {
       await inner.dispose();

@@ -171,7 +171,7 @@ describe('runner and the adapter watch (the kernel log)', () => {
   /** The model with a watch that reports `findings` in turn: a fake kernel log for the runner only. */
   function watched(findings: (WatchFinding | undefined)[]): Adapter {
     const base = modelAdapter();
-    return { ...base, watch: { begin: () => undefined, end: () => findings.shift() } };
+    return { ...base, watch: { start: () => ({ end: () => findings.shift() }) } };
   }
 
   it('fails a case whose checks all held when the watch saw a splat, with the log lines on every clause', async () => {

@@ -5,7 +5,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { Adapter, CaseHost, HostedCaseEnd } from '../../../adapters/adapter.js';
+import type { Adapter, CaseHost, HostedCaseEnd, WatchFinding } from '../../../adapters/adapter.js';
 import { withToken } from '../../../adapters/grpc/metadata.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
 import { decodeEnd } from '../../../adapters/grpc/run-case.js';
@@ -224,6 +224,26 @@ describe('rpc RunCase', () => {
     expect(end?.kind === 'done' ? fromWire(end.wire) : end).toMatchObject({ ran: 'ok', status: 'pass' });
     expect((await rawCases(served.agent.address, undefined, messages.slice(-1))).status).toBe(grpc.status.UNAUTHENTICATED);
     expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
+  });
+});
+
+describe("rpc RunCase and the agent's machine's kernel log", () => {
+  it('fails a case that held on the agent when its watch saw a splat meanwhile, with the lines; an oops there stops the run', async () => {
+    const splat: WatchFinding = { problem: 'the kernel logged a splat while the case ran', lines: ['[1.0] WARNING: CPU: 0 PID: 9 at drivers/infiniband/sw/rdmavt/qp.c:2041'], fatal: false };
+    const oops: WatchFinding = { problem: 'the kernel oopsed while the case ran', lines: ['[2.0] Oops: 0002 [#1] PREEMPT SMP NOPTI'], fatal: true };
+    // the agent's own watch, one finding a case in turn: the client has no watch, and cannot read that log
+    const findings: (WatchFinding | undefined)[] = [undefined, splat, oops];
+    const served = await caseAgent({ adapter: { ...referenceModel(), watch: { start: () => ({ end: () => findings.shift() }) } } });
+    const client = casesOnly(served.client());
+    expect(client.watch).toBeUndefined();
+    const cases = sequentialCases.filter((c) => c.verb === 'post_srq_recv').slice(0, 4);
+    const runs = await runAgainst(client, cases);
+    expect(runs.map((r) => r.status)).toEqual(['pass', 'fail', 'fail', 'error']);
+    const failed = (runs[1]?.checks ?? []).filter((c) => c.status === 'fail');
+    expect(failed.map((c) => c.clause)).toEqual([...(cases[1]?.clauses ?? [])]);
+    expect(failed.every((c) => c.what === splat.problem && JSON.stringify(c.actual) === JSON.stringify(splat.lines))).toBe(true);
+    expect(runs[2]?.stopsRun).toMatch(/^the kernel oopsed while the case ran during post_srq_recv\//);
+    expect(runs[3]?.reason).toMatch(/^not run: the kernel oopsed while the case ran/);
   });
 });
 

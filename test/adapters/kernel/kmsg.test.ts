@@ -37,9 +37,22 @@ describe('the kernel log', () => {
   it('watches each case on its own: what was logged before the case began is not its splat', () => {
     const pending: KmsgRecord[][] = [[rec('WARNING: from an earlier case')], [], [], [rec('BUG: scheduling while atomic: node/1/0x2')]];
     const watch = kernelLogWatch({ drain: () => pending.shift() ?? [] });
-    watch.begin();
-    expect(watch.end()).toBeUndefined();
-    watch.begin();
-    expect(watch.end()).toMatchObject({ fatal: false, lines: ['[0.001000] BUG: scheduling while atomic: node/1/0x2'] });
+    expect(watch.start().end()).toBeUndefined();
+    expect(watch.start().end()).toMatchObject({ fatal: false, lines: ['[0.001000] BUG: scheduling while atomic: node/1/0x2'] });
+  });
+
+  it('gives spans that overlap (an agent\'s clients) everything logged in their own time, whichever of them read it', () => {
+    // what each drain reads: at a's start, b's start, c's start, c's end
+    const pending: KmsgRecord[][] = [[rec('WARNING: before any', 1)], [rec('infiniband rxe0: a line while only a runs', 2)], [], [rec('WARNING: CPU: 0 PID: 9 at qp.c:2041', 3)]];
+    const watch = kernelLogWatch({ drain: () => pending.shift() ?? [] });
+    const a = watch.start();
+    const b = watch.start();
+    const c = watch.start();
+    expect(c.end()).toMatchObject({ fatal: false, lines: ['[0.003000] WARNING: CPU: 0 PID: 9 at qp.c:2041'] });
+    // c's end read the splat while a and b were open: it is theirs too
+    expect(b.end()?.lines).toEqual(['[0.003000] WARNING: CPU: 0 PID: 9 at qp.c:2041']);
+    expect(a.end()?.lines).toEqual(['[0.002000] infiniband rxe0: a line while only a runs', '[0.003000] WARNING: CPU: 0 PID: 9 at qp.c:2041']);
+    // an ended span gets nothing more, and a new one nothing from before its start
+    expect(watch.start().end()).toBeUndefined();
   });
 });
