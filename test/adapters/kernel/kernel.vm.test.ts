@@ -1,5 +1,6 @@
 // Boots the VM once (about 30 s) with the rvtc module loaded and checks, on rxe0, that a kernel
-// splat during a case fails it with the log lines, and that a killed session leaves nothing behind.
+// splat during a case fails it with the log lines, directly and through the gRPC agent, and that a
+// killed session leaves nothing behind.
 // Run alone with: npx vitest run test/adapters/kernel/kernel.vm.test.ts
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,11 @@ describe.skipIf(vmSkipReason !== undefined)(`kernel adapter on rxe0${vmSkipReaso
       run clean
       RVT_KERNEL_FAULT_BEFORE=postSrqRecv:sleep run sleep
       RVT_KERNEL_FAULT_BEFORE=postSrqRecv:warn run warn
+      RVT_KERNEL_FAULT_BEFORE=postSrqRecv:warn "$NODE" "$CLI" agent --adapter kernel --device rxe0 --listen 127.0.0.1:7471 2> agent.log &
+      agent=$!
+      for i in $(seq 1 600); do grep -q serving agent.log && break; sleep 0.1; done
+      "$NODE" "$CLI" run --adapter grpc --target 127.0.0.1:7471 --case '${CASE}' --quiet --out grpc-warn; echo "grpc-warn $?" >> exits
+      kill "$agent"; wait "$agent"
       rdma -j resource show > before.json
       "$NODE" "$HOLDER" rxe0 > holder.log 2>&1 &
       holder=$!
@@ -57,6 +63,15 @@ describe.skipIf(vmSkipReason !== undefined)(`kernel adapter on rxe0${vmSkipReaso
     const evidence = kase?.checks.filter((c) => c.status === 'fail').flatMap((c) => c.actual as string[]) ?? [];
     expect(evidence.some((l) => line.test(l))).toBe(true);
     expect(read('exits')).toContain(`${run} 1`);
+  });
+
+  it("fails it through the gRPC agent too: the agent reads the guest's kernel log around the case it runs for the client", () => {
+    const kase = results('grpc-warn').cases.find((c) => c.id === CASE);
+    expect(results('grpc-warn').adapter.via).toBe('grpc://127.0.0.1:7471');
+    expect(kase?.status).toBe('fail');
+    const evidence = kase?.checks.filter((c) => c.status === 'fail').flatMap((c) => c.actual as string[]) ?? [];
+    expect(evidence.some((l) => /WARNING: .*rvtc_test_fault/.test(l))).toBe(true);
+    expect(read('exits')).toContain('grpc-warn 1');
   });
 
   it('releases every PD, CQ, SRQ and QP of a session whose process was killed, and unloads cleanly', () => {
