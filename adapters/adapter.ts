@@ -104,6 +104,22 @@ export interface WatchSpan {
 }
 
 /**
+ * `run` under a span of `watch`, ended however `run` ends (an open span would keep everything
+ * the watch reads from then on): its value, and what the span saw.
+ */
+export async function watched<T>(watch: CaseWatch | undefined, run: () => Promise<T>): Promise<{ value: T; finding: WatchFinding | undefined }> {
+  const span = watch?.start();
+  let value: T;
+  try {
+    value = await run();
+  } catch (error) {
+    span?.end();
+    throw error;
+  }
+  return { value, finding: span?.end() };
+}
+
+/**
  * How a case run in another process ended for the process that asked: the record that process
  * made of it (wire data, validated by the caller), or the process lost meanwhile (it crashed, or
  * hung past the budget and was killed) with the progress lines the case had written by then.

@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
-import type { Adapter, AdapterInfo, CapabilityProbe, CaseHost, HostedRequest, Profile, Session, WatchFinding } from '../adapters/adapter.js';
+import { type Adapter, type AdapterInfo, type CapabilityProbe, type CaseHost, type HostedRequest, type Profile, type Session, type WatchFinding, watched } from '../adapters/adapter.js';
 import { ImplementationCrash, InfrastructureError } from '../spec/errors.js';
 import type { Ran, RunStatus } from '../spec/status.js';
 import type { Case } from './case.js';
@@ -83,10 +83,10 @@ const CLEAN_LOG = 'no splat (BUG, WARNING, oops, lockdep report, RCU stall) whil
  * run asks of the adapter's case host after this one, which the host may send ahead.
  */
 export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case, next?: Case): Promise<CaseRun> {
-  const span = options.adapter.watch?.start();
-  const { finding: hosted, ...run } = await runCaseOnly(options, kase, next);
+  const { value, finding: local } = await watched(options.adapter.watch, () => runCaseOnly(options, kase, next));
+  const { finding: hosted, ...run } = value;
   // this process's watch, and the host's where the case ran on another machine (an agent's kernel log)
-  const findings = [span?.end(), hosted].filter((f): f is WatchFinding => f !== undefined);
+  const findings = [local, hosted].filter((f): f is WatchFinding => f !== undefined);
   if (findings.length === 0) return run;
   const checks = [
     ...run.checks,

@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import { AdapterInfo, type CaseHost, type CaseWatch, type WatchFinding } from '../adapter.js';
+import { AdapterInfo, type CaseHost, type CaseWatch, watched } from '../adapter.js';
 import type { CallName } from '../calls.js';
 import { InvalidRequest, OverBudget } from '../remote/refusals.js';
 import { fromWire } from '../remote/wire.js';
@@ -31,19 +31,6 @@ export interface ServiceOptions {
    * hosted case ran goes back with the case's end, since no client can read this machine's log.
    */
   watch?: (() => CaseWatch | undefined) | undefined;
-}
-
-/** `run` under a span of `watch`, ended however `run` ends: its value, and what the span saw. */
-async function watched<T>(watch: CaseWatch | undefined, run: () => Promise<T>): Promise<{ value: T; finding: WatchFinding | undefined }> {
-  const span = watch?.start();
-  let value: T;
-  try {
-    value = await run();
-  } catch (error) {
-    span?.end();
-    throw error;
-  }
-  return { value, finding: span?.end() };
 }
 
 /** The built-in cases an agent runs (rpc RunCases): given by its command, since the cases live above the adapters. */
