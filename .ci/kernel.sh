@@ -27,7 +27,7 @@ direct=conformance-report/kernel-rxe
 
 echo "== kernel: the same through the gRPC agent serving the kernel adapter in the VM"
 via_grpc=conformance-report/kernel-grpc
-node dist/adapters/rxe/agent-in-vm-run.js --agent-adapter kernel "$via_grpc" -- \
+node dist/guest/agent-in-vm-run.js --agent-adapter kernel "$via_grpc" -- \
   --profile documented --expectations expectations/kernel-rxe.yaml --timeout 120
 node -e '
 const [a, b] = process.argv.slice(1).map((p) => require(require("node:path").resolve(p)));

@@ -17,7 +17,7 @@ fi
 
 echo "== rxe-grpc: agent in the rxe VM, shared suite on the host through --adapter grpc"
 status=0
-node dist/adapters/rxe/agent-in-vm-run.js "$via_grpc" -- \
+node dist/guest/agent-in-vm-run.js "$via_grpc" -- \
   --profile documented --expectations expectations/rxe.yaml --timeout 120 || status=$?
 if [ "$status" -ne 0 ]; then
   echo "rxe-grpc: the run through gRPC failed (exit $status); see $via_grpc/report.md and $via_grpc/agent.log" >&2

@@ -77,7 +77,7 @@ const BUILT_IN: readonly AdapterDefinition[] = [
   defineAdapter({ name: 'model', description: 'the pure-TypeScript reference model of rdmavt 6.1', options: none, create: () => modelAdapter() }),
   grpc,
   deviceAdapter('ibverbs', 'a real device through libibverbs (the native addon): rxe0, siw0, rvt_sim0 (rdma-core ipathverbs)', 'the first device libibverbs lists', async (options) =>
-    (await import('./rxe/adapter.js')).rxeAdapter(options),
+    (await import('./ibverbs/adapter.js')).rxeAdapter(options),
   ),
   deviceAdapter('kernel', 'the kernel verbs through the rvtc module (in the VM): rxe0, siw0, rvt_sim0 (the real rdmavt)', 'rxe0', async (options) =>
     (await import('./kernel/adapter.js')).kernelAdapter(options),

@@ -8,7 +8,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { rvtcModule } from '../adapters/rxe/run-in-vm.js';
+import { resolveKernel } from '../vm/kernel.js';
+import { rvtcModule } from '../vm/rvtc.js';
 import { VM_DEVICES, isVmDevice } from '../vm/devices.js';
 import { projectRoot } from '../vm/project-root.js';
 import { runInVm } from '../vm/run.js';
@@ -31,7 +32,7 @@ const stdout = new Writable({
 const workDir = await mkdtemp(join(projectRoot(), '.bench-concurrent-'));
 try {
   const guest = join(projectRoot(), 'dist/bench/concurrent-guest.js');
-  const result = await runInVm({ command: [process.execPath, guest, ...args], workDir, modules: [await rvtcModule()], device,
+  const result = await runInVm({ command: [process.execPath, guest, ...args], workDir, modules: [await rvtcModule(resolveKernel())], device,
     // libibverbs binds to rvt_sim0 only as a qib device (rdma-core's ipathverbs provider); the kernel verbs take it either way.
     deviceOptions: { qibId: device === 'rvt_sim0' }, timeoutMs: VM_TIMEOUT_MS, stdout, stderr: process.stderr });
   if (result.exitCode !== 0) throw new Error(`concurrent-guest exited with ${result.exitCode} (console log ${result.consoleLogPath})`);

@@ -8,8 +8,8 @@
 import { openControl } from '../adapters/kernel/device-adapter.js';
 import { openKernelSession } from '../adapters/kernel/session.js';
 import type { Session } from '../adapters/adapter.js';
-import { loadBinding } from '../adapters/rxe/native/index.js';
-import { openNativeSession } from '../adapters/rxe/native-session.js';
+import { loadBinding } from '../adapters/ibverbs/native/index.js';
+import { openNativeSession } from '../adapters/ibverbs/native-session.js';
 import { checkHistory } from '../suites/concurrent/checker.js';
 import { planWorkload } from '../suites/concurrent/plan.js';
 

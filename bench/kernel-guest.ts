@@ -7,7 +7,7 @@
 import { CreateSrqReq, CreatedResp, MrResp, Op, PostReq, RecvWrS, RegMrReq, SgeS, SrqResp } from '../adapters/kernel/abi.js';
 import { openControl } from '../adapters/kernel/device-adapter.js';
 import { openKernelSession } from '../adapters/kernel/session.js';
-import { loadBinding, packRecvWrs } from '../adapters/rxe/native/index.js';
+import { loadBinding, packRecvWrs } from '../adapters/ibverbs/native/index.js';
 
 const POSTS = 20_000;
 const DEVICE = 'rxe0';

@@ -9,7 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { execa } from 'execa';
-import { rvtcModule } from '../adapters/rxe/run-in-vm.js';
+import { resolveKernel } from '../vm/kernel.js';
+import { rvtcModule } from '../vm/rvtc.js';
 import { projectRoot } from '../vm/project-root.js';
 import { runInVm } from '../vm/run.js';
 import type { GuestRoundTrips } from './kernel-guest.js';
@@ -26,7 +27,7 @@ async function roundTrips(workDir: string): Promise<Figure[]> {
     },
   });
   const guest = join(projectRoot(), 'dist/bench/kernel-guest.js');
-  const result = await runInVm({ command: [process.execPath, guest], workDir, modules: [await rvtcModule()], timeoutMs: VM_TIMEOUT_MS, stdout });
+  const result = await runInVm({ command: [process.execPath, guest], workDir, modules: [await rvtcModule(resolveKernel())], timeoutMs: VM_TIMEOUT_MS, stdout });
   if (result.exitCode !== 0) throw new Error(`kernel-guest exited with ${result.exitCode} (console log ${result.consoleLogPath})`);
   const trips = JSON.parse(Buffer.concat(chunks).toString('utf8').trim().split('\n').at(-1) ?? '') as GuestRoundTrips;
   const ratio = trips.kernelSession / trips.native;

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { loadBinding, packRecvWrs } from '../adapters/rxe/native/index.js';
+import { loadBinding, packRecvWrs } from '../adapters/ibverbs/native/index.js';
 import { projectRoot } from '../vm/project-root.js';
 
 const TOTAL_WRS = 1_000_000;
@@ -82,7 +82,7 @@ function addonLoopRate(listLen: number): number {
 }
 
 function cRate(listLen: number): number {
-  const program = join(projectRoot(), 'adapters/rxe/native/build/post_loop');
+  const program = join(projectRoot(), 'adapters/ibverbs/native/build/post_loop');
   const out = JSON.parse(execFileSync(program, [DEVICE, String(TOTAL_WRS), String(listLen)], { encoding: 'utf8' })) as { ret: number; posted: number; ns: number };
   if (out.ret !== 0) throw new Error(`post_loop returned ${out.ret} after ${out.posted} WRs`);
   return out.posted / (out.ns / 1e9);

@@ -25,6 +25,7 @@ export const ConfigFile = z
     adapter: z.string().min(1).optional().describe('--adapter: model, ibverbs, kernel, grpc, model:NAME, mutant:NAME, or the path of a module that exports an adapter definition'),
     device: z.string().min(1).optional().describe('--device: the RDMA device of --adapter ibverbs or kernel'),
     vm: z.boolean().optional().describe('--vm: run inside the QEMU VM (ibverbs, kernel)'),
+    kernel: z.string().min(1).optional().describe('--kernel: the kernel the VM boots (a release in /boot, a staged install folder, or a built kernel tree; a path is relative to this file)'),
     target: z.string().min(1).optional().describe('--target: where the agent of --adapter grpc listens (host:port)'),
     tlsCa: path.optional().describe('--tls-ca (grpc)'),
     tlsCert: path.optional().describe('--tls-cert (grpc; for agent: its own certificate)'),
@@ -59,6 +60,8 @@ export async function findConfig(given: string | undefined, cwd = process.cwd())
   }
   // An adapter given as a module path is a path too; a name (model, mutant:x, a package) is not.
   if (config.adapter !== undefined && /^\.{1,2}\//.test(config.adapter)) config.adapter = join(folder, config.adapter);
+  // So is a kernel given as a folder (staged or a tree); a release name is not.
+  if (config.kernel !== undefined && config.kernel.includes('/') && !isAbsolute(config.kernel)) config.kernel = join(folder, config.kernel);
   return { file, config };
 }
 
@@ -80,8 +83,8 @@ export function applyConfig(command: Command, config: ConfigFile): void {
   const attributes = new Set(command.options.map((option) => option.attributeName()));
   for (const [key, value] of Object.entries(config)) {
     const attribute = ATTRIBUTE[key as keyof ConfigFile] ?? key;
-    // In the guest, the host's `vm: true` is done already: taking it again would boot a VM in the VM.
-    const hostOnly = key === 'vm' && process.env[IN_GUEST_ENV] === '1';
+    // In the guest, the host's `vm: true` and `kernel` are done already: taking them again would boot a VM in the VM.
+    const hostOnly = (key === 'vm' || key === 'kernel') && process.env[IN_GUEST_ENV] === '1';
     if (key === '$schema' || hostOnly || value === undefined || !attributes.has(attribute)) continue;
     const source = command.getOptionValueSource(attribute);
     if (attribute === 'adapterOption') {

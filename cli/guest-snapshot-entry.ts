@@ -16,14 +16,14 @@ import './zod-jitless.js';
 import { startupSnapshot } from 'node:v8';
 import { loadCitedSnapshot } from '../spec/snapshots/pinned.js';
 import { serveKernelWorker } from '../adapters/kernel/kernel-worker.js';
-import { serveIbverbsWorker } from '../adapters/rxe/ibverbs-worker.js';
+import { serveIbverbsWorker } from '../adapters/ibverbs/worker.js';
 import { serveCase } from '../suites/case-worker.js';
 import { SNAPSHOT_WORKER_FLAG } from '../vm/snapshot-args.js';
 import { main } from './program.js';
 // What a guest run loads on demand, loaded here so that it is in the heap the blob keeps.
 import './commands/run.js';
 import './commands/fuzz.js';
-import '../adapters/rxe/adapter.js';
+import '../adapters/ibverbs/adapter.js';
 import '../adapters/kernel/adapter.js';
 
 function dispatch(args: string[]): void {

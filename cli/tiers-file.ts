@@ -16,6 +16,8 @@ export const TierEntry = z
     /** Per-case timeout in seconds, as run's --timeout. */
     timeout: z.number().int().positive().max(MAX_CASE_TIMEOUT_SECONDS).optional(),
     out: z.string().min(1),
+    /** The kernel the tier's VM boots (as --kernel); tiers of one kernel share a boot. */
+    kernel: z.string().min(1).optional(),
   })
   .strict();
 export type TierEntry = z.infer<typeof TierEntry>;

@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = join(root, 'dist/.built');
-const INPUTS = ['index.ts', 'spec', 'vm', 'adapters', 'suites', 'reports', 'cli', 'bench', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const INPUTS = ['index.ts', 'spec', 'vm', 'adapters', 'guest', 'suites', 'reports', 'cli', 'bench', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 const SKIP = new Set(['node_modules', 'build', 'generated']);
 
 /** The source files under `path` (.ts, .mjs, .json, .proto), each with its modification time. */

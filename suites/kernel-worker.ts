@@ -1,6 +1,6 @@
 /**
  * The kernel worker: a separate Node process that holds the rvtc control sessions and serves them
- * to kernelAdapter over stdin/stdout (adapters/rxe/protocol.ts), and runs whole built-in cases on
+ * to kernelAdapter over stdin/stdout (adapters/ibverbs/protocol.ts), and runs whole built-in cases on
  * them (suites/case-worker.ts), which is why its entry sits with the suites. A kernel oops during one of its
  * write()s kills this process (the oops kills the task that was in the kernel); the parent reports
  * it and the kernel log says why.

@@ -4,12 +4,12 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Layers point one way (ARCHITECTURE.md): spec <- vm <- adapters <- suites <- reports <- cli, and
+ * Layers point one way (ARCHITECTURE.md): spec <- vm <- adapters <- guest (the in-VM orchestration) <- suites <- reports <- cli, and
  * the public root module (index.ts) on top, which nothing inside imports; bench beside them (it may use anything; nothing uses it). A module may import its own layer or a
  * lower one. Type-only imports count too: they are erased at run time, but a type from a higher
  * layer still ties the lower one to it.
  */
-const LAYERS = ['spec', 'vm', 'adapters', 'suites', 'reports', 'cli', 'index.ts'] as const;
+const LAYERS = ['spec', 'vm', 'adapters', 'guest', 'suites', 'reports', 'cli', 'index.ts'] as const;
 const BESIDE = ['bench'];
 const ROOT = process.cwd();
 

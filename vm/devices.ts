@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../spec/errors.js';
@@ -29,25 +29,31 @@ export interface DevicePrelude {
   env?: Record<string, string>;
 }
 
-const KERNEL_SOURCE = '/usr/src/linux-source-6.1.tar.xz';
-const TREE = 'linux-source-6.1';
+/** Debian's source package of a kernel's major.minor: linux-source-6.1, linux-source-6.12. */
+export function debianSourceTarball(release: string): { tarball: string; tree: string } {
+  const series = /^(\d+\.\d+)/.exec(release)?.[1] ?? release;
+  return { tarball: `/usr/src/linux-source-${series}.tar.xz`, tree: `linux-source-${series}` };
+}
 
 /**
- * A folder of Debian's kernel source tarball (e.g. drivers/infiniband/sw/siw: Debian's kernel
- * does not build siw), extracted once into the cache and keyed by the tarball.
+ * A folder of the booted kernel's own sources (e.g. drivers/infiniband/sw/siw, which Debian's
+ * kernels do not build): in a tree, the tree's; else Debian's source tarball of the same series,
+ * extracted once into the cache and keyed by the tarball.
  */
-export async function kernelSourceFolder(cacheDir: string, folder: string): Promise<string> {
-  if (!existsSync(KERNEL_SOURCE)) {
-    throw new UserError(`${folder} comes from ${KERNEL_SOURCE}, which is not installed`, { hint: 'apt-get install linux-source-6.1' });
+export async function kernelSourceFolder(kernel: GuestKernel, cacheDir: string, folder: string): Promise<string> {
+  if (kernel.sourceTree !== undefined) return join(kernel.sourceTree, folder);
+  const { tarball, tree } = debianSourceTarball(kernel.release);
+  if (!existsSync(tarball)) {
+    throw new UserError(`${folder} of kernel ${kernel.release} comes from ${tarball}, which is not installed`, { hint: `apt-get install ${tree}` });
   }
-  const stat = statSync(KERNEL_SOURCE);
+  const stat = statSync(tarball);
   const key = `${stat.size.toString(36)}-${Math.trunc(stat.mtimeMs).toString(36)}`;
-  const dir = join(cacheDir, 'src', `${folder.replaceAll('/', '_')}-${key}`);
+  const dir = join(cacheDir, 'src', `${tree}-${folder.replaceAll('/', '_')}-${key}`);
   await cachedFile(join(dir, 'extracted'), async (tmp) => {
-    await execa('tar', ['-xJf', KERNEL_SOURCE, '-C', dir, `${TREE}/${folder}`]);
+    await execa('tar', ['-xJf', tarball, '-C', dir, `${tree}/${folder}`]);
     await execa('touch', [tmp]);
   });
-  return join(dir, TREE, folder);
+  return join(dir, tree, folder);
 }
 
 /** Waits up to 10 s for port 1 of a device to become ACTIVE, and fails if it does not. */
@@ -74,7 +80,7 @@ export function rdmavtSourceDir(src: string): string {
   if (existsSync(join(dir, 'qp.c')) && existsSync(join(dir, 'vt.c'))) return dir;
   if (existsSync(join(dir, RDMAVT_DIR, 'qp.c'))) return join(dir, RDMAVT_DIR);
   throw new UserError(`--rdmavt-src ${src} holds neither rdmavt's sources (qp.c, vt.c, ...) nor a kernel tree with ${RDMAVT_DIR}`, {
-    hint: `pass a kernel tree or a copy of ${RDMAVT_DIR} (e.g. from /usr/src/linux-source-6.1.tar.xz)`,
+    hint: `pass a kernel tree or a copy of ${RDMAVT_DIR} (e.g. from /usr/src/linux-source-6.1.tar.xz), of the same series as the kernel that boots`,
   });
 }
 
@@ -109,21 +115,28 @@ export async function devicePrelude(device: VmDevice, kernel: GuestKernel, cache
       ...(rdmavt === undefined ? {} : { env: { [RDMAVT_KO_ENV]: rdmavt.ko } }),
     };
   }
-  const built = await buildModule(kernel, cacheDir, { sourceDir: await kernelSourceFolder(cacheDir, 'drivers/infiniband/sw/siw'), makeArgs: ['CONFIG_RDMA_SIW=m'] });
-  const siw = built.modules.siw;
-  if (siw === undefined) throw new Error('building siw produced no siw.ko');
+  const siw = await siwModule(kernel, cacheDir);
   return {
     // siw needs libcrc32c, which Debian builds as a module; ib_core is loaded with rdma_rxe.
     modules: [],
     setup: [
       'modprobe libcrc32c',
-      `insmod '${siw}'`,
+      siw === undefined ? 'modprobe siw' : `insmod '${siw}'`,
       // The NIC rxe0 uses: siw speaks TCP on it, rxe UDP, so they share it.
       'netdev=$(rdma -j link show rxe0/1 | sed -n \'s/.*"netdev":"\\([^"]*\\)".*/\\1/p\')',
       'rdma link add siw0 type siw netdev "$netdev"',
       ...portActive('siw0'),
     ],
   };
+}
+
+/** siw.ko built from the kernel's own sources, or undefined when the kernel has siw (CONFIG_RDMA_SIW=m). */
+async function siwModule(kernel: GuestKernel, cacheDir: string): Promise<string | undefined> {
+  if (/^CONFIG_RDMA_SIW=m$/m.test(readFileSync(kernel.config, 'utf8'))) return undefined;
+  const built = await buildModule(kernel, cacheDir, { sourceDir: await kernelSourceFolder(kernel, cacheDir, 'drivers/infiniband/sw/siw'), makeArgs: ['CONFIG_RDMA_SIW=m'] });
+  const siw = built.modules.siw;
+  if (siw === undefined) throw new Error('building siw produced no siw.ko');
+  return siw;
 }
 
 /** The preludes of several devices, in order, as one (a VM that runs several tiers in one boot). */

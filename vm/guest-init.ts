@@ -13,7 +13,7 @@
 /** Where stage 1 mounts the control share inside the guest (a tmpfs, so the path can be created). */
 export const GUEST_CONTROL_DIR = '/run/rvt-vm';
 /** 9p mount tags, shared with the QEMU command line. */
-export const MOUNT_TAGS = { root: 'root', control: 'ctl', work: 'work', project: 'project' } as const;
+export const MOUNT_TAGS = { root: 'root', control: 'ctl', work: 'work', project: 'project', modules: 'modules' } as const;
 /** virtio-serial port names carrying the job's stdout and stderr. */
 export const PORT_NAMES = { stdout: 'rvt.stdout', stderr: 'rvt.stderr' } as const;
 /** Files in the control share. */
@@ -21,6 +21,8 @@ export const CONTROL_FILES = {
   workDir: 'workdir',
   /** The project's root when it lies under a path the guest covers with a tmpfs; else empty. */
   projectDir: 'projectdir',
+  /** Non-empty when the kernel's modules come on their own share (a staged or built kernel), mounted over /lib/modules. */
+  modules: 'modules',
   stage2: 'stage2.sh',
   job: 'job.sh',
   /** Files to read into the page cache while the devices come up, one path a line. */
@@ -120,6 +122,9 @@ project=$(cat /newroot${GUEST_CONTROL_DIR}/${CONTROL_FILES.projectDir}) || die "
 if [ -n "$project" ]; then
   mkdir -p "/newroot$project" || die "cannot create $project"
   mount -t 9p -o ${NINEP},ro,cache=loose ${MOUNT_TAGS.project} "/newroot$project" || die "cannot mount the project at $project"
+fi
+if [ -s /newroot${GUEST_CONTROL_DIR}/${CONTROL_FILES.modules} ]; then
+  mount -t 9p -o ${NINEP},ro,cache=loose ${MOUNT_TAGS.modules} /newroot/lib/modules || die "cannot mount the kernel's modules over /lib/modules"
 fi
 work=$(cat /newroot${GUEST_CONTROL_DIR}/${CONTROL_FILES.workDir}) || die "no work directory given"
 mkdir -p "/newroot$work" || die "cannot create $work"

@@ -18,6 +18,8 @@ const BUSYBOX = '/bin/busybox';
  * host root.
  */
 const STAGE1_MODULES = ['virtio_pci', '9pnet_virtio', '9p', 'virtio_net', 'virtio_console', 'crc32_generic', 'crc32_pclmul', 'rdma_rxe'];
+/** Of those, the ones a kernel may lack (a config without them, or newer kernels whose rxe computes its CRC with the library). */
+const OPTIONAL_STAGE1 = ['crc32_generic', 'crc32_pclmul'];
 
 /**
  * The initramfs: static busybox, the 9p/virtio modules with their dependencies (in load order),
@@ -25,13 +27,13 @@ const STAGE1_MODULES = ['virtio_pci', '9pnet_virtio', '9p', 'virtio_net', 'virti
  */
 export async function initramfsFor(kernel: GuestKernel, cacheDir: string): Promise<string> {
   const busybox = await staticBusybox();
-  const modules = await moduleLoadOrder(kernel.version);
+  const modules = await moduleLoadOrder(kernel);
   const busyboxStat = await stat(busybox);
   const key = createHash('sha256')
     .update(JSON.stringify([kernel.fingerprint, STAGE1_INIT, modules, busyboxStat.size, busyboxStat.mtimeMs]))
     .digest('hex')
     .slice(0, 16);
-  return cachedFile(join(cacheDir, kernel.version, `initramfs-${key}.cpio`), async (tmpPath) => {
+  return cachedFile(join(cacheDir, kernel.release, `initramfs-${key}.cpio`), async (tmpPath) => {
     const entries: CpioEntry[] = [
       ...['bin', 'dev', 'proc', 'sys', 'newroot', 'modules'].map((name) => ({ kind: 'dir', name }) as const),
       // The kernel opens /dev/console for init before anything could mount devtmpfs.
@@ -81,14 +83,15 @@ function isStaticElf64(elf: Buffer): boolean {
 }
 
 /** Module files in the order insmod must load them, as modprobe itself would. */
-async function moduleLoadOrder(kernelVersion: string): Promise<string[]> {
+async function moduleLoadOrder(kernel: GuestKernel): Promise<string[]> {
   const modprobe = requireExecutable('modprobe', 'kmod');
   const ordered: string[] = [];
   for (const name of STAGE1_MODULES) {
     // One module per call: with several names, --show-depends takes the rest as parameters.
-    const result = await execa(modprobe, ['-S', kernelVersion, '--show-depends', name], { reject: false });
+    const result = await execa(modprobe, ['-d', kernel.modulesBase, '-S', kernel.release, '--show-depends', name], { reject: false });
+    if (result.exitCode !== 0 && OPTIONAL_STAGE1.includes(name)) continue;
     if (result.exitCode !== 0) {
-      throw new UserError(`modprobe cannot resolve module ${name} for kernel ${kernelVersion}: ${result.stderr.trim()}`, {
+      throw new UserError(`modprobe cannot resolve module ${name} for kernel ${kernel.release} (${kernel.origin}): ${result.stderr.trim()}`, {
         hint: installHint(),
       });
     }
@@ -102,13 +105,17 @@ async function moduleLoadOrder(kernelVersion: string): Promise<string[]> {
 }
 
 function moduleName(path: string): string {
-  return basename(path).replace(/\.xz$/, '');
+  return basename(path).replace(/\.(xz|zst|gz)$/, '');
 }
+
+/** A compressed module's decompressor: [program, Debian package]. */
+const DECOMPRESSORS: Record<string, [string, string]> = { '.xz': ['xz', 'xz-utils'], '.zst': ['zstd', 'zstd'], '.gz': ['gzip', 'gzip'] };
 
 /** busybox insmod takes plain .ko files only. */
 async function moduleBytes(path: string): Promise<Buffer> {
-  if (!path.endsWith('.xz')) return readFile(path);
-  const xz = requireExecutable('xz', 'xz-utils');
-  const result = await execa(xz, ['-dc', path], { encoding: 'buffer' });
+  const suffix = /\.(xz|zst|gz)$/.exec(path)?.[0];
+  if (suffix === undefined) return readFile(path);
+  const [program, pkg] = DECOMPRESSORS[suffix] as [string, string];
+  const result = await execa(requireExecutable(program, pkg), ['-dc', path], { encoding: 'buffer' });
   return Buffer.from(result.stdout);
 }

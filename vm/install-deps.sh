@@ -6,7 +6,7 @@
 set -eu
 
 PACKAGES="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio xz-utils iproute2
-rdma-core ibverbs-providers libibverbs-dev ibverbs-utils gcc make libc6-dev"
+rdma-core ibverbs-providers libibverbs-dev ibverbs-utils gcc make libc6-dev zstd dwarves"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

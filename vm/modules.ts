@@ -5,7 +5,6 @@ import { basename, join } from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../spec/errors.js';
 import type { GuestKernel } from './kernel.js';
-import { installHint } from './project-root.js';
 
 export interface ModuleBuild {
   /** The folder with the module's sources and its Kbuild file. */
@@ -25,17 +24,6 @@ export interface BuiltModule {
   built: boolean;
 }
 
-/** Where the headers of `kernel` live; the kbuild tree the build runs in. */
-export function headersDir(kernel: GuestKernel): string {
-  const dir = `/lib/modules/${kernel.version}/build`;
-  if (!existsSync(join(dir, 'Makefile'))) {
-    throw new UserError(`the headers of the guest kernel ${kernel.version} are not installed (${dir} is missing)`, {
-      hint: `${installHint()} (it installs linux-headers-${kernel.version})`,
-    });
-  }
-  return dir;
-}
-
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   return entries
@@ -51,14 +39,13 @@ async function sourceFiles(dir: string): Promise<string[]> {
  * links against. A failed build is a UserError carrying the compiler's output.
  */
 export async function buildModule(kernel: GuestKernel, cacheDir: string, build: ModuleBuild): Promise<BuiltModule> {
-  const kbuild = headersDir(kernel);
   const files = await sourceFiles(build.sourceDir);
   if (files.length === 0) throw new UserError(`no kernel module sources (*.c, *.h, Kbuild, Makefile) in ${build.sourceDir}`);
-  const hash = createHash('sha256').update(JSON.stringify([kernel.version, kernel.fingerprint, build.makeArgs ?? []]));
+  const hash = createHash('sha256').update(JSON.stringify([kernel.release, kernel.fingerprint, kernel.kbuild, build.makeArgs ?? []]));
   for (const file of files) hash.update(file).update(await readFile(join(build.sourceDir, file)));
   for (const symvers of build.extraSymbols ?? []) hash.update(await readFile(symvers));
   const key = hash.digest('hex').slice(0, 16);
-  const outDir = join(cacheDir, kernel.version, 'modules', `${basename(build.sourceDir)}-${key}`);
+  const outDir = join(cacheDir, kernel.release, 'modules', `${basename(build.sourceDir)}-${key}`);
   if (existsSync(join(outDir, 'Module.symvers'))) return { ...(await builtIn(outDir)), built: false };
 
   const workDir = `${outDir}.tmp-${process.pid}`;
@@ -67,12 +54,13 @@ export async function buildModule(kernel: GuestKernel, cacheDir: string, build: 
   try {
     for (const file of files) await cp(join(build.sourceDir, file), join(workDir, file));
     const extra = build.extraSymbols?.length ? [`KBUILD_EXTRA_SYMBOLS=${build.extraSymbols.join(' ')}`] : [];
-    const result = await execa('make', ['-C', kbuild, `M=${workDir}`, ...(build.makeArgs ?? []), ...extra, 'modules'], {
+    const makefile = kernel.kbuild.makefile === undefined ? [] : ['-f', kernel.kbuild.makefile];
+    const result = await execa('make', ['-C', kernel.kbuild.dir, ...makefile, `M=${workDir}`, ...(build.makeArgs ?? []), ...extra, 'modules'], {
       reject: false,
       all: true,
     });
     if (result.exitCode !== 0) {
-      throw new UserError(`building the kernel module in ${build.sourceDir} against ${kernel.version} failed:\n${result.all ?? ''}`, {
+      throw new UserError(`building the kernel module in ${build.sourceDir} against ${kernel.release} failed:\n${result.all ?? ''}`, {
         hint: 'fix the compiler errors above (the build ran in a copy of the sources under .vm-cache)',
       });
     }

@@ -1,7 +1,7 @@
 import { isUserError } from '../spec/errors.js';
 import { requireExecutable } from './host-tools.js';
 import { staticBusybox } from './initramfs.js';
-import { findGuestKernel } from './kernel.js';
+import { resolveKernel } from './kernel.js';
 
 /**
  * Why the rxe VM cannot run on this machine, or undefined if it can: the same checks runInVm
@@ -11,7 +11,7 @@ export async function missingVmPrerequisite(): Promise<string | undefined> {
   try {
     requireExecutable('qemu-system-x86_64', 'qemu-system-x86');
     requireExecutable('modprobe', 'kmod');
-    findGuestKernel();
+    resolveKernel();
     await staticBusybox();
     return undefined;
   } catch (error) {

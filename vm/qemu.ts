@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { type Accel, cpuFor } from './accel.js';
 import { MOUNT_TAGS, PORT_NAMES } from './guest-init.js';
 import { quote } from './job-script.js';
 
@@ -23,19 +24,23 @@ export interface QemuConfig {
   /** QEMU's machine protocol, to save the guest (vm/resume.ts). */
   qmpSocket: string;
   forwardPorts: readonly ForwardPort[];
+  /** KVM where it works, TCG otherwise (vm/accel.ts). */
+  accel: Accel;
+  /** The kernel's lib/modules, shared read-only over the guest's /lib/modules, when they are not the host's own (a staged or built kernel). */
+  modulesDir?: string;
   /** A saved guest to start from (vm/resume.ts) instead of booting. */
   resumeFrom?: string;
 }
 
 /**
- * The QEMU command line. TCG only (KVM fails on these nested hosts), the default machine
+ * The QEMU command line. KVM or TCG (vm/accel.ts: KVM fails on these nested hosts), the default machine
  * (microvm hangs under TCG), the host root read-only plus the control and work shares over 9p,
  * the kernel console on the first serial port, the job's stdout/stderr on virtio-serial ports.
  */
 export function qemuArgs(config: QemuConfig): string[] {
   const fwd = config.forwardPorts.map((p) => `,hostfwd=tcp:127.0.0.1:${p.host}-:${p.guest}`).join('');
   return [
-    '-accel', 'tcg', '-cpu', 'max', '-smp', '2', '-m', '2048',
+    '-accel', config.accel, '-cpu', cpuFor(config.accel), '-smp', '2', '-m', '2048',
     '-no-reboot', '-display', 'none', '-nodefaults',
     '-kernel', config.kernel,
     '-initrd', config.initrd,
@@ -51,6 +56,7 @@ export function qemuArgs(config: QemuConfig): string[] {
     ...virtfs(MOUNT_TAGS.control, config.controlDir, false),
     ...virtfs(MOUNT_TAGS.work, config.workDir, false),
     ...(config.projectDir === undefined ? [] : virtfs(MOUNT_TAGS.project, config.projectDir, true)),
+    ...(config.modulesDir === undefined ? [] : virtfs(MOUNT_TAGS.modules, config.modulesDir, true)),
     '-nic', `user,model=virtio-net-pci${fwd}`,
     '-device', 'virtio-serial-pci',
     ...serialPort('rvtout', config.stdoutSocket, PORT_NAMES.stdout),

@@ -9,7 +9,11 @@ import { CONTROL_FILES, STAGE2_SETUP } from './guest-init.js';
 import { requireExecutable } from './host-tools.js';
 import { initramfsFor } from './initramfs.js';
 import { type JobModule, jobScript } from './job-script.js';
-import { findGuestKernel } from './kernel.js';
+import { type AccelChoice, chooseAccel } from './accel.js';
+import { checkKernelConfig } from './kernel-config.js';
+import { prepareKernel } from './kernel-modules.js';
+import { type GuestKernel, resolveKernel } from './kernel.js';
+import { VM_RUN_ENV, vmRunInfo } from './run-info.js';
 import { type OutputSocket, listenForOutput } from './output-socket.js';
 import { projectRoot, vmCacheDir } from './project-root.js';
 import { type ForwardPort, type QemuConfig, type QemuExit, qemuArgs, runQemu } from './qemu.js';
@@ -51,6 +55,8 @@ export interface VmRunOptions {
    * (a cold Node start costs 1.8 s more under TCG). Paths as the guest sees them; a missing one is skipped.
    */
   readAhead?: readonly string[];
+  /** The kernel to boot (vm/kernel.ts); the default kernel when not given. */
+  kernel?: GuestKernel;
   /** Where the guest command's output goes; the host's own stdout/stderr by default. */
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
@@ -62,12 +68,13 @@ export interface VmRunResult {
   /** The guest's kernel console: boot messages and the setup steps, for diagnosing a failed run. */
   consoleLogPath: string;
   durationMs: number;
-  kernelVersion: string;
+  kernel: GuestKernel;
+  accel: AccelChoice;
 }
 
 /**
- * Boots Debian's kernel under QEMU (TCG) on the host's own root, creates the Soft-RoCE device
- * rxe0 there and runs one command in it. Results come back through the work directory.
+ * Boots a kernel (vm/kernel.ts) under QEMU (KVM or TCG) on the host's own root, creates the
+ * Soft-RoCE device rxe0 there and runs one command in it. Results come back through the work directory.
  */
 export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
   const started = performance.now();
@@ -79,23 +86,30 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
   const cwd = resolve(options.cwd ?? workDir);
   if (!visibleInGuest(cwd, workDir)) throw new UserError(`${cwd} is not visible in the guest: it is under ${TMPFS_IN_GUEST.join(', ')}, outside the project and the work directory`);
   const qemu = requireExecutable('qemu-system-x86_64', 'qemu-system-x86');
-  const kernel = findGuestKernel();
+  const kernel = options.kernel ?? resolveKernel();
+  const devices = options.devices ?? [options.device ?? 'rxe0'];
+  checkKernelConfig(kernel, { devices, rdmavtModule: options.deviceOptions?.rdmavtSrc !== undefined });
+  await prepareKernel(kernel);
   const cacheDir = vmCacheDir();
-  const prelude = await devicesPrelude(options.devices ?? [options.device ?? 'rxe0'], kernel, cacheDir, options.deviceOptions);
+  const prelude = await devicesPrelude(devices, kernel, cacheDir, options.deviceOptions);
+  const accel = await chooseAccel(qemu, kernel.image, cacheDir);
   const script = jobScript({
     command: options.command,
     workDir: cwd,
-    env: { ...prelude.env, ...options.env },
+    env: { ...prelude.env, [VM_RUN_ENV]: JSON.stringify(vmRunInfo(kernel, accel)), ...options.env },
     modules: [...prelude.modules, ...(options.modules ?? [])],
     setup: prelude.setup,
   });
   const [vmlinux, initrd] = await Promise.all([bootableKernel(kernel, cacheDir), initramfsFor(kernel, cacheDir)]);
   const projectDir = hiddenInGuest(projectRoot()) ? projectRoot() : undefined;
   const forwardPorts = options.forwardPorts ?? [];
-  const configOf = (paths: Omit<QemuConfig, 'kernel' | 'initrd' | 'projectDir' | 'forwardPorts'>): QemuConfig => ({
+  const modulesDir = kernel.modulesBase === '/' ? undefined : join(kernel.modulesBase, 'lib/modules');
+  const configOf = (paths: Omit<QemuConfig, 'kernel' | 'initrd' | 'projectDir' | 'forwardPorts' | 'accel' | 'modulesDir'>): QemuConfig => ({
     kernel: vmlinux,
     initrd,
+    accel: accel.accel,
     ...(projectDir === undefined ? {} : { projectDir }),
+    ...(modulesDir === undefined ? {} : { modulesDir }),
     forwardPorts,
     ...paths,
   });
@@ -112,6 +126,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
     try {
       await writeFile(join(controlDir, CONTROL_FILES.workDir), workDir);
       await writeFile(join(controlDir, CONTROL_FILES.projectDir), projectDir ?? '');
+      await writeFile(join(controlDir, CONTROL_FILES.modules), modulesDir === undefined ? '' : 'shared\n');
       await writeFile(join(controlDir, CONTROL_FILES.stage2), STAGE2_SETUP);
       await writeFile(join(controlDir, CONTROL_FILES.job), script);
       await writeFile(join(controlDir, CONTROL_FILES.readAhead), (options.readAhead ?? []).map((path) => `${path}\n`).join(''));
@@ -136,7 +151,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
       if (exit.bootHung) return { hungAt: consoleLogPath, plan };
       if (exit.startedAfterMs !== undefined) await recordStart(cacheDir, exit.startedAfterMs);
       const exitCode = await guestStatus(controlDir, exit, options.timeoutMs, consoleLogPath);
-      return { exitCode, consoleLogPath, durationMs: Math.round(performance.now() - started), kernelVersion: kernel.version };
+      return { exitCode, consoleLogPath, durationMs: Math.round(performance.now() - started), kernel, accel };
     } finally {
       await rm(controlDir, { recursive: true, force: true });
     }

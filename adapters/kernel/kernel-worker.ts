@@ -3,7 +3,7 @@ import { NO_LIMITS } from '../remote/budget.js';
 import { SessionHost } from '../remote/session-host.js';
 import { beforeEachCall } from '../remote/before-each-call.js';
 import { type CaseServer, serveWorker } from '../remote/serve-worker.js';
-import type { Request } from '../rxe/protocol.js';
+import type { Request } from '../ibverbs/protocol.js';
 import { Fault, Op, TestFaultReq } from './abi.js';
 import { KernelControl } from './control.js';
 import { kernelDeviceAdapter } from './device-adapter.js';

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Adapter } from '../adapter.js';
-import { type CaseAnswer, type Request, type Response, type WorkerError, decodeRequest, encodeLine } from '../rxe/protocol.js';
+import { type CaseAnswer, type Request, type Response, type WorkerError, decodeRequest, encodeLine } from '../ibverbs/protocol.js';
 
 /**
  * What runs a whole case in a worker, on the worker's own adapter (suites/case-worker.ts): given
@@ -27,7 +27,7 @@ function describe(error: unknown): WorkerError {
 
 /**
  * The body of a worker process: one request per line on stdin, one response per line on stdout
- * (adapters/rxe/protocol.ts). When the parent ends stdin, `onClose` releases what the worker
+ * (adapters/ibverbs/protocol.ts). When the parent ends stdin, `onClose` releases what the worker
  * holds before it exits.
  */
 export function serveWorker(name: string, handle: (request: Request) => Promise<unknown>, onClose: () => Promise<void>): void {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../../spec/errors.js';
 import { type Adapter, AdapterInfo, type CaseHost, type HostedCaseEnd } from '../adapter.js';
-import { CaseAnswer, progressLabel } from '../rxe/protocol.js';
-import { WorkerCallError, WorkerClient } from '../rxe/worker-client.js';
+import { CaseAnswer, progressLabel } from '../ibverbs/protocol.js';
+import { WorkerCallError, WorkerClient } from '../ibverbs/worker-client.js';
 import { remoteSession } from './remote-session.js';
 
 export interface WorkerAdapterOptions {

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { projectRoot } from '../../vm/project-root.js';
 
 /** The native addon's build script, where this package is (a checkout or an installed package). */
-const buildScript = () => join(projectRoot(), 'adapters/rxe/native/build.mjs');
+const buildScript = () => join(projectRoot(), 'adapters/ibverbs/native/build.mjs');
 
 /** Runs the addon's build; its exit status is the command's (0 built, 1 the build failed, 2 a prerequisite is missing). */
 function buildNative(): Promise<number> {

@@ -11,6 +11,8 @@ import { withConfig } from '../config-file.js';
 import { addAdapterOptions, adapterOptionsOf, adapterWords } from '../adapters.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
 import { outputDir } from '../output-paths.js';
+import { UserError } from '../../spec/errors.js';
+import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
 
 interface FuzzFlags {
   adapter: string;
@@ -68,12 +70,15 @@ export function registerFuzzCommand(program: Command): void {
     .option('-o, --out <dir>', 'where fuzz.json goes', 'conformance-report')
     .option('--json', 'print fuzz.json to stdout', false)
     .option('--vm', 'with --adapter ibverbs or kernel: fuzz inside the QEMU VM (fuzz.json comes back under the current directory)', false)
+    .option('--kernel <kernel>', `with --vm: ${KERNEL_OPTION_HELP}`)
     .action(async (flags: FuzzFlags) => {
+      if (flags['kernel'] !== undefined && !flags.vm) throw new UserError('--kernel chooses the kernel the VM boots', { hint: 'add --vm' });
       if (flags.vm) {
         ensureVmAdapter(flags.adapter);
-        const { runSubcommandInVm } = await import('../../adapters/rxe/run-in-vm.js');
+        const kernel = kernelOf(flags['kernel'] as string | undefined);
+        const { runSubcommandInVm } = await import('../../guest/run-in-vm.js');
         const args = process.argv.slice(process.argv.indexOf('fuzz') + 1);
-        process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, args, flags.out, { device: flags['device'] as string | undefined, env: { [IN_VM_ENV]: '1' } });
+        process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, args, flags.out, { device: flags['device'] as string | undefined, kernel, env: { [IN_VM_ENV]: '1' } });
         return;
       }
       const outDir = await outputDir('--out', flags.out);

@@ -4,9 +4,10 @@ import { allCases } from '../../suites/index.js';
 import { type MutationReport, runMutation } from '../../suites/mutation.js';
 import { parseNonNegativeInt, parsePositiveInt } from '../options.js';
 import { UserError } from '../../spec/errors.js';
-import { killMatrix, runKernelMutation } from '../../adapters/kernel/rdmavt-mutants.js';
+import { killMatrix, runKernelMutation } from '../../guest/rdmavt-mutants.js';
 import { projectRoot } from '../../vm/project-root.js';
 import { expectationsOf } from './run.js';
+import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
 import { join } from 'node:path';
 
 function renderTable(report: MutationReport): string {
@@ -34,13 +35,19 @@ export function registerMutantsCommand(program: Command): void {
     .description('run the shared suites against every mutant of the model (plausible driver bugs) and show which cases kill each')
     .option('--json', 'print the report as JSON', false)
     .option('--fuzz-runs <n>', 'also fuzz each mutant against the model with this many sequences (0: no fuzzing)', parseNonNegativeInt, 30)
-    .option('--kernel', 'instead: build each seeded rdmavt bug (adapters/kernel/rdmavt-mutants) into rdmavt.ko and run the suite on it on rvt_sim0 in the VM', false)
+    .option('--kernel [kernel]', `instead: build each seeded rdmavt bug (adapters/kernel/rdmavt-mutants) into rdmavt.ko and run the suite on it on rvt_sim0 in the VM; its value, when given, is ${KERNEL_OPTION_HELP.replace('the kernel the VM boots: ', '')}`, false)
     .option('--only <names>', 'with --kernel: only these mutants (comma-separated)', (v: string) => v.split(',').filter(Boolean))
     .option('--case <glob>', 'with --kernel: only the cases whose id (or verb) matches')
     .option('--tries <n>', 'with --kernel: run the suite up to this many times on a mutant no run has killed yet (a race is met with some probability)', parsePositiveInt, 1)
-    .action(async (flags: { json: boolean; fuzzRuns: number; kernel: boolean; only?: string[]; case?: string; tries: number }) => {
-      if (flags.kernel) {
-        const report = await runKernelMutation({ ...(flags.only === undefined ? {} : { only: flags.only }), ...(flags.case === undefined ? {} : { caseGlob: flags.case }), tries: flags.tries });
+    .action(async (flags: { json: boolean; fuzzRuns: number; kernel: boolean | string; only?: string[]; case?: string; tries: number }) => {
+      if (flags.kernel !== false) {
+        const kernel = kernelOf(typeof flags.kernel === 'string' ? flags.kernel : undefined);
+        const report = await runKernelMutation({
+          ...(flags.only === undefined ? {} : { only: flags.only }),
+          ...(flags.case === undefined ? {} : { caseGlob: flags.case }),
+          ...(kernel === undefined ? {} : { kernel }),
+          tries: flags.tries,
+        });
         process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${killMatrix(report)}\n`);
         // A run that failed for the harness is not the driver's doing: exit 2, like other setup problems.
         process.exitCode = report.undecided.length > 0 ? 2 : report.survived.length === 0 ? 0 : 1;

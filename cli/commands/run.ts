@@ -24,6 +24,7 @@ import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
 import { MAX_CASE_TIMEOUT_SECONDS, parseFormats, parseProfile, parseSeed, parseTimeoutSeconds } from '../options.js';
 import { progressMode, progressPrinter } from '../progress.js';
 import { selectCases } from '../select.js';
+import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
 
 interface RunFlags {
   adapter: string;
@@ -38,6 +39,7 @@ interface RunFlags {
   device?: string;
   vm: boolean;
   rdmavtSrc?: string;
+  kernel?: string;
   format: ReportFormat[];
   [adapterOption: string]: unknown;
 }
@@ -80,17 +82,20 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   if (flags.rdmavtSrc !== undefined && !(flags.vm && flags.device === 'rvt_sim0')) {
     throw new UserError('--rdmavt-src builds the rdmavt.ko that rvt_sim0 runs on in the VM', { hint: 'add --vm --device rvt_sim0' });
   }
+  if (flags.kernel !== undefined && !flags.vm) throw new UserError('--kernel chooses the kernel the VM boots', { hint: 'add --vm' });
   if (flags.vm) {
     ensureVmAdapter(flags.adapter);
+    const kernel = kernelOf(flags.kernel);
     const outDir = await reportSetDir('--out', flags.out);
     // A bad expectations file is exit 2 here, before a boot; the guest reads it again (the host's parse is not carried over).
     await expectationsOf(flags.expectations);
     // The guest runs this very command line, minus what only the host acts on; the flags were already checked here.
     // The VM runner (and what it builds with) loads only on the host, only for --vm.
-    const { runRunInVm } = await import('../../adapters/rxe/run-in-vm.js');
+    const { runRunInVm } = await import('../../guest/run-in-vm.js');
     const status = await runRunInVm(flags.adapter, process.argv.slice(process.argv.indexOf('run') + 1), flags.out, {
       device: flags.device,
       rdmavtSrc: flags.rdmavtSrc,
+      kernel,
       env: { [RENDER_ON_HOST_ENV]: '1' },
     });
     printAnnotations((await finishGuestResults(outDir, flags.format)).annotations, flags.json);
@@ -183,6 +188,7 @@ export function registerRunCommand(program: Command): void {
   addAdapterOptions(withConfig(run), 'the implementation to test')
     .option('--vm', 'with --adapter ibverbs or kernel: run inside a QEMU VM that has the Soft-RoCE device rxe0 (kernel: with the rvtc module built and loaded; reports come back under the current directory)', false)
     .option('--rdmavt-src <dir>', 'with --vm --device rvt_sim0: build rdmavt.ko from this source (a kernel tree or a copy of drivers/infiniband/sw/rdmavt) and run on it instead of the stock module')
+    .option('--kernel <kernel>', `with --vm: ${KERNEL_OPTION_HELP}`)
     .option('-o, --out <dir>', 'where the reports go', 'conformance-report')
     .option('-f, --format <list>', `the reports to write, comma-separated (${ALL_FORMATS.join(', ')}); results.json is always written`, parseFormats, ALL_FORMATS)
     .option('-c, --case <glob>', "only the cases whose id (or verb) matches, e.g. 'post_srq_recv/*'")

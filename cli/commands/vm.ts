@@ -1,7 +1,9 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { VM_DEVICES, type VmDevice, isVmDevice } from '../../vm/devices.js';
+import { kernelLabel } from '../../vm/kernel.js';
 import { runInVm, startEstimate } from '../../vm/run.js';
 import { MAX_TIMER_SECONDS } from '../options.js';
+import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
 
 /**
  * `rvt-conform vm [options] -- <command...>`: runs a command next to a real rxe device.
@@ -11,19 +13,21 @@ export function registerVmCommand(program: Command): void {
   program
     .command('vm')
     .description(
-      'run a command in a QEMU VM (TCG) that has the Soft-RoCE device rxe0; the host root is shared ' +
+      'run a command in a QEMU VM (KVM where it works, else TCG) that has the Soft-RoCE device rxe0; the host root is shared ' +
         'read-only, the work directory read-write, and the command exits with the guest status',
     )
     .argument('<command...>', 'the program and its arguments, after --')
     .option('--timeout <seconds>', 'kill the VM after this many seconds', parseSeconds, 900)
     .option('--work-dir <dir>', "shared read-write at the same path; the command's working directory", process.cwd())
     .option('--device <name>', `bring up this device too (one of ${VM_DEVICES.join(', ')}; rxe0 is always there)`, parseDevice, 'rxe0')
-    .action(async (command: string[], options: { timeout: number; workDir: string; device: VmDevice }) => {
+    .option('--kernel <kernel>', KERNEL_OPTION_HELP)
+    .action(async (command: string[], options: { timeout: number; workDir: string; device: VmDevice; kernel?: string }) => {
+      const kernel = kernelOf(options.kernel);
       process.stderr.write(`rvt-conform vm: booting the VM (${startEstimate()})\n`);
-      const result = await runInVm({ command, workDir: options.workDir, device: options.device, timeoutMs: options.timeout * 1000 });
+      const result = await runInVm({ command, workDir: options.workDir, device: options.device, timeoutMs: options.timeout * 1000, ...(kernel === undefined ? {} : { kernel }) });
       process.stderr.write(
         `rvt-conform vm: exit status ${result.exitCode} after ${(result.durationMs / 1000).toFixed(1)} s ` +
-          `(kernel ${result.kernelVersion}; console log ${result.consoleLogPath})\n`,
+          `(kernel ${kernelLabel(result.kernel)}, ${result.accel.accel}; console log ${result.consoleLogPath})\n`,
       );
       process.exitCode = result.exitCode;
     });

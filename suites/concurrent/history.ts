@@ -3,7 +3,7 @@ import { Placement, RECORD_WIDTH, RecordKind } from '../../adapters/concurrent.j
 
 /**
  * The history of a concurrent workload on one SRQ (issue 17): what the native engine
- * (adapters/rxe/native/src/concurrent.cc) and the rvtc module (adapters/kernel/module/
+ * (adapters/ibverbs/native/src/concurrent.cc) and the rvtc module (adapters/kernel/module/
  * rvtc_concurrent.c) record, one operation per 8 numbers: [actor, kind, invoke, response, a, b, c,
  * d], times in ns since the run started. The records stay a flat Float64Array all the way into the
  * checker, since a million operations as objects would cost more than checking them; an

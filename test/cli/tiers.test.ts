@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runTiersInVm } from '../../adapters/rxe/run-in-vm.js';
+import { runTiersInVm } from '../../guest/run-in-vm.js';
 import { loadTiersFile } from '../../cli/tiers-file.js';
 import { runCli } from '../cli-in-process.js';
 import { ROOT } from '../helpers.js';

@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { guestSnapshot, type SnapshotBuilder } from '../../vm/guest-snapshot.js';
 import type { VmRunOptions, VmRunResult } from '../../vm/run.js';
 
-const DONE: VmRunResult = { exitCode: 0, consoleLogPath: '/dev/null', durationMs: 1, kernelVersion: '6.1.0-test' };
+const DONE: VmRunResult = { exitCode: 0, consoleLogPath: '/dev/null', durationMs: 1, kernel: {
+    form: 'installed', origin: '6.1.0-test', release: '6.1.0-test', image: '/boot/vmlinuz-6.1.0-test', modulesBase: '/',
+    kbuild: { dir: '/lib/modules/6.1.0-test/build' }, config: '/boot/config-6.1.0-test', configHash: '0', fingerprint: '0',
+  },
+  accel: { accel: 'tcg' },
+};
 
 /** A builder whose "VM" does what `act` says with the job's options; it counts its boots. */
 async function builder(act: (options: VmRunOptions) => Promise<VmRunResult>) {

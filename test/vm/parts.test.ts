@@ -109,12 +109,14 @@ describe('QEMU command line', () => {
     consoleSocket: '/tmp/ctl/console.sock',
     qmpSocket: '/tmp/ctl/qmp.sock',
     forwardPorts: [{ host: 50051, guest: 50051 }],
+    accel: 'tcg',
   });
   const after = (flag: string) => args.filter((_, i) => args[i - 1] === flag);
 
   it('uses TCG, the default machine and no devices but the ones it asks for', () => {
     expect(after('-accel')).toEqual(['tcg']);
     expect(after('-cpu')).toEqual(['max']);
+    expect(after('-virtfs').some((share) => share.includes('mount_tag=modules'))).toBe(false);
     expect(args).not.toContain('-machine');
     expect(args).toEqual(expect.arrayContaining(['-no-reboot', '-nodefaults', '-display']));
   });
@@ -145,9 +147,21 @@ describe('QEMU command line', () => {
       consoleSocket: '/s',
       qmpSocket: '/q',
       forwardPorts: [],
+      accel: 'tcg',
       resumeFrom: "/cache/it's saved.state",
     });
     expect(resumed.slice(-2)).toEqual(['-incoming', `exec:cat '/cache/it'\\''s saved.state'`]);
+  });
+
+  it("runs under KVM with the host's CPU when told, and shares a staged kernel's modules read-only", () => {
+    const kvm = qemuArgs({
+      kernel: '/k', initrd: '/i', consoleLog: '/l', controlDir: '/c', workDir: '/w', stdoutSocket: '/o', stderrSocket: '/e',
+      consoleSocket: '/s', qmpSocket: '/q', forwardPorts: [], accel: 'kvm', modulesDir: '/stage/lib/modules',
+    });
+    const of = (flag: string) => kvm.filter((_, i) => kvm[i - 1] === flag);
+    expect(of('-accel')).toEqual(['kvm']);
+    expect(of('-cpu')).toEqual(['host']);
+    expect(of('-virtfs')).toContainEqual(expect.stringMatching(/^local,path=\/stage\/lib\/modules,mount_tag=modules,.*readonly=on/));
   });
 
   it('forwards ports on the host loopback only', () => {

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Placement } from '../../../adapters/concurrent.js';
-import { rvtcModule } from '../../../adapters/rxe/run-in-vm.js';
+import { resolveKernel } from '../../../vm/kernel.js';
+import { rvtcModule } from '../../../vm/rvtc.js';
 import { VM_TEST_TIMEOUT_MS, runGuestScript, vmSkipReason } from '../../vm/helpers.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/concurrent-payload.mjs', import.meta.url));
@@ -27,7 +28,7 @@ describe.skipIf(vmSkipReason !== undefined)(`rvtc's RUN_CONCURRENT with a payloa
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'rvt-concurrent-test-'));
     const script = `"$NODE" "$FIXTURE" rvt_sim0 > answer.json 2> fixture.log; dmesg > dmesg.txt`;
-    await runGuestScript(script, { workDir: work, device: 'rvt_sim0', modules: [await rvtcModule()], env: { NODE: process.execPath, FIXTURE } });
+    await runGuestScript(script, { workDir: work, device: 'rvt_sim0', modules: [await rvtcModule(resolveKernel())], env: { NODE: process.execPath, FIXTURE } });
     answer = JSON.parse(readFileSync(join(work, 'answer.json'), 'utf8')) as Answer;
   }, VM_TEST_TIMEOUT_MS);
 

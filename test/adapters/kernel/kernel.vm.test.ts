@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rvtcModule } from '../../../adapters/rxe/run-in-vm.js';
+import { resolveKernel } from '../../../vm/kernel.js';
+import { rvtcModule } from '../../../vm/rvtc.js';
 import { RunResults } from '../../../reports/results-schema.js';
 import { CLI } from '../../helpers.js';
 import { VM_TEST_TIMEOUT_MS, runGuestScript, vmSkipReason } from '../../vm/helpers.js';
@@ -45,7 +46,7 @@ describe.skipIf(vmSkipReason !== undefined)(`kernel adapter on rxe0${vmSkipReaso
       rdma -j resource show > after.json
       rmmod rvtc; echo "rmmod $?" >> exits
       dmesg > dmesg.txt`;
-    await runGuestScript(script, { workDir: work, modules: [await rvtcModule()], env: { NODE: process.execPath, CLI, HOLDER } });
+    await runGuestScript(script, { workDir: work, modules: [await rvtcModule(resolveKernel())], env: { NODE: process.execPath, CLI, HOLDER } });
   }, VM_TEST_TIMEOUT_MS);
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));

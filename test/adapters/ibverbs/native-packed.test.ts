@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { addonPath, loadBinding, packRecvWrs } from '../../../adapters/rxe/native/index.js';
+import { addonPath, loadBinding, packRecvWrs } from '../../../adapters/ibverbs/native/index.js';
 
 const sge = { addr: 0x1122_3344_5566_7788n, length: 64, lkey: 0xdead_beef };
 

@@ -3,8 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killers, killMatrix, rdmavtMutants, untilKilled } from '../../../adapters/kernel/rdmavt-mutants.js';
-import { EXTRACTION_TIMEOUT_MS, hasTarball, kernelTree, prepareKernelSource } from '../../kernel-source.js';
+import { killers, killMatrix, rdmavtMutants, untilKilled } from '../../guest/rdmavt-mutants.js';
+import { EXTRACTION_TIMEOUT_MS, hasTarball, kernelTree, prepareKernelSource } from '../kernel-source.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'rdmavt-mutants-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -1,18 +1,18 @@
 // Boots the rxe VM once (about 15 s) and drives the native binding against rxe0 there.
-// Run alone with: npx vitest run test/adapters/rxe/native-rxe.vm.test.ts
+// Run alone with: npx vitest run test/adapters/ibverbs/native-rxe.vm.test.ts
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addonPath } from '../../../adapters/rxe/native/index.js';
+import { addonPath } from '../../../adapters/ibverbs/native/index.js';
 import { runInVm } from '../../../vm/run.js';
 import { VM_TEST_TIMEOUT_MS, collector, vmSkipReason } from '../../vm/helpers.js';
 
 const CHECK = fileURLToPath(new URL('./fixtures/native-rxe-check.mjs', import.meta.url));
 const AVAILABILITY = fileURLToPath(new URL('./fixtures/availability-check.mjs', import.meta.url));
 /** nativeAvailability() is TypeScript: the guest runs the compiled copy (npm run build, or vitest's global setup). */
-const compiled = existsSync(fileURLToPath(new URL('../../../dist/adapters/rxe/native/index.js', import.meta.url)));
+const compiled = existsSync(fileURLToPath(new URL('../../../dist/adapters/ibverbs/native/index.js', import.meta.url)));
 const skipReason = vmSkipReason ?? (existsSync(addonPath()) ? undefined : 'the addon is not built (npm run build:native)');
 /**
  * The unprivileged checks run node and the project as nobody: every folder above the project

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../cli-in-process.js';
-import { addonPath } from '../../../adapters/rxe/native/index.js';
+import { addonPath } from '../../../adapters/ibverbs/native/index.js';
 
 const hostHasRdma = existsSync('/sys/class/infiniband') && readdirSync('/sys/class/infiniband').length > 0;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { startAgent } from '../../../adapters/grpc/server.js';
-import { freeLocalPort, healthCheck } from '../../../adapters/rxe/agent-in-vm.js';
-import { referenceModel } from '../../helpers.js';
+import { startAgent } from '../../adapters/grpc/server.js';
+import { freeLocalPort, healthCheck } from '../../guest/agent-in-vm.js';
+import { referenceModel } from '../helpers.js';
 
 // withAgentInVm itself needs the VM: .ci/rxe-grpc.sh runs it. These are the host-side pieces it waits with.
 describe('agent-in-vm host side', () => {

@@ -2,14 +2,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { UserError } from '../../spec/errors.js';
-import { isFatalLine } from './kmsg.js';
-import { RDMAVT_SOURCE_ENV } from '../../vm/rdmavt-env.js';
-import { rvtcModule } from '../rxe/run-in-vm.js';
-import { kernelSourceFolder } from '../../vm/devices.js';
-import { guestNode } from '../../vm/guest-snapshot.js';
-import { projectRoot, vmCacheDir } from '../../vm/project-root.js';
-import { runInVm } from '../../vm/run.js';
+import { UserError } from '../spec/errors.js';
+import { isFatalLine } from '../adapters/kernel/kmsg.js';
+import { RDMAVT_SOURCE_ENV } from '../vm/rdmavt-env.js';
+import { type GuestKernel, resolveKernel } from '../vm/kernel.js';
+import { rvtcModule } from '../vm/rvtc.js';
+import { kernelSourceFolder } from '../vm/devices.js';
+import { guestNode } from '../vm/guest-snapshot.js';
+import { projectRoot, vmCacheDir } from '../vm/project-root.js';
+import { runInVm } from '../vm/run.js';
 
 /** The seeded rdmavt bugs: one patch each against drivers/infiniband/sw/rdmavt of 6.1. */
 export const RDMAVT_MUTANTS_DIR = 'adapters/kernel/rdmavt-mutants';
@@ -71,7 +72,7 @@ class GuestWentDown extends Error {}
 const KILLING = new Set(['fail', 'error', 'xpass']);
 
 /** The shared suite on rvt_sim0 in the VM, on the stock rdmavt or on one built from `rdmavtSrc`. */
-async function suiteOnRvtSim(workDir: string, out: string, rdmavtSrc: string | undefined, label: string, caseGlob: string | undefined): Promise<CaseStatuses> {
+async function suiteOnRvtSim(kernel: GuestKernel, workDir: string, out: string, rdmavtSrc: string | undefined, label: string, caseGlob: string | undefined): Promise<CaseStatuses> {
   const node = await guestNode();
   // The stock rdmavt's expectations skip the cases that oops it (post_send/empty-list): without them
   // every run, baseline and mutant alike, would end at that oops and no later case could kill.
@@ -80,7 +81,8 @@ async function suiteOnRvtSim(workDir: string, out: string, rdmavtSrc: string | u
   const result = await runInVm({
     command: [...node.command, ...args, ...(caseGlob === undefined ? [] : ['--case', caseGlob])],
     workDir,
-    modules: [await rvtcModule()],
+    kernel,
+    modules: [await rvtcModule(kernel)],
     device: 'rvt_sim0',
     deviceOptions: rdmavtSrc === undefined ? {} : { rdmavtSrc },
     env: { ...node.env, ...(rdmavtSrc === undefined ? {} : { [RDMAVT_SOURCE_ENV]: label }) },
@@ -129,17 +131,20 @@ export async function untilKilled(tries: number, baseline: CaseStatuses, run: ()
  * shared suite on rvt_sim0 with it, and reports which cases kill it: those that fail or error on
  * the mutant other than on the stock rdmavt. A mutant no case kills is a missing case.
  */
-export async function runKernelMutation(options: { only?: readonly string[]; caseGlob?: string; tries?: number; say?: (line: string) => void } = {}): Promise<KernelMutationReport> {
+export async function runKernelMutation(
+  options: { only?: readonly string[]; caseGlob?: string; tries?: number; say?: (line: string) => void; kernel?: GuestKernel } = {},
+): Promise<KernelMutationReport> {
+  const kernel = options.kernel ?? resolveKernel();
   const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
   const all = rdmavtMutants();
   const unknown = (options.only ?? []).filter((n) => !all.some((m) => m.name === n));
   if (unknown.length > 0) throw new UserError(`no rdmavt mutant named ${unknown.join(', ')}`, { hint: `choose from: ${all.map((m) => m.name).join(', ')}` });
   const chosen = options.only === undefined ? all : all.filter((m) => options.only?.includes(m.name));
-  const stock = await kernelSourceFolder(vmCacheDir(), 'drivers/infiniband/sw/rdmavt');
+  const stock = await kernelSourceFolder(kernel, vmCacheDir(), 'drivers/infiniband/sw/rdmavt');
   const workDir = await mkdtemp(join(projectRoot(), '.mutants-kernel-'));
   try {
     say('rdmavt mutants: the shared suite on the stock rdmavt first (the baseline)');
-    const baseline = await suiteOnRvtSim(workDir, 'baseline', undefined, 'stock', options.caseGlob);
+    const baseline = await suiteOnRvtSim(kernel, workDir, 'baseline', undefined, 'stock', options.caseGlob);
     const results: KernelMutantResult[] = [];
     for (const mutant of chosen) {
       const started = performance.now();
@@ -154,7 +159,7 @@ export async function runKernelMutation(options: { only?: readonly string[]; cas
       let harnessError: string | undefined;
       try {
         ({ killedBy, runs } = await untilKilled(options.tries ?? 1, baseline, () =>
-          suiteOnRvtSim(workDir, `mutant-${mutant.name}`, src, `mutant ${mutant.name}`, options.caseGlob),
+          suiteOnRvtSim(kernel, workDir, `mutant-${mutant.name}`, src, `mutant ${mutant.name}`, options.caseGlob),
         ));
       } catch (error) {
         if (error instanceof UserError && /does not build|failed:/.test(error.message)) throw error;

@@ -1,5 +1,5 @@
 // postSrqRecvPacked / postRecvPacked: the receive-posting fast path. JS packs the WRs into one
-// Uint8Array (adapters/rxe/native/packed.ts writes it); here it is checked, decoded into a linked
+// Uint8Array (adapters/ibverbs/native/packed.ts writes it); here it is checked, decoded into a linked
 // ibv_recv_wr list in the addon's reusable arena (no allocation per WR, none at all once the arena
 // is big enough) and posted in ONE call, with the same { ret, badWr } outcome as postSrqRecv.
 //

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { VERBS_CONSTANT_NAMES, addonPath, loadBinding, nativeAvailability } from '../../../adapters/rxe/native/index.js';
+import { VERBS_CONSTANT_NAMES, addonPath, loadBinding, nativeAvailability } from '../../../adapters/ibverbs/native/index.js';
 
 const built = existsSync(addonPath());
 /** These tests describe a host without RDMA (the rxe device is only in the VM). */

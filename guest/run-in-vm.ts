@@ -2,32 +2,21 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { UserError } from '../../spec/errors.js';
-import { addonPath } from './native/index.js';
-import { RDMAVT_SOURCE_ENV } from '../../vm/rdmavt-env.js';
-import { VM_DEVICES, type VmDevice, devicePrelude, isVmDevice, rdmavtSourceDir } from '../../vm/devices.js';
-import { findGuestKernel } from '../../vm/kernel.js';
-import { buildModule } from '../../vm/modules.js';
-import { type JobModule, quote } from '../../vm/job-script.js';
-import { type GuestNode, guestNode } from '../../vm/guest-snapshot.js';
-import { projectRoot, vmCacheDir } from '../../vm/project-root.js';
-import { runInVm, startEstimate, visibleInGuest, within } from '../../vm/run.js';
+import { UserError } from '../spec/errors.js';
+import { addonPath } from '../adapters/ibverbs/native/index.js';
+import { RDMAVT_SOURCE_ENV } from '../vm/rdmavt-env.js';
+import { VM_DEVICES, type VmDevice, devicePrelude, isVmDevice, rdmavtSourceDir } from '../vm/devices.js';
+import { checkKernelConfig } from '../vm/kernel-config.js';
+import { prepareKernel } from '../vm/kernel-modules.js';
+import { type GuestKernel, kernelLabel, resolveKernel } from '../vm/kernel.js';
+import { quote } from '../vm/job-script.js';
+import { rvtcModule } from '../vm/rvtc.js';
+import { type GuestNode, guestNode } from '../vm/guest-snapshot.js';
+import { projectRoot, vmCacheDir } from '../vm/project-root.js';
+import { runInVm, startEstimate, visibleInGuest, within } from '../vm/run.js';
 
 /** Boot, a full suite under TCG, power-off: minutes; an hour means something hangs. */
 const VM_RUN_TIMEOUT_MS = 60 * 60 * 1000;
-
-/** The rvtc module's sources: built against the guest kernel, loaded in the guest only. */
-export const RVTC_SOURCES = 'adapters/kernel/module';
-
-/** Builds (or takes from the cache) the rvtc module for the guest kernel. */
-export async function rvtcModule(): Promise<JobModule> {
-  const started = performance.now();
-  const built = await buildModule(findGuestKernel(), vmCacheDir(), { sourceDir: join(projectRoot(), RVTC_SOURCES) });
-  const path = built.modules.rvtc;
-  if (path === undefined) throw new Error(`building ${RVTC_SOURCES} produced no rvtc.ko`);
-  if (built.built) process.stderr.write(`rvt-conform: built rvtc.ko for the guest kernel in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-  return { path };
-}
 
 /**
  * `rvt-conform run --adapter ibverbs|kernel --vm ...`: the same run command, inside the VM. The guest
@@ -42,15 +31,20 @@ export interface VmRunTarget {
   rdmavtSrc?: string | undefined;
   /** Added to the guest command's environment. */
   env?: Record<string, string>;
+  /** The kernel to boot (--kernel); the default kernel when not given. */
+  kernel?: GuestKernel | undefined;
 }
 
-/** A subcommand's arguments without --vm and --rdmavt-src DIR, which the host acts on. */
+/** The options only the host acts on, with a value. */
+const HOST_OPTIONS = ['--rdmavt-src', '--kernel'];
+
+/** A subcommand's arguments without --vm, --rdmavt-src DIR and --kernel K, which the host acts on. */
 export function guestArgs(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    if (arg === '--vm' || arg.startsWith('--rdmavt-src=')) continue;
-    if (arg === '--rdmavt-src') {
+    if (arg === '--vm' || HOST_OPTIONS.some((option) => arg.startsWith(`${option}=`))) continue;
+    if (HOST_OPTIONS.includes(arg)) {
       i++;
       continue;
     }
@@ -85,7 +79,8 @@ export async function runSubcommandInVm(
   if (!isVmDevice(device)) {
     throw new UserError(`the VM has no device ${device}`, { hint: `with --vm, --device is one of ${VM_DEVICES.join(', ')}` });
   }
-  const modules = adapter === 'kernel' ? [await rvtcModule()] : [];
+  const kernel = target.kernel ?? resolveKernel();
+  const modules = adapter === 'kernel' ? [await rvtcModule(kernel)] : [];
   const node = await guestNode();
   const started = performance.now();
   process.stderr.write(`rvt-conform: booting the VM for ${subcommand} --adapter ${adapter} on ${device} (${firstResultEstimate(subcommand)})\n`);
@@ -97,6 +92,7 @@ export async function runSubcommandInVm(
   const result = await runInVm({
     command: [...node.command, subcommand, ...guestArgs(args)],
     ...where,
+    kernel,
     modules,
     device,
     // libibverbs binds to rvt_sim0 only as a qib device (rdma-core's ipathverbs provider).
@@ -107,7 +103,7 @@ export async function runSubcommandInVm(
     timeoutMs: VM_RUN_TIMEOUT_MS,
     stderr: onFirstResult(process.stderr, () => recordFirstResult(subcommand, performance.now() - started)),
   });
-  process.stderr.write(`rvt-conform: ${subcommand} in the VM exited with ${result.exitCode} (${(result.durationMs / 1000).toFixed(1)} s with boot)\n`);
+  process.stderr.write(`rvt-conform: ${subcommand} in the VM exited with ${result.exitCode} (${(result.durationMs / 1000).toFixed(1)} s with boot; kernel ${kernelLabel(result.kernel)}, ${result.accel.accel})\n`);
   return result.exitCode;
 }
 
@@ -178,7 +174,7 @@ const TIER_STATUS = '.tier-status';
  * instead of per tier. The report folders' common parent is the guest's read-write share, so it
  * must not hold the project itself (the guest loads it through the cached read-only share).
  */
-export async function runTiersInVm(tiers: readonly VmTier[], env: Record<string, string> = {}): Promise<VmTierRun[]> {
+export async function runTiersInVm(tiers: readonly VmTier[], env: Record<string, string> = {}, kernel: GuestKernel = resolveKernel()): Promise<VmTierRun[]> {
   const cwd = process.cwd();
   const outs = tiers.map((tier) => resolve(tier.out));
   for (const [i, out] of outs.entries()) {
@@ -198,13 +194,14 @@ export async function runTiersInVm(tiers: readonly VmTier[], env: Record<string,
   if (tiers.some((t) => t.adapter === 'ibverbs') && !existsSync(addonPath())) {
     throw new UserError('the native binding is not built, so the ibverbs tiers would have nothing to run', { hint: 'rvt-conform build-native (in a checkout: npm run build:native)' });
   }
-  const modules = tiers.some((t) => t.adapter === 'kernel') ? [await rvtcModule()] : [];
+  checkKernelConfig(kernel, { devices: tiers.map((t) => t.device) });
+  await prepareKernel(kernel);
+  const modules = tiers.some((t) => t.adapter === 'kernel') ? [await rvtcModule(kernel)] : [];
   const node = await guestNode();
   for (const out of outs) {
     await mkdir(out, { recursive: true });
     await rm(join(out, TIER_STATUS), { force: true });
   }
-  const kernel = findGuestKernel();
   const script: string[] = [];
   for (const [i, tier] of tiers.entries()) {
     const out = outs[i] as string;
@@ -223,11 +220,12 @@ export async function runTiersInVm(tiers: readonly VmTier[], env: Record<string,
       `else echo ${quote(`rvt-vm: bringing ${tier.device} up for tier ${tier.name} failed`)} >&2; echo 125 >${status}; fi`,
     );
   }
-  process.stderr.write(`rvt-conform: booting the VM for ${tiers.length} tiers (${startEstimate()})\n`);
+  process.stderr.write(`rvt-conform: booting ${kernel.release} for ${tiers.length} tiers (${startEstimate()})\n`);
   const result = await runInVm({
     command: ['/bin/sh', '-c', script.join('\n')],
     workDir: shared,
     cwd,
+    kernel,
     modules,
     // rvt_sim0 is brought up by each of its tiers.
     devices: tiers.map((t) => t.device).filter((device) => device !== 'rvt_sim0'),
@@ -235,7 +233,7 @@ export async function runTiersInVm(tiers: readonly VmTier[], env: Record<string,
     readAhead: readAhead(node, tiers.map((t) => t.adapter)),
     timeoutMs: VM_RUN_TIMEOUT_MS,
   });
-  process.stderr.write(`rvt-conform: ${tiers.length} tiers in the VM took ${(result.durationMs / 1000).toFixed(1)} s with boot\n`);
+  process.stderr.write(`rvt-conform: ${tiers.length} tiers in the VM took ${(result.durationMs / 1000).toFixed(1)} s with boot (kernel ${kernelLabel(result.kernel)}, ${result.accel.accel})\n`);
   return Promise.all(
     tiers.map(async (tier, i) => {
       const out = outs[i] as string;

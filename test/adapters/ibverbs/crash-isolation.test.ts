@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Adapter, AdapterInfo } from '../../../adapters/adapter.js';
-import { rxeAdapter } from '../../../adapters/rxe/adapter.js';
-import { addonPath } from '../../../adapters/rxe/native/index.js';
+import { rxeAdapter } from '../../../adapters/ibverbs/adapter.js';
+import { addonPath } from '../../../adapters/ibverbs/native/index.js';
 import { allCases } from '../../../suites/index.js';
 import { runCases } from '../../../suites/runner.js';
 

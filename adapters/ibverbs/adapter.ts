@@ -13,7 +13,7 @@ export interface RxeAdapterOptions {
   crashForTest?: { before: string; kind: 'segv' | 'fpe' | 'abort' };
 }
 
-/** What to do about each reason nativeAvailability gives (adapters/rxe/native/index.ts). */
+/** What to do about each reason nativeAvailability gives (adapters/ibverbs/native/index.ts). */
 const REMEDIES: Record<string, string> = {
   'addon-not-built': 'build the native binding: rvt-conform build-native (in a checkout: npm run build:native)',
   'libibverbs-missing': installHint(),

@@ -9,7 +9,7 @@ export { packRecvWrs } from './packed.js';
 
 /** Where `npm run build:native` (build.mjs) puts the addon. */
 export function addonPath(): string {
-  return join(projectRoot(), 'adapters/rxe/native/build/Release/rvt_verbs.node');
+  return join(projectRoot(), 'adapters/ibverbs/native/build/Release/rvt_verbs.node');
 }
 
 export type Unavailable =

@@ -6,11 +6,12 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
-import { UserError } from '../../spec/errors.js';
-import { addonPath } from './native/index.js';
-import { rvtcModule } from './run-in-vm.js';
-import { guestNode } from '../../vm/guest-snapshot.js';
-import { runInVm, type VmRunResult } from '../../vm/run.js';
+import { UserError } from '../spec/errors.js';
+import { addonPath } from '../adapters/ibverbs/native/index.js';
+import { type GuestKernel, resolveKernel } from '../vm/kernel.js';
+import { rvtcModule } from '../vm/rvtc.js';
+import { guestNode } from '../vm/guest-snapshot.js';
+import { runInVm, type VmRunResult } from '../vm/run.js';
 
 /** The agent's port inside the guest; the host reaches it through a QEMU hostfwd on a free port. */
 export const GUEST_AGENT_PORT = 7471;
@@ -29,6 +30,8 @@ export interface AgentInVmOptions {
   log?: NodeJS.WritableStream;
   /** Progress lines on the host. */
   say?: (line: string) => void;
+  /** The kernel to boot; the default kernel when not given. */
+  kernel?: GuestKernel;
 }
 
 /** Boot, a full suite through gRPC under TCG, power-off: minutes; an hour means something hangs. */
@@ -115,7 +118,8 @@ export async function withAgentInVm<T>(
   if (adapter === 'ibverbs' && !existsSync(addonPath())) {
     throw new UserError('the native binding is not built, so the agent in the VM would have no rxe adapter', { hint: 'rvt-conform build-native (in a checkout: npm run build:native)' });
   }
-  const modules = adapter === 'kernel' ? [await rvtcModule()] : [];
+  const kernel = options.kernel ?? resolveKernel();
+  const modules = adapter === 'kernel' ? [await rvtcModule(kernel)] : [];
   const tokenFile = join(dir, TOKEN_FILE_NAME);
   const stopFile = join(dir, STOP_FILE_NAME);
   const statusFile = join(dir, STATUS_FILE_NAME);
@@ -133,6 +137,7 @@ export async function withAgentInVm<T>(
   const vm: Promise<VmRunResult> = runInVm({
     command: ['/bin/sh', '-c', GUEST_SCRIPT, 'agent-in-vm', tokenFile, stopFile, String(GUEST_AGENT_PORT), statusFile, adapter, ...node.command],
     env: node.env,
+    kernel,
     modules,
     workDir: dir,
     timeoutMs: options.vmTimeoutMs ?? DEFAULT_VM_TIMEOUT_MS,

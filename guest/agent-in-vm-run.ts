@@ -1,5 +1,5 @@
 /**
- * `node dist/adapters/rxe/agent-in-vm-run.js [--agent-adapter ibverbs|kernel] [OUT] [-- RUN-FLAGS...]`:
+ * `node dist/guest/agent-in-vm-run.js [--agent-adapter ibverbs|kernel] [--kernel K] [OUT] [-- RUN-FLAGS...]`:
  * the shared suite on rxe0 through the gRPC adapter, with the agent inside the VM serving the rxe
  * (libibverbs) or the kernel adapter (see agent-in-vm.ts). Writes the
  * client's reports into OUT (default conformance-report/rxe-grpc) and the agent's log (the guest's
@@ -12,10 +12,11 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { canonicalAdapter } from '../registry.js';
-import { isUserError } from '../../spec/errors.js';
+import { canonicalAdapter } from '../adapters/registry.js';
+import { isUserError } from '../spec/errors.js';
 import { withAgentInVm } from './agent-in-vm.js';
-import { projectRoot } from '../../vm/project-root.js';
+import { resolveKernel } from '../vm/kernel.js';
+import { projectRoot } from '../vm/project-root.js';
 
 const DEFAULT_RUN_FLAGS = ['--profile', 'documented', '--expectations', 'expectations/rxe.yaml', '--timeout', '120'];
 
@@ -37,7 +38,9 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`agent-in-vm: --agent-adapter takes rxe or kernel, not ${String(adapter)}\n`);
     return 2;
   }
-  const rest = agentFlag === -1 ? positional : positional.filter((_, i) => i !== agentFlag && i !== agentFlag + 1);
+  const kernelFlag = positional.indexOf('--kernel');
+  const flagged = new Set([agentFlag, kernelFlag].filter((i) => i !== -1).flatMap((i) => [i, i + 1]));
+  const rest = positional.filter((_, i) => !flagged.has(i));
   const out = resolve(rest[0] ?? 'conformance-report/rxe-grpc');
   await mkdir(out, { recursive: true });
   const agentLog = join(out, 'agent.log');
@@ -46,6 +49,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const workDir = await mkdtemp(join(tmpdir(), 'rvt-agent-vm-'));
   const started = performance.now();
   try {
+    const kernel = kernelFlag === -1 ? undefined : resolveKernel(positional[kernelFlag + 1]);
     const status = await withAgentInVm(
       workDir,
       async (target, tokenFile) => {
@@ -55,7 +59,7 @@ async function main(argv: readonly string[]): Promise<number> {
         process.stderr.write(`agent-in-vm: the client run exited with ${code} after ${((performance.now() - clientStarted) / 1000).toFixed(1)} s\n`);
         return code;
       },
-      { log, adapter },
+      { log, adapter, ...(kernel === undefined ? {} : { kernel }) },
     );
     process.stderr.write(`agent-in-vm: done in ${((performance.now() - started) / 1000).toFixed(1)} s (the agent's log: ${agentLog})\n`);
     return status;
