@@ -13,6 +13,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "rvtc_abi.h"
+#include "rvtc_compat.h"
 
 enum rvtc_kind { RVTC_PD = 1, RVTC_MR, RVTC_CQ, RVTC_SRQ, RVTC_QP };
 

@@ -1558,7 +1558,7 @@ static const struct file_operations rvtc_fops = {
 	.release = rvtc_release,
 	.read = rvtc_read,
 	.write = rvtc_write,
-	.llseek = no_llseek,
+	.llseek = RVTC_NO_LLSEEK,
 };
 
 static struct miscdevice rvtc_misc = {
