@@ -79,7 +79,7 @@ function fail(file: string, problems: readonly Problem[]): never {
   throw new UserError(sorted.map((p) => `${file}:${p.line}: ${p.message}`).join('\n'), {
     hint:
       'the file is `expectations:` and a list of entries, each with id, status (fail, error, skip or not-observable), reason and link ' +
-      '(or, to waive an unsupported optional feature, capability and status skip); optional: expires (YYYY-MM-DD) and when (adapter, device, driver, profile)',
+      '(or, to waive an unsupported optional feature, capability and status skip); optional: expires (YYYY-MM-DD) and when (adapter, device, driver, profile, kernel)',
   });
 }
 

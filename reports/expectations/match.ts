@@ -1,5 +1,6 @@
 import type { AdapterInfo, Profile } from '../../adapters/adapter.js';
 import type { Expectation } from './load.js';
+import { releaseInRange } from '../../spec/kernel-release.js';
 import { expectationKey, type When } from './schema.js';
 
 /** The run info an expectation's `when` is matched against. */
@@ -8,10 +9,12 @@ export interface RunInfo {
   device: string;
   driver: string | undefined;
   profile: Profile;
+  /** The release of the kernel the device runs on (the kernel and ibverbs adapters say it); undefined for the model. */
+  kernel: string | undefined;
 }
 
 export function runInfoOf(info: AdapterInfo, profile: Profile): RunInfo {
-  return { adapter: info.adapter, device: info.device.name, driver: info.device.driver, profile };
+  return { adapter: info.adapter, device: info.device.name, driver: info.device.driver, profile, kernel: info.device.kernel };
 }
 
 const matches = (wanted: string | readonly string[] | undefined, actual: string | undefined) =>
@@ -19,7 +22,13 @@ const matches = (wanted: string | readonly string[] | undefined, actual: string 
 
 export function conditionsHold(when: When | undefined, run: RunInfo): boolean {
   if (when === undefined) return true;
-  return matches(when.adapter, run.adapter) && matches(when.device, run.device) && matches(when.driver, run.driver) && matches(when.profile, run.profile);
+  return (
+    matches(when.adapter, run.adapter) &&
+    matches(when.device, run.device) &&
+    matches(when.driver, run.driver) &&
+    matches(when.profile, run.profile) &&
+    (when.kernel === undefined || (run.kernel !== undefined && releaseInRange(run.kernel, when.kernel)))
+  );
 }
 
 /** The expectation that applies to each id (or `capability:<name>`) under this run: the first entry for it whose conditions hold. */

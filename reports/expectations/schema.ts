@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Capability, Profile } from '../../adapters/adapter.js';
+import { kernelRangeProblem } from '../../spec/kernel-release.js';
 
 /**
  * What an expectation can announce for a clause or a case: everything but a pass. An expectation
@@ -21,6 +22,11 @@ export const When = z
     device: oneOrMore(z.string().min(1)).optional().describe('the device name, e.g. rxe0'),
     driver: oneOrMore(z.string().min(1)).optional().describe('the device driver, e.g. rdma_rxe'),
     profile: oneOrMore(Profile).optional(),
+    kernel: z
+      .string()
+      .refine((range) => kernelRangeProblem(range) === undefined, { error: (issue) => kernelRangeProblem(String(issue.input)) ?? 'not a kernel range' })
+      .optional()
+      .describe('the release of the kernel the device runs on, as a range: ">=6.12", "<6.12", "6.1" (every 6.1.x), comparators space-separated'),
   })
   .describe('run-info conditions: all must hold');
 export type When = z.infer<typeof When>;

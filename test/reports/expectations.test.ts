@@ -100,7 +100,7 @@ describe('expectations file', () => {
 });
 
 describe('conditions on the run info', () => {
-  const run: RunInfo = { adapter: 'rxe', device: 'rxe0', driver: 'rdma_rxe', profile: 'rdmavt' };
+  const run: RunInfo = { adapter: 'rxe', device: 'rxe0', driver: 'rdma_rxe', profile: 'rdmavt', kernel: '6.12.118+deb12-amd64' };
 
   it('holds when every given key matches, a list matching any of its values', () => {
     expect(conditionsHold(undefined, run)).toBe(true);
@@ -108,6 +108,19 @@ describe('conditions on the run info', () => {
     expect(conditionsHold({ adapter: 'rxe', profile: 'documented' }, run)).toBe(false);
     expect(conditionsHold({ driver: 'mlx5_core' }, run)).toBe(false);
     expect(conditionsHold({ driver: 'rdma_rxe' }, { ...run, driver: undefined })).toBe(false);
+  });
+
+  it('holds a kernel range against the release the device runs on, never for a run on no kernel', () => {
+    expect(conditionsHold({ kernel: '>=6.12' }, run)).toBe(true);
+    expect(conditionsHold({ kernel: '<6.12' }, run)).toBe(false);
+    expect(conditionsHold({ kernel: '6.1' }, run)).toBe(false);
+    expect(conditionsHold({ kernel: '6.1' }, { ...run, kernel: '6.1.0-57-amd64' })).toBe(true);
+    expect(conditionsHold({ kernel: '>=6.1 <6.12' }, { ...run, kernel: '6.1.0-57-amd64' })).toBe(true);
+    expect(conditionsHold({ kernel: '>=6.12' }, { ...run, kernel: undefined })).toBe(false);
+  });
+
+  it('refuses a kernel condition that is not a range, naming the entry', () => {
+    expect(() => parse(file(entry(ORDER, 'fail', '    when: { kernel: "newest" }\n')))).toThrow(/not a kernel range/);
   });
 
   it('applies the first entry for an id whose conditions hold', () => {
