@@ -27,6 +27,12 @@ export async function qpInState(ctx: CaseContext, state: ReachableState, shared?
     return end;
   }
   await bringUp(ctx.verbs, end.qp, end.qp_num, state === 'SQD' ? 'RTS' : state);
-  if (state === 'SQD') await moveTo(ctx.verbs, end.qp, 'SQD');
+  if (state === 'SQD') {
+    await moveTo(ctx.verbs, end.qp, 'SQD');
+    // SQD is "draining" until the SQ Drained event marks its end; a modify out of it before then may
+    // be refused, and rxe from 6.12 on does (-EINVAL while sq_draining, cleared by its send task).
+    // So a device that raises the event is waited for; one that never does gets the quiet window.
+    await ctx.quietEvents((e) => e.event_type === 'SQ_DRAINED' && e.element.kind === 'qp' && e.element.qp === end.qp);
+  }
   return end;
 }
