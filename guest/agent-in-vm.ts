@@ -129,7 +129,7 @@ export async function withAgentInVm<T>(
   const hostPort = await freeLocalPort();
   const target = `127.0.0.1:${hostPort}`;
   // The agent and its per-client workers start from the guest's V8 snapshot, as the direct runs do.
-  const node = await guestNode();
+  const node = await guestNode(kernel);
   const log = options.log ?? process.stderr;
 
   say(`booting the VM; the ${adapter} agent will be at ${target} (guest port ${GUEST_AGENT_PORT})`);

@@ -73,7 +73,7 @@ const KILLING = new Set(['fail', 'error', 'xpass']);
 
 /** The shared suite on rvt_sim0 in the VM, on the stock rdmavt or on one built from `rdmavtSrc`. */
 async function suiteOnRvtSim(kernel: GuestKernel, workDir: string, out: string, rdmavtSrc: string | undefined, label: string, caseGlob: string | undefined): Promise<CaseStatuses> {
-  const node = await guestNode();
+  const node = await guestNode(kernel);
   // The stock rdmavt's expectations skip the cases that oops it (post_send/empty-list): without them
   // every run, baseline and mutant alike, would end at that oops and no later case could kill.
   const expectations = join(projectRoot(), 'expectations/kernel-rdmavt.yaml');

@@ -81,7 +81,7 @@ export async function runSubcommandInVm(
   }
   const kernel = target.kernel ?? resolveKernel();
   const modules = adapter === 'kernel' ? [await rvtcModule(kernel)] : [];
-  const node = await guestNode();
+  const node = await guestNode(kernel);
   const started = performance.now();
   process.stderr.write(`rvt-conform: booting the VM for ${subcommand} --adapter ${adapter} on ${device} (${firstResultEstimate(subcommand)})\n`);
   const rdmavtSrc = target.rdmavtSrc === undefined ? undefined : rdmavtSourceDir(target.rdmavtSrc);
@@ -197,7 +197,7 @@ export async function runTiersInVm(tiers: readonly VmTier[], env: Record<string,
   checkKernelConfig(kernel, { devices: tiers.map((t) => t.device) });
   await prepareKernel(kernel);
   const modules = tiers.some((t) => t.adapter === 'kernel') ? [await rvtcModule(kernel)] : [];
-  const node = await guestNode();
+  const node = await guestNode(kernel);
   for (const out of outs) {
     await mkdir(out, { recursive: true });
     await rm(join(out, TIER_STATUS), { force: true });

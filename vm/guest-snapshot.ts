@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream';
 import { pinnedSnapshotPath } from '../spec/snapshots/pinned.js';
 import { findExecutable } from './host-tools.js';
 import { quote } from './job-script.js';
+import type { GuestKernel } from './kernel.js';
 import { guestCli, projectRoot, vmCacheDir } from './project-root.js';
 import { runInVm } from './run.js';
 import { SNAPSHOT_ENV } from './snapshot-args.js';
@@ -30,9 +31,9 @@ export interface GuestNode {
  * its own the first time), else the bundle. The blob must be built in the guest: V8 refuses a blob
  * built under another CPU's features (the host's), so the emulated CPU builds its own.
  */
-export async function guestNode(): Promise<GuestNode> {
+export async function guestNode(kernel: GuestKernel): Promise<GuestNode> {
   const main = guestCli();
-  const blob = await guestSnapshot();
+  const blob = await guestSnapshot(realBuilder(kernel));
   if (blob === undefined) return { command: [process.execPath, main], env: {}, files: [process.execPath, main] };
   return { command: [process.execPath, '--snapshot-blob', blob, '--'], env: { [SNAPSHOT_ENV]: blob }, files: [process.execPath, blob] };
 }
@@ -42,17 +43,20 @@ export interface SnapshotBuilder {
   runInVm: typeof runInVm;
   dir: string;
   key: (entry: string) => string;
+  /** The kernel the blob is built under and for; blobs of other kernels are kept. */
+  kernel: GuestKernel;
 }
 
-const realBuilder = (): SnapshotBuilder => ({ runInVm, dir: join(vmCacheDir(), 'snapshots'), key: snapshotKey });
+const realBuilder = (kernel: GuestKernel): SnapshotBuilder => ({ runInVm, dir: join(vmCacheDir(), 'snapshots'), key: (entry) => snapshotKey(entry, kernel), kernel });
 
 /** The blob for this build of the entry, Node and QEMU, building it when missing; undefined when off or when it cannot be built (said once). */
-export async function guestSnapshot(builder: SnapshotBuilder = realBuilder()): Promise<string | undefined> {
+export async function guestSnapshot(builder: SnapshotBuilder): Promise<string | undefined> {
   if (process.env[SNAPSHOT_OFF_ENV] === '0') return undefined;
   const entry = join(projectRoot(), ENTRY);
   if (!existsSync(entry)) return undefined;
   const { dir } = builder;
-  const name = `guest-${builder.key(entry)}`;
+  const prefix = `guest-${builder.kernel.release}-`;
+  const name = `${prefix}${builder.key(entry)}`;
   const blob = join(dir, `${name}.blob`);
   if (existsSync(blob)) return blob;
   const failed = join(dir, `${name}.failed`);
@@ -71,7 +75,7 @@ export async function guestSnapshot(builder: SnapshotBuilder = realBuilder()): P
   const script = `${quote(process.execPath)} --no-warnings --snapshot-blob ${quote(tmp)} --build-snapshot ${quote(entry)} && ${quote(process.execPath)} --snapshot-blob ${quote(tmp)} -- --version`;
   let why: string | undefined;
   try {
-    const result = await builder.runInVm({ command: ['/bin/sh', '-c', script], workDir: dir, timeoutMs: BUILD_TIMEOUT_MS, stdout: output, stderr: output });
+    const result = await builder.runInVm({ command: ['/bin/sh', '-c', script], workDir: dir, kernel: builder.kernel, timeoutMs: BUILD_TIMEOUT_MS, stdout: output, stderr: output });
     if (result.exitCode !== 0 || !/^\d+\.\d+\.\d+/m.test(said)) why = `exit ${result.exitCode}: ${said.trim()}`;
   } catch (error) {
     // The VM's trouble (a boot that hung, a timeout on a loaded host), not the build's: this run
@@ -87,18 +91,18 @@ export async function guestSnapshot(builder: SnapshotBuilder = realBuilder()): P
     return undefined;
   }
   await rename(tmp, blob);
-  // Blobs of earlier builds are of no further use (each is about 12 MB).
-  for (const file of await readdir(dir)) if (file.startsWith('guest-') && !file.startsWith(name)) await rm(join(dir, file), { force: true });
+  // Blobs of earlier builds for this kernel are of no further use (each is about 12 MB).
+  for (const file of await readdir(dir)) if (file.startsWith(prefix) && !file.startsWith(name)) await rm(join(dir, file), { force: true });
   process.stderr.write(`rvt-conform: built the guest's startup snapshot in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   return blob;
 }
 
 /**
  * What the blob depends on: the entry's bytes, the pinned kernel-doc snapshots it holds, the Node
- * binary that builds and runs it, and the emulated CPU (QEMU's binary). Not the guest kernel:
- * the CPU model is QEMU's (-cpu max, or the host's under KVM), so one blob serves every kernel.
+ * binary that builds and runs it, the emulated CPU (QEMU's binary) and the guest kernel: Node reads
+ * uname once, while the blob is built, so a blob built under 6.1 says 6.1 in a 6.12 guest (seen).
  */
-function snapshotKey(entry: string): string {
+function snapshotKey(entry: string, kernel: GuestKernel): string {
   const hash = createHash('sha256').update(readFileSync(entry)).update(process.version).update(process.execPath);
   const pinned = dirname(pinnedSnapshotPath());
   for (const file of readdirSync(pinned).filter((name) => name.endsWith('.json')).sort()) hash.update(file).update(readFileSync(join(pinned, file)));
@@ -107,5 +111,6 @@ function snapshotKey(entry: string): string {
     const { size, mtimeMs } = statSync(qemu);
     hash.update(`${qemu}:${size}:${mtimeMs}`);
   }
+  hash.update(`${kernel.release}:${kernel.fingerprint}`);
   return hash.digest('hex').slice(0, 16);
 }

@@ -20,6 +20,7 @@ async function builder(act: (options: VmRunOptions) => Promise<VmRunResult>) {
   const b: SnapshotBuilder = {
     dir,
     key: () => 'k',
+    kernel: DONE.kernel,
     runInVm: async (options) => {
       boots.push(options);
       return act(options);
@@ -39,10 +40,25 @@ describe("the guest's startup snapshot", () => {
       return DONE;
     });
     const blob = await guestSnapshot(b);
-    expect(blob).toBe(join(dir, 'guest-k.blob'));
+    expect(blob).toBe(join(dir, 'guest-6.1.0-test-k.blob'));
     expect(await guestSnapshot(b)).toBe(blob);
     expect(boots).toHaveLength(1);
-    expect(await readdir(dir)).toEqual(['guest-k.blob']);
+    expect(await readdir(dir)).toEqual(['guest-6.1.0-test-k.blob']);
+    expect(boots[0]?.kernel).toBe(DONE.kernel);
+  });
+
+  it('is one per kernel, built under that kernel, and a new build of one keeps the others (Node reads uname into the blob)', async () => {
+    const { b, dir, boots } = await builder(async (options) => {
+      await writeFile(tmpBlobOf(options), 'blob');
+      options.stdout?.write('0.1.0\n');
+      return DONE;
+    });
+    const other = { ...DONE.kernel, release: '6.12.118+deb12-amd64' };
+    await guestSnapshot(b);
+    await guestSnapshot({ ...b, kernel: other });
+    await guestSnapshot({ ...b, kernel: other, key: () => 'k2' });
+    expect(boots.map((boot) => boot.kernel?.release)).toEqual(['6.1.0-test', '6.12.118+deb12-amd64', '6.12.118+deb12-amd64']);
+    expect((await readdir(dir)).sort()).toEqual(['guest-6.1.0-test-k.blob', 'guest-6.12.118+deb12-amd64-k2.blob']);
   });
 
   it('is not tried again for the same build when the build itself failed (a blob V8 will not start from)', async () => {
@@ -54,7 +70,7 @@ describe("the guest's startup snapshot", () => {
     expect(await guestSnapshot(b)).toBeUndefined();
     expect(await guestSnapshot(b)).toBeUndefined();
     expect(boots).toHaveLength(1);
-    expect(await readdir(dir)).toEqual(['guest-k.failed']);
+    expect(await readdir(dir)).toEqual(['guest-6.1.0-test-k.failed']);
   });
 
   it("is tried again at the next run when the VM failed (a hung boot, a timeout under load): that is the VM's trouble, not the build's", async () => {
@@ -64,7 +80,7 @@ describe("the guest's startup snapshot", () => {
     expect(await guestSnapshot(b)).toBeUndefined();
     expect(await guestSnapshot(b)).toBeUndefined();
     expect(boots).toHaveLength(2);
-    expect(existsSync(join(dir, 'guest-k.failed'))).toBe(false);
+    expect(existsSync(join(dir, 'guest-6.1.0-test-k.failed'))).toBe(false);
     expect(await readdir(dir)).toEqual([]);
   });
 });
