@@ -8,6 +8,7 @@ import type { Expectation } from './expectations/load.js';
 import { expectationsFor, runInfoOf } from './expectations/match.js';
 import { evaluateGate } from './gate.js';
 import { toJsonValue } from './json-value.js';
+import { vmRunInfoFromEnv } from '../vm/run-info.js';
 import { type CaseResult, CaseStatus, type Citation, type Coverage, RESULTS_SCHEMA_VERSION, RunResults } from './results-schema.js';
 import { TOOL_VERSION } from './version.js';
 
@@ -86,6 +87,8 @@ export function buildResults(input: BuildInput, { validated = true }: { validate
   const byId = new Map(clauses.map((c) => [c.id, c]));
   const cases = ownCases.map((c) => coveredByClauses(c, byId));
   const totals = Object.fromEntries(CaseStatus.options.map((s) => [s, cases.filter((c) => c.status === s).length])) as Record<CaseStatus, number>;
+  // In the VM, the host says which kernel it booted and how (vm/run-info.ts).
+  const vm = vmRunInfoFromEnv();
   const results: RunResults = {
     schemaVersion: RESULTS_SCHEMA_VERSION,
     tool: { name: 'rvt-conform', version: TOOL_VERSION },
@@ -107,6 +110,7 @@ export function buildResults(input: BuildInput, { validated = true }: { validate
       arch: process.arch,
       kernel: release(),
       ci: Boolean(process.env.CI),
+      ...(vm === undefined ? {} : { vm }),
     },
     spec: {
       snapshot: input.snapshot,

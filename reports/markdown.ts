@@ -1,5 +1,5 @@
 import { describeCheck } from './evidence.js';
-import { describeSource, needsAttention, STATUS_LABEL } from './labels.js';
+import { describeSource, docDriftOfRun, kernelOfRun, needsAttention, STATUS_LABEL } from './labels.js';
 import { outcomeCounts } from './outcome.js';
 import type { CaseResult, ClauseResult, ClauseStatus, RunResults } from './results-schema.js';
 import type { AppliedExpectation } from './expectations/schema.js';
@@ -23,6 +23,8 @@ function headline(results: RunResults): string[] {
       `profile \`${run.profile}\`${run.filter ? `, cases matching \`${run.filter}\`` : ''}` +
       `${run.expectations ? `, expectations \`${run.expectations}\`` : ''}${run.interrupted ? ', **interrupted**' : ''}.`,
     '',
+    ...(kernelOfRun(results) === undefined ? [] : [`Kernel: ${kernelOfRun(results)}.`, '']),
+    ...(docDriftOfRun(results) === undefined ? [] : [`Kernel-doc: ${docDriftOfRun(results)}.`, '']),
     `Cases: ${t.pass} pass, ${t.fail} fail, ${t.error} error, ${t.skip} skip, ${t['not-observable']} not observable` +
       `${t.xfail + t.xpass > 0 ? `, ${t.xfail} expected fail, ${t.xpass} unexpected pass` : ''}.`,
     '',

@@ -7,8 +7,11 @@ export interface MatrixRow {
   cells: (ClauseResult | undefined)[];
 }
 
-/** How a run is named as a column: results of one adapter on one device. */
-export const columnLabel = (run: RunResults): string => `${run.adapter.adapter} (${run.adapter.device.name})`;
+/** How a run is named as a column: results of one adapter on one device, and the kernel that device ran on (runs of one device on two kernels stand apart). */
+export const columnLabel = (run: RunResults): string => {
+  const kernel = run.environment.vm?.kernel.release ?? run.adapter.device.kernel;
+  return `${run.adapter.adapter} (${run.adapter.device.name}${kernel === undefined ? '' : `, ${kernel}`})`;
+};
 
 /** What a row asks of its reader, most urgent first: a failure, error or stale expectation; then a clause nobody saw hold; then the rest. */
 function urgency(cells: readonly (ClauseResult | undefined)[]): number {

@@ -1,3 +1,4 @@
+import { VmRunInfo } from '../vm/run-info.js';
 import { z } from 'zod';
 import { AdapterInfo, CapabilityProbe, Profile } from '../adapters/adapter.js';
 import { Clause } from '../spec/clauses/schema.js';
@@ -111,6 +112,8 @@ export const RunResults = z
       arch: z.string(),
       kernel: z.string(),
       ci: z.boolean(),
+      /** Set when the run was in the VM: the kernel it booted (as the host named it) and the accelerator. */
+      vm: VmRunInfo.optional(),
     }),
     spec: z.object({ snapshot: z.string().nullable(), clauses: z.number().int(), coverage: z.array(Coverage).optional() }),
     totals: z.record(CaseStatus, z.number().int()),

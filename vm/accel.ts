@@ -25,7 +25,7 @@ const PROBE_FILE = 'accel-probe.json';
  * short deadline for its first console line; the answer is kept in the cache per host kernel and
  * QEMU binary. Never requires KVM.
  */
-export async function chooseAccel(qemu: string, image: string, cacheDir: string): Promise<AccelChoice> {
+export async function chooseAccel(qemu: string, image: string, cacheDir: string, probeMs = PROBE_MS): Promise<AccelChoice> {
   try {
     accessSync(KVM, constants.R_OK | constants.W_OK);
   } catch {
@@ -40,7 +40,7 @@ export async function chooseAccel(qemu: string, image: string, cacheDir: string)
   } catch {
     // not probed on this host yet
   }
-  const choice = await probeKvm(qemu, image);
+  const choice = await probeKvm(qemu, image, probeMs);
   await writeFile(file, `${JSON.stringify({ key, choice, at: new Date().toISOString() })}\n`).catch(() => undefined);
   return choice;
 }
@@ -48,7 +48,7 @@ export async function chooseAccel(qemu: string, image: string, cacheDir: string)
 /** The CPU model for the accelerator: the host's own under KVM, every feature TCG emulates otherwise. */
 export const cpuFor = (accel: Accel) => (accel === 'kvm' ? 'host' : 'max');
 
-function probeKvm(qemu: string, image: string): Promise<AccelChoice> {
+function probeKvm(qemu: string, image: string, probeMs: number): Promise<AccelChoice> {
   return new Promise((resolve) => {
     const child = spawn(
       qemu,
@@ -64,7 +64,7 @@ function probeKvm(qemu: string, image: string): Promise<AccelChoice> {
       child.kill('SIGKILL');
       resolve(choice);
     };
-    const timer = setTimeout(() => done({ accel: 'tcg', why: `a guest under KVM printed nothing within ${PROBE_MS / 1000} s` }), PROBE_MS);
+    const timer = setTimeout(() => done({ accel: 'tcg', why: `a guest under KVM printed nothing within ${probeMs / 1000} s` }), probeMs);
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Linux version')) done({ accel: 'kvm' });

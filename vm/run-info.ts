@@ -5,6 +5,23 @@ import { type GuestKernel, KERNEL_FORMS } from './kernel.js';
 /** Set in the guest's environment: which kernel booted and how, for the run's results (environment.vm). */
 export const VM_RUN_ENV = 'RVT_VM_RUN';
 
+/**
+ * How the booted kernel's own kernel-doc of the cited files differs from the snapshot that judges
+ * the run: a verdict read against another kernel's documentation says so in its report.
+ */
+export const DocDrift = z.union([
+  z.strictObject({
+    /** The version the snapshot was read from, and the booted kernel's source version. */
+    pinned: z.string().max(100),
+    checked: z.string().max(100),
+    changes: z.number().int().nonnegative(),
+    /** Clauses whose cited text changed. */
+    clauses: z.array(z.string().max(200)).max(1000),
+  }),
+  z.strictObject({ unknown: z.string().max(1000) }),
+]);
+export type DocDrift = z.infer<typeof DocDrift>;
+
 /** The kernel and accelerator a guest run had: one coordinate of its verdict (ARCHITECTURE.md). */
 export const VmRunInfo = z.strictObject({
   kernel: z.strictObject({
@@ -20,10 +37,12 @@ export const VmRunInfo = z.strictObject({
   accel: z.enum(['kvm', 'tcg']),
   /** Why TCG, when KVM was not used. */
   accelWhy: z.string().max(1000).optional(),
+  /** How the booted kernel's own kernel-doc of the cited files differs from the snapshot that judged the run. */
+  docDrift: DocDrift.optional(),
 });
 export type VmRunInfo = z.infer<typeof VmRunInfo>;
 
-export function vmRunInfo(kernel: GuestKernel, accel: AccelChoice): VmRunInfo {
+export function vmRunInfo(kernel: GuestKernel, accel: AccelChoice, docDrift?: DocDrift): VmRunInfo {
   return {
     kernel: {
       release: kernel.release,
@@ -34,6 +53,7 @@ export function vmRunInfo(kernel: GuestKernel, accel: AccelChoice): VmRunInfo {
     },
     accel: accel.accel,
     ...(accel.why === undefined ? {} : { accelWhy: accel.why }),
+    ...(docDrift === undefined ? {} : { docDrift }),
   };
 }
 

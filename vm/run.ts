@@ -12,6 +12,7 @@ import { type JobModule, jobScript } from './job-script.js';
 import { type AccelChoice, chooseAccel } from './accel.js';
 import { checkKernelConfig } from './kernel-config.js';
 import { prepareKernel } from './kernel-modules.js';
+import { kernelDocDrift } from './kernel-doc-drift.js';
 import { type GuestKernel, resolveKernel } from './kernel.js';
 import { VM_RUN_ENV, vmRunInfo } from './run-info.js';
 import { type OutputSocket, listenForOutput } from './output-socket.js';
@@ -92,11 +93,11 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
   await prepareKernel(kernel);
   const cacheDir = vmCacheDir();
   const prelude = await devicesPrelude(devices, kernel, cacheDir, options.deviceOptions);
-  const accel = await chooseAccel(qemu, kernel.image, cacheDir);
+  const [accel, docDrift] = await Promise.all([chooseAccel(qemu, kernel.image, cacheDir), kernelDocDrift(kernel, cacheDir)]);
   const script = jobScript({
     command: options.command,
     workDir: cwd,
-    env: { ...prelude.env, [VM_RUN_ENV]: JSON.stringify(vmRunInfo(kernel, accel)), ...options.env },
+    env: { ...prelude.env, [VM_RUN_ENV]: JSON.stringify(vmRunInfo(kernel, accel, docDrift)), ...options.env },
     modules: [...prelude.modules, ...(options.modules ?? [])],
     setup: prelude.setup,
   });

@@ -1,4 +1,4 @@
-import { STATUS_LABEL } from '../labels.js';
+import { docDriftOfRun, kernelOfRun, STATUS_LABEL } from '../labels.js';
 import { columnLabel, matrixRows } from '../matrix.js';
 import { type ClauseStatus, type Coverage, type RunResults } from '../results-schema.js';
 import { caseSections } from './cases.js';
@@ -15,6 +15,8 @@ function runTable(runs: readonly RunResults[]): string {
     row('gate', (r) => `<span class="verdict ${r.gate.passed ? 'pass' : 'fail'}">${r.gate.passed ? 'PASS' : 'FAIL'}</span> ${esc(r.gate.summary.replace(/^(PASS|FAIL): /, ''))}`) +
     row('implementation', (r) => `${esc(r.adapter.implementation)} <span class="note">${esc(r.adapter.version)}, layer ${esc(r.adapter.layer)}</span>`) +
     row('driver', (r) => esc(r.adapter.device.driver ?? '')) +
+    row('kernel', (r) => esc(kernelOfRun(r) ?? 'none (the model)')) +
+    row('kernel-doc', (r) => esc(docDriftOfRun(r) ?? '')) +
     row('profile', (r) => esc(r.run.profile)) +
     row('spec snapshot', (r) => esc(r.spec.snapshot ?? 'none')) +
     row('expectations', (r) => esc(r.run.expectations ?? 'none')) +
