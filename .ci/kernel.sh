@@ -12,6 +12,13 @@ cd "$(dirname "$0")/.."
 sh vm/install-deps.sh
 npm run build
 
+# Every tier names its kernel: Debian's 6.1 as installed (the newest 6.1 release in /boot), and the
+# 6.12 LTS staged from Debian 12's security archive into the cache, never installed on the host.
+k61=$(ls /boot | sed -n 's/^vmlinuz-\(6\.1\.[0-9].*\)$/\1/p' | sort -V | tail -n 1)
+[ -n "$k61" ] || { echo "no Debian 6.1 kernel in /boot (vm/install-deps.sh installs it)" >&2; exit 1; }
+echo "== kernel: staging 6.12 LTS (vm/stage-kernel.sh) beside $k61"
+sh vm/stage-kernel.sh 6.12 .vm-cache/kernels/6.12
+
 echo "== kernel: rvtc.ko and rvt_sim.ko pass checkpatch (linux-source-6.1's scripts/checkpatch.pl)"
 checkpatch=$(mktemp -d)
 tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$checkpatch" --wildcards \
@@ -22,12 +29,20 @@ perl "$checkpatch/linux-source-6.1/scripts/checkpatch.pl" --no-tree --quiet --ig
 rm -rf "$checkpatch"
 
 echo "== kernel: the device tiers in one VM boot (.ci/tiers.yaml): kernel verbs on rxe0, siw0 and rvt_sim0 (the real rdmavt), libibverbs on rvt_sim0 (rdmavt's user-space path), each gated by its expectations"
-node dist/cli/main.js tiers .ci/tiers.yaml
+node dist/cli/main.js tiers .ci/tiers.yaml --kernel "$k61"
 direct=conformance-report/kernel-rxe
+
+echo "== kernel: rdmavt through both layers and rxe0's kernel verbs on 6.12 LTS, in one boot (.ci/tiers-6.12.yaml)"
+node dist/cli/main.js tiers .ci/tiers-6.12.yaml
+echo "== kernel: what changed between the kernels, tier by tier (compare, 6.1 against 6.12)"
+for tier in kernel-rdmavt ibverbs-rdmavt kernel-rxe; do
+  node dist/cli/main.js compare "conformance-report/$tier/results.json" "conformance-report/6.12/$tier/results.json" \
+    --html "conformance-report/6.12/$tier-6.1-vs-6.12.html" || true
+done
 
 echo "== kernel: the same through the gRPC agent serving the kernel adapter in the VM"
 via_grpc=conformance-report/kernel-grpc
-node dist/guest/agent-in-vm-run.js --agent-adapter kernel "$via_grpc" -- \
+node dist/guest/agent-in-vm-run.js --agent-adapter kernel --kernel "$k61" "$via_grpc" -- \
   --profile documented --expectations expectations/kernel-rxe.yaml --timeout 120
 node -e '
 const [a, b] = process.argv.slice(1).map((p) => require(require("node:path").resolve(p)));
@@ -44,15 +59,15 @@ node dist/cli/main.js compare conformance-report/model-rdmavt/results.json confo
   conformance-report/ibverbs-rdmavt/results.json --html conformance-report/rdmavt-layers.html
 
 echo "== kernel: differential fuzz, the reference model against the real rdmavt (bounded: 3 sequences, fixed seed)"
-node dist/cli/main.js fuzz --adapter kernel --device rvt_sim0 --vm --runs 3 --seed 20261130 --out conformance-report/kernel-rdmavt-fuzz
+node dist/cli/main.js fuzz --adapter kernel --device rvt_sim0 --vm --kernel "$k61" --runs 3 --seed 20261130 --out conformance-report/kernel-rdmavt-fuzz
 
 echo "== kernel: C mutants of rdmavt (bounded subset): each built into rdmavt.ko with --rdmavt-src and killed by a shared case"
 # The whole set (16, about 30 minutes here) is a benchmark: rvt-conform mutants --kernel.
-node dist/cli/main.js mutants --kernel --only srq-full-forgets-bad-wr,srq-check-order,limit-not-disarmed
+node dist/cli/main.js mutants --kernel "$k61" --only srq-full-forgets-bad-wr,srq-check-order,limit-not-disarmed
 # The concurrent ones the concurrent cases kill run after run (docs/BENCHMARKS.md, "The concurrent
 # tier"), on those cases only: about 6 minutes here. srq-head-published-early is killed by
 # payload-placement: each WR's payload goes into its own last SGE, so a consumer that takes a slot
 # before the post wrote its SGEs puts the data in the previous occupant's buffer. A race is met
 # with some probability, not in every run (CI saw limit-stale-count survive one run on 2026-12-03
 # and die in the next two here), so a mutant no run killed yet gets up to three.
-node dist/cli/main.js mutants --kernel --only srq-post-unlocked,srq-head-published-early,limit-stale-count --case 'concurrent/*' --tries 3
+node dist/cli/main.js mutants --kernel "$k61" --only srq-post-unlocked,srq-head-published-early,limit-stale-count --case 'concurrent/*' --tries 3
