@@ -46,7 +46,10 @@ export async function registerBuffer(v: Verbs, pd: Handle, length = 64 * 1024): 
 export async function createSrq(v: Verbs, pd: Handle, attr: Partial<SrqAttr> & { max_wr: number }): Promise<{ srq: Handle; attr: SrqAttr }> {
   const r = await v.createSrq({ pd, attr: { max_sge: 1, srq_limit: 0, ...attr } });
   const srq = ensure(r.srq, r.rawReturn, `createSrq(max_wr ${attr.max_wr})`, r.errno);
+  // Sized by what the device reports: its query, or create's write-back where the query fails
+  // (libsiw: EOPNOTSUPP), which is the query clause's to judge, not a missing SRQ.
   const q = await v.querySrq({ srq });
+  if (q.rawReturn !== 0 && r.attr !== null) return { srq, attr: r.attr };
   return { srq, attr: ensure(q.attr, q.rawReturn, 'querySrq after createSrq', q.errno) };
 }
 
