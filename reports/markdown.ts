@@ -1,5 +1,6 @@
 import { describeCheck } from './evidence.js';
 import { describeSource, needsAttention, STATUS_LABEL } from './labels.js';
+import { ktapCounts } from './ktap.js';
 import { outcomeCounts } from './outcome.js';
 import type { CaseResult, ClauseResult, ClauseStatus, RunResults } from './results-schema.js';
 import type { AppliedExpectation } from './expectations/schema.js';
@@ -14,6 +15,7 @@ function headline(results: RunResults): string[] {
   const { adapter, gate, run } = results;
   const t = results.totals;
   const ci = outcomeCounts(results);
+  const ktap = ktapCounts(results);
   return [
     `# rvt-conform: ${gate.passed ? 'PASS' : 'FAIL'}`,
     '',
@@ -27,6 +29,9 @@ function headline(results: RunResults): string[] {
       `${t.xfail + t.xpass > 0 ? `, ${t.xfail} expected fail, ${t.xpass} unexpected pass` : ''}.`,
     '',
     `As CI sees it (junit.xml, ctrf.json): ${ci.tests} tests, ${ci.passed} passed, ${ci.failures} failed, ${ci.errors} errors, ${ci.skipped} skipped (the gate is one test).`,
+    '',
+    `As kernel CI sees it (results.ktap, a test per clause a case checks, and the gate): ${ktap.tests} tests, ${ktap.passed} passed (${ktap.xfail} of them expected failures, \`# XFAIL\`), ` +
+      `${ktap.failed} failed (${ktap.errors} of them harness errors, \`# ERROR\`), ${ktap.skipped} skipped.`,
     '',
   ];
 }

@@ -83,7 +83,7 @@ describe('rvt-conform run output', () => {
     const r = await run(['--case', CASES, '--out', await outDir()]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toMatch(/^\[1\/\d+\] pass +post_srq_recv\/single-wr$/m);
-    expect(r.stdout).toMatch(/^reports: .*\{results\.json,report\.md,report\.html,junit\.xml,ctrf\.json\}$/m);
+    expect(r.stdout).toMatch(/^reports: .*\{results\.json,report\.md,report\.html,junit\.xml,ctrf\.json,results\.ktap\}$/m);
   });
 
   it('--quiet prints nothing, and still writes the results', async () => {
@@ -100,7 +100,7 @@ describe('rvt-conform run output', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     const summary = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(summary).toMatchObject({ gate: { passed: true }, interrupted: false, adapter: 'model', profile: 'rdmavt', out, files: ['results.json', 'report.md', 'report.html', 'junit.xml', 'ctrf.json'] });
+    expect(summary).toMatchObject({ gate: { passed: true }, interrupted: false, adapter: 'model', profile: 'rdmavt', out, files: ['results.json', 'report.md', 'report.html', 'junit.xml', 'ctrf.json', 'results.ktap'] });
     expect(summary.totals).toMatchObject({ fail: 0, xfail: 0 });
     expect(summary.clauses).toMatchObject({ fail: 0, 'not-run': expect.any(Number) });
   });

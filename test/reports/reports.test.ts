@@ -273,7 +273,7 @@ syncBuiltinESMExports();
   it('writes every format and leaves no temporary file behind', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rvt-reports-'));
     await writeReports(dir, await resultsFor());
-    expect((await readdir(dir)).sort()).toEqual(['ctrf.json', 'junit.xml', 'report.html', 'report.md', 'results.json']);
+    expect((await readdir(dir)).sort()).toEqual(['ctrf.json', 'junit.xml', 'report.html', 'report.md', 'results.json', 'results.ktap']);
     expect(RunResults.safeParse(JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'))).success).toBe(true);
   });
 });
