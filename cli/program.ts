@@ -18,6 +18,7 @@ interface CommandEntry {
  */
 const COMMANDS: Record<string, CommandEntry> = {
   run: { usage: '[options]', summary: 'run the shared suites against an adapter and write the reports', load: async () => (await import('./commands/run.js')).registerRunCommand },
+  kselftest: { usage: '[options]', summary: 'run the suites as a kselftest: KTAP on stdout, exit 0 pass, 1 fail, 4 skip (kernel CI)', load: async () => (await import('./commands/kselftest.js')).registerKselftestCommand },
   list: { usage: '[options]', summary: 'list the shared cases and the clauses they check', load: async () => (await import('./commands/list.js')).registerListCommand },
   compare: { usage: '[options] <results...>', summary: 'compare results.json files: a clause matrix, regressions and fixes', load: async () => (await import('./commands/compare.js')).registerCompareCommand },
   repro: { usage: '[options] <case>', summary: "write a standalone C program (libibverbs) that replays a case's calls", load: async () => (await import('./commands/repro.js')).registerReproCommand },

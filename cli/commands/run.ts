@@ -70,9 +70,9 @@ function specRecord(cases: readonly Case[]) {
   };
 }
 
-/** The runner reads workflow commands from stdout and stderr alike; --json keeps stdout JSON alone. */
-function printAnnotations(annotations: readonly string[], json: boolean): void {
-  if (annotations.length > 0) (json ? process.stderr : process.stdout).write(`${annotations.join('\n')}\n`);
+/** The runner reads workflow commands from stdout and stderr alike; --json keeps stdout JSON alone, --quiet empty (kselftest prints KTAP there). */
+function printAnnotations(annotations: readonly string[], stdoutTaken: boolean): void {
+  if (annotations.length > 0) (stdoutTaken ? process.stderr : process.stdout).write(`${annotations.join('\n')}\n`);
 }
 
 /** Exit code of a run: 0 gate passed, 1 gate failed, 130 interrupted by Ctrl-C, 143 by SIGTERM (results kept); the infrastructure lost mid-run is a UserError (2) after the results are written. */
@@ -160,7 +160,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     const annotations = await publishToGithub(results, outDir);
     if (flags.json) process.stdout.write(`${JSON.stringify(summaryJson(results, outDir, flags.format))}\n`);
     else if (!flags.quiet) process.stdout.write(`${renderSummary(results, outDir, flags.format)}\n`);
-    printAnnotations(annotations, flags.json);
+    printAnnotations(annotations, flags.json || flags.quiet);
     if (stoppedBy !== undefined) {
       const ran = runs.filter((r) => r.ran !== 'not-run').length;
       throw new UserError(`the run stopped after ${ran} of ${cases.length} cases: ${stoppedBy.message}; the results so far are in ${outDir}, marked interrupted`, {
