@@ -16,21 +16,37 @@ export function reproCommand(caseId: string, outDir: string): string {
 /** The kernel version of the spec snapshot the clauses were traced to (`linux-6.1.192:rdmavt`). */
 const snapshotKernel = (results: RunResults) => /^linux-([^:]+):/.exec(results.spec.snapshot ?? '')?.[1];
 
+/** A clause source as a report shows it: one line, and a link to the line where the tree has one. */
+export interface SourceLocation {
+  text: string;
+  href?: string;
+}
+
 /**
- * Each source of a clause in one line, with file:line and a link to that line in the stable tree
- * of the snapshot's kernel where the run recorded the kernel-doc comment's line.
+ * Each source of a clause, with file:line and a link to that line in the stable tree of the
+ * snapshot's kernel where the run recorded the kernel-doc comment's line.
  */
-export function sourceLocations(clause: ClauseResult, results: RunResults): string[] {
+export function sourceLocations(clause: ClauseResult, results: RunResults): SourceLocation[] {
   const kernel = snapshotKernel(results);
   return clause.sources.map((source, index) => {
     const line = clause.citations?.find((c) => c.source === index)?.line;
-    if (source.kind !== 'kernel-doc' && source.kind !== 'kernel-code') return describeSource(source);
-    if (line === undefined || kernel === undefined) return `${source.file}: ${describeSource(source)}`;
-    return `${source.file}:${line} (${describeSource(source)}) https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git/tree/${source.file}?h=v${kernel}#n${line}`;
+    if (source.kind !== 'kernel-doc' && source.kind !== 'kernel-code') return { text: describeSource(source) };
+    if (line === undefined || kernel === undefined) return { text: `${source.file} (${describeSource(source)})` };
+    return {
+      text: `${source.file}:${line} (${describeSource(source)}, linux ${kernel})`,
+      href: `https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git/tree/${source.file}?h=v${kernel}#n${line}`,
+    };
   });
 }
 
-/** Under a failing clause in a report: where the clause comes from, and how to replay the case that broke it. */
+/** The repro command as the reports print it: run in the report folder, where results.json is. */
+export const reportRepro = (kase: CaseResult): string | undefined => (kase.trace.length > 0 ? reproCommand(kase.id, '.') : undefined);
+
+/** Under a failing clause in a plain-text report (KTAP, junit.xml): where the clause comes from, and how to replay the case that broke it. */
 export function failureWhereLines(clause: ClauseResult, kase: CaseResult, results: RunResults): string[] {
-  return [...sourceLocations(clause, results).map((s) => `source: ${s}`), ...(kase.trace.length > 0 ? [`repro: ${reproCommand(kase.id, '.')} (in the report folder)`] : [])];
+  const repro = reportRepro(kase);
+  return [
+    ...sourceLocations(clause, results).map((s) => `source: ${s.text}${s.href === undefined ? '' : ` ${s.href}`}`),
+    ...(repro === undefined ? [] : [`repro: ${repro} (in the report folder)`]),
+  ];
 }
