@@ -102,13 +102,16 @@ export const canonicalAdapter = (name: string): string => ALIASES[name] ?? name;
 export const builtInAdapters = (): readonly AdapterDefinition[] => BUILT_IN;
 
 /** Every flag a built-in adapter declares, once each, with the option key it sets and the adapters that take it. */
-export function adapterFlags(): { key: string; flag: AdapterFlag; adapters: string[] }[] {
-  const byKey = new Map<string, { key: string; flag: AdapterFlag; adapters: string[] }>();
+export function adapterFlags(): { key: string; flag: AdapterFlag; adapters: string[]; descriptions: string[] }[] {
+  const byKey = new Map<string, { key: string; flag: AdapterFlag; adapters: string[]; descriptions: string[] }>();
   for (const definition of BUILT_IN) {
     for (const [key, flag] of Object.entries(definition.flags ?? {}) as [string, AdapterFlag][]) {
       const seen = byKey.get(key);
-      if (seen === undefined) byKey.set(key, { key, flag, adapters: [definition.name] });
-      else seen.adapters.push(definition.name);
+      if (seen === undefined) byKey.set(key, { key, flag, adapters: [definition.name], descriptions: [flag.description] });
+      else {
+        seen.adapters.push(definition.name);
+        seen.descriptions.push(flag.description);
+      }
     }
   }
   return [...byKey.values()];

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { TOOL_VERSION } from '../reports/version.js';
 import { InfrastructureError, isUserError } from '../spec/errors.js';
+import { EXIT_CODES_HELP } from './exit-codes.js';
 
 type Register = (program: Command) => void;
 
@@ -37,7 +38,8 @@ async function program(argv: readonly string[]): Promise<Command> {
     .description('Conformance harness for the Linux RDMA verbs (rdmavt rvt_post_srq_recv and siblings)')
     .version(TOOL_VERSION)
     .exitOverride()
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', EXIT_CODES_HELP);
   // `help run` shows run's own help, so it needs run's module.
   const name = argv[2] === 'help' ? argv[3] : argv[2];
   const named = name === undefined ? undefined : COMMANDS[name];

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Profile } from '../../adapters/adapter.js';
 import { ALL_FORMATS, type ReportFormat, writeGuestResults, writeReports } from '../../reports/write.js';
 import { finishGuestResults } from '../../reports/guest-results.js';
-import { buildResults } from '../../reports/build.js';
+import { buildResults, caseResult } from '../../reports/build.js';
+import { statusWithExpectations } from '../../reports/expectations/apply.js';
 import { type Expectation, loadExpectations } from '../../reports/expectations/load.js';
 import { type RunInfo, expectationsFor, runInfoOf } from '../../reports/expectations/match.js';
 import { publishToGithub } from '../../reports/github.js';
@@ -24,6 +25,7 @@ import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
 import { MAX_CASE_TIMEOUT_SECONDS, parseFormats, parseProfile, parseSeed, parseTimeoutSeconds } from '../options.js';
 import { progressMode, progressPrinter } from '../progress.js';
 import { selectCases } from '../select.js';
+import { EXIT_CODES_HELP } from '../exit-codes.js';
 
 interface RunFlags {
   adapter: string;
@@ -129,7 +131,9 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     // Capabilities from evidence: the cases run with what the device was seen to do.
     const { capabilities, probes } = await probeCapabilities(adapter, claimed, profile, flags.timeout * 1000, controller.signal);
     const info = { ...claimed, capabilities };
-    const progress = progressPrinter(process.stderr, progressMode(flags.quiet || flags.json));
+    // --json takes stdout; progress stays on stderr, as without it.
+    const expected = expectationsFor(expectations?.entries ?? [], runInfoOf(info, profile));
+    const progress = progressPrinter(process.stderr, progressMode(flags.quiet), (run) => statusWithExpectations(caseResult(run), expected));
     const { runs, interrupted, stoppedBy } = await runCases({
       skip: casesExpectedToSkip(expectations?.entries, runInfoOf(info, profile)),
       adapter,
@@ -181,7 +185,7 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description('run the shared suites against an adapter and write the reports');
   addAdapterOptions(withConfig(run), 'the implementation to test')
-    .option('--vm', 'with --adapter ibverbs or kernel: run inside a QEMU VM that has the Soft-RoCE device rxe0 (kernel: with the rvtc module built and loaded; reports come back under the current directory)', false)
+    .option('--vm', 'with --adapter ibverbs or kernel: run inside a QEMU VM, on rxe0 (Soft-RoCE) or, with --device, siw0 or rvt_sim0 (the real rdmavt); the kernel adapter with the rvtc module built and loaded; --out must be under the current directory', false)
     .option('--rdmavt-src <dir>', 'with --vm --device rvt_sim0: build rdmavt.ko from this source (a kernel tree or a copy of drivers/infiniband/sw/rdmavt) and run on it instead of the stock module')
     .option('-o, --out <dir>', 'where the reports go', 'conformance-report')
     .option('-f, --format <list>', `the reports to write, comma-separated (${ALL_FORMATS.join(', ')}); results.json is always written`, parseFormats, ALL_FORMATS)
@@ -190,8 +194,9 @@ export function registerRunCommand(program: Command): void {
     .option('--timeout <seconds>', `per-case timeout (1 to ${MAX_CASE_TIMEOUT_SECONDS})`, parseTimeoutSeconds(MAX_CASE_TIMEOUT_SECONDS), 30)
     .option('--seed <n>', 'seed recorded in the results (for randomised cases and replay)', parseSeed)
     .option('-q, --quiet', 'print nothing but errors', false)
-    .option('--json', 'print the gate and totals as JSON on stdout', false)
+    .option('--json', 'print the gate and totals as JSON on stdout (progress stays on stderr; add --quiet for none)', false)
     .option('-e, --expectations <file>', 'known outcomes of this implementation (YAML, e.g. expectations/rxe.yaml): expected failures do not fail the gate, unexpected passes do')
+    .addHelpText('after', EXIT_CODES_HELP)
     .action(async (flags: RunFlags) => {
       process.exitCode = await runCommand(flags);
     });
