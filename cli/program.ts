@@ -39,7 +39,9 @@ async function program(argv: readonly string[]): Promise<Command> {
     .version(TOOL_VERSION)
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
-    .addHelpText('after', EXIT_CODES_HELP);
+    .addHelpText('after', EXIT_CODES_HELP)
+    // A command's options follow its name: commander otherwise hands `agent status --tls-cert` to `agent`, which has a flag of that name.
+    .enablePositionalOptions();
   // `help run` shows run's own help, so it needs run's module.
   const name = argv[2] === 'help' ? argv[3] : argv[2];
   const named = name === undefined ? undefined : COMMANDS[name];

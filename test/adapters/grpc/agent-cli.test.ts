@@ -63,6 +63,10 @@ describe('rvt-conform agent', () => {
     expect(r.exitCode).toBe(0);
     const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as { adapter: { adapter: string; via: string } };
     expect(results.adapter).toMatchObject({ adapter: 'model', via: `grpc://${target}` });
+    // `agent status` with the same client flags, which the parent `agent` (server flags of the same names) took before
+    const status = await cli(['agent', 'status', '--target', target, ...credentials, '--json']);
+    expect(status.stderr).toBe('');
+    expect(JSON.parse(status.stdout)).toMatchObject({ health: 'SERVING', limits: expect.any(Object) });
 
     agent.kill('SIGINT');
     const stopped = await agent;
@@ -71,6 +75,14 @@ describe('rvt-conform agent', () => {
     // each probe and each case is one RunCase that the agent runs itself
     expect(stopped.stderr).toMatch(/session=- call=runCase\(probe srq\) status=OK ms=/);
     expect(stopped.stderr).toMatch(/session=- call=runCase\(post_srq_recv\/[^)]+\) status=OK ms=/);
+  });
+
+  it("gives `agent status`'s own flags to status, not to the parent agent command (the real command line)", async () => {
+    const r = await cliHere(['agent', 'status', '--target', '127.0.0.1:1', '--tls-cert', '/nonexistent-cert.pem', '--tls-key', '/nonexistent-key.pem']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--tls-cert \/nonexistent-cert\.pem: no such file/);
+    const token = await cliHere(['agent', 'status', '--target', '127.0.0.1:1', '--token-file', '/nonexistent-token']);
+    expect(token.stderr).toMatch(/--token-file \/nonexistent-token: no such file/);
   });
 
   it('makes `run --adapter grpc` exit 2, saying what to do, when no agent answers', async () => {
