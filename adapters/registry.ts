@@ -61,6 +61,7 @@ const grpc = defineAdapter({
     tlsCert: z.string().min(1).optional(),
     tlsKey: z.string().min(1).optional(),
     tokenFile: z.string().min(1).optional(),
+    tlsServerName: z.string().min(1).optional(),
   }),
   flags: {
     target: { flag: '--target <host:port>', description: 'with --adapter grpc: where the agent listens (rvt-conform agent on the machine with the device)' },
@@ -68,6 +69,7 @@ const grpc = defineAdapter({
     tlsCert: { flag: '--tls-cert <file>', description: "with --adapter grpc: this client's certificate, for an agent that asks for one (mutual TLS)" },
     tlsKey: { flag: '--tls-key <file>', description: "with --adapter grpc: this client's private key" },
     tokenFile: { flag: '--token-file <file>', description: 'with --adapter grpc: the bearer token the agent requires (the file holds it on one line)' },
+    tlsServerName: { flag: '--tls-server-name <name>', description: "with --adapter grpc and --tls-ca: the name to check in the agent's certificate, when --target's host is not in it (e.g. an agent reached by IP address)" },
   },
   create: (options) => grpcAdapterFromFlags(options),
 });

@@ -42,7 +42,7 @@ describe('the adapter registry', () => {
     const names = builtInAdapters().map((d) => d.name);
     expect(names).toEqual(expect.arrayContaining(['model', 'grpc', 'ibverbs', 'kernel', 'mutant:capacity-minus-one']));
     const flags = adapterFlags();
-    expect(flags.map((f) => f.flag.flag)).toEqual(['--target <host:port>', '--tls-ca <file>', '--tls-cert <file>', '--tls-key <file>', '--token-file <file>', '--device <name>']);
+    expect(flags.map((f) => f.flag.flag)).toEqual(['--target <host:port>', '--tls-ca <file>', '--tls-cert <file>', '--tls-key <file>', '--token-file <file>', '--tls-server-name <name>', '--device <name>']);
     expect(flags.find((f) => f.key === 'device')?.adapters).toEqual(['ibverbs', 'kernel']);
   });
 

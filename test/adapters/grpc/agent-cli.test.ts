@@ -85,6 +85,25 @@ describe('rvt-conform agent', () => {
     expect(token.stderr).toMatch(/--token-file \/nonexistent-token: no such file/);
   });
 
+  it('checks the name --tls-server-name gives in the agent\'s certificate, and says which flag is missing when TLS refuses', async () => {
+    // a certificate that names the agent by DNS name only, reached by IP address
+    const { files } = makeCertificates('DNS:localhost');
+    const { address } = await startAgentProcess(['--tls-cert', files.agentCert, '--tls-key', files.agentKey, '--client-ca', files.ca]);
+    const client = ['--tls-ca', files.ca, '--tls-cert', files.clientCert, '--tls-key', files.clientKey];
+    const byIp = await cli(['agent', 'status', '--target', address, ...client, '--json']);
+    expect(byIp.exitCode).toBe(2);
+    expect(byIp.stderr).toMatch(/the certificate of the agent at 127\.0\.0\.1:\d+ does not have the name checked: .*\n {2}pass --tls-server-name /);
+    const named = await cli(['agent', 'status', '--target', address, ...client, '--tls-server-name', 'localhost', '--json']);
+    expect(named.exitCode, named.stderr).toBe(0);
+    expect(JSON.parse(named.stdout)).toMatchObject({ health: 'SERVING' });
+    const run = await cli(['run', '--adapter', 'grpc', '--target', address, ...client, '--tls-server-name', 'localhost', '--case', 'post_srq_recv/single-wr', '--out', await mkdtemp(join(tmpdir(), 'rvt-grpc-name-')), '--quiet']);
+    expect(run.stderr).not.toMatch(/certificate/);
+    const noClientCert = await cli(['agent', 'status', '--target', address, '--tls-ca', files.ca, '--tls-server-name', 'localhost']);
+    expect(noClientCert.exitCode).toBe(2);
+    expect(noClientCert.stderr).toMatch(/^rvt-conform: the agent at 127\.0\.0\.1:\d+ requires a client certificate: pass --tls-cert\/--tls-key$/m);
+    expect(noClientCert.stderr).not.toMatch(/check --target/);
+  });
+
   it('makes `run --adapter grpc` exit 2, saying what to do, when no agent answers', async () => {
     const r = await cliHere(['run', '--adapter', 'grpc', '--target', '127.0.0.1:1']);
     expect(r.exitCode).toBe(2);
