@@ -10,13 +10,14 @@ import { reportSetDir } from '../output-paths.js';
 import { expectationsOf, runCommand } from './run.js';
 
 /** kselftest's exit codes (tools/testing/selftests/kselftest.h): what its runner and LAVA/LKFT read. */
-export const KSFT = { pass: 0, fail: 1, skip: 4 } as const;
+const KSFT = { pass: 0, fail: 1, skip: 4 } as const;
 
 interface KselftestFlags {
   adapter: string;
   out: string;
   format: ReturnType<typeof parseFormats>;
   timeout: number;
+  expectations?: string;
   [option: string]: unknown;
 }
 
@@ -35,7 +36,7 @@ async function writtenSince(file: string, start: number): Promise<boolean> {
 export async function kselftestCommand(flags: KselftestFlags): Promise<number> {
   // Checked first, so that what fails after them is the machine's lack, a skip.
   await reportSetDir('--out', flags.out);
-  await expectationsOf(flags['expectations'] as string | undefined);
+  await expectationsOf(flags.expectations);
   const ktap = join(flags.out, REPORT_FORMATS.ktap.file);
   const start = Date.now() - 1;
   const formats = flags.format.includes('ktap') ? flags.format : [...flags.format, 'ktap' as const];
