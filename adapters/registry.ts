@@ -61,6 +61,7 @@ const grpc = defineAdapter({
     tlsCert: z.string().min(1).optional(),
     tlsKey: z.string().min(1).optional(),
     tokenFile: z.string().min(1).optional(),
+    tlsServerName: z.string().min(1).optional(),
   }),
   flags: {
     target: { flag: '--target <host:port>', description: 'with --adapter grpc: where the agent listens (rvt-conform agent on the machine with the device)' },
@@ -68,6 +69,7 @@ const grpc = defineAdapter({
     tlsCert: { flag: '--tls-cert <file>', description: "with --adapter grpc: this client's certificate, for an agent that asks for one (mutual TLS)" },
     tlsKey: { flag: '--tls-key <file>', description: "with --adapter grpc: this client's private key" },
     tokenFile: { flag: '--token-file <file>', description: 'with --adapter grpc: the bearer token the agent requires (the file holds it on one line)' },
+    tlsServerName: { flag: '--tls-server-name <name>', description: "with --adapter grpc and --tls-ca: the name to check in the agent's certificate, when --target's host is not in it (e.g. an agent reached by IP address)" },
   },
   create: (options) => grpcAdapterFromFlags(options),
 });
@@ -102,13 +104,16 @@ export const canonicalAdapter = (name: string): string => ALIASES[name] ?? name;
 export const builtInAdapters = (): readonly AdapterDefinition[] => BUILT_IN;
 
 /** Every flag a built-in adapter declares, once each, with the option key it sets and the adapters that take it. */
-export function adapterFlags(): { key: string; flag: AdapterFlag; adapters: string[] }[] {
-  const byKey = new Map<string, { key: string; flag: AdapterFlag; adapters: string[] }>();
+export function adapterFlags(): { key: string; flag: AdapterFlag; adapters: string[]; descriptions: string[] }[] {
+  const byKey = new Map<string, { key: string; flag: AdapterFlag; adapters: string[]; descriptions: string[] }>();
   for (const definition of BUILT_IN) {
     for (const [key, flag] of Object.entries(definition.flags ?? {}) as [string, AdapterFlag][]) {
       const seen = byKey.get(key);
-      if (seen === undefined) byKey.set(key, { key, flag, adapters: [definition.name] });
-      else seen.adapters.push(definition.name);
+      if (seen === undefined) byKey.set(key, { key, flag, adapters: [definition.name], descriptions: [flag.description] });
+      else {
+        seen.adapters.push(definition.name);
+        seen.descriptions.push(flag.description);
+      }
     }
   }
   return [...byKey.values()];

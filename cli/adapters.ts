@@ -18,7 +18,8 @@ export function addAdapterOptions(command: Command, what: string, only?: readonl
     .map((d) => d.name)
     .filter((n) => !n.includes(':'));
   command.option('-a, --adapter <name>', `${what} (${names.join(', ')}, model:NAME, mutant:NAME, or the path of a module that exports an adapter definition)`, canonicalAdapter, 'model');
-  for (const { key, flag } of adapterFlags()) if (only === undefined || only.includes(key)) command.option(flag.flag, flag.description);
+  // A flag several adapters share (--device) says what it means for each of them.
+  for (const { key, flag, descriptions } of adapterFlags()) if (only === undefined || only.includes(key)) command.option(flag.flag, descriptions.join('; '));
   return command.option('--adapter-option <key=value>', 'an option of the adapter that has no flag of its own (repeatable; e.g. for an external adapter)', collectAdapterOption);
 }
 

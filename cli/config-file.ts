@@ -31,6 +31,7 @@ export const ConfigFile = z
     tlsCert: path.optional().describe('--tls-cert (grpc; for agent: its own certificate)'),
     tlsKey: path.optional().describe('--tls-key (grpc; for agent: its own key)'),
     tokenFile: path.optional().describe('--token-file (grpc; for agent: the token it requires)'),
+    tlsServerName: z.string().min(1).optional().describe("--tls-server-name (grpc): the name to check in the agent's certificate"),
     adapterOptions: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('options of an adapter that has no flags for them (--adapter-option key=value)'),
     profile: Profile.optional().describe('--profile'),
     expectations: path.optional().describe('--expectations: the known outcomes of this implementation (YAML)'),

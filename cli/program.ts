@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { TOOL_VERSION } from '../reports/version.js';
 import { InfrastructureError, isUserError } from '../spec/errors.js';
+import { EXIT_CODES_HELP } from './exit-codes.js';
 
 type Register = (program: Command) => void;
 
@@ -18,6 +19,7 @@ interface CommandEntry {
  */
 const COMMANDS: Record<string, CommandEntry> = {
   run: { usage: '[options]', summary: 'run the shared suites against an adapter and write the reports', load: async () => (await import('./commands/run.js')).registerRunCommand },
+  kselftest: { usage: '[options]', summary: 'run the suites as a kselftest: KTAP on stdout, exit 0 pass, 1 fail, 4 skip (kernel CI)', load: async () => (await import('./commands/kselftest.js')).registerKselftestCommand },
   list: { usage: '[options]', summary: 'list the shared cases and the clauses they check', load: async () => (await import('./commands/list.js')).registerListCommand },
   compare: { usage: '[options] <results...>', summary: 'compare results.json files: a clause matrix, regressions and fixes', load: async () => (await import('./commands/compare.js')).registerCompareCommand },
   repro: { usage: '[options] <case>', summary: "write a standalone C program (libibverbs) that replays a case's calls", load: async () => (await import('./commands/repro.js')).registerReproCommand },
@@ -36,7 +38,10 @@ async function program(argv: readonly string[]): Promise<Command> {
     .description('Conformance harness for the Linux RDMA verbs (rdmavt rvt_post_srq_recv and siblings)')
     .version(TOOL_VERSION)
     .exitOverride()
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', EXIT_CODES_HELP)
+    // A command's options follow its name: commander otherwise hands `agent status --tls-cert` to `agent`, which has a flag of that name.
+    .enablePositionalOptions();
   // `help run` shows run's own help, so it needs run's module.
   const name = argv[2] === 'help' ? argv[3] : argv[2];
   const named = name === undefined ? undefined : COMMANDS[name];

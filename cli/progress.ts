@@ -1,4 +1,5 @@
-import type { RunEvent } from '../suites/runner.js';
+import type { CaseStatus } from '../reports/results-schema.js';
+import type { CaseRun, RunEvent } from '../suites/runner.js';
 
 export type ProgressMode = 'live' | 'plain' | 'quiet';
 
@@ -15,15 +16,17 @@ export interface Progress {
   end(outcome: { interrupted: boolean; ran: number; total: number }): void;
 }
 
-const failed = (event: Extract<RunEvent, { type: 'case-end' }>) =>
-  event.run.status === 'fail' || event.run.status === 'error';
+/** What fails the gate: a failure, a harness error, a pass against an expectation. */
+const failing = (status: CaseStatus) => status === 'fail' || status === 'error' || status === 'xpass';
 
 /**
  * Progress while a run goes: on a terminal one live line (done / total, failures so far, the
  * current case); without a terminal, or in CI, one plain line per finished case, which a CI log
  * keeps readable; nothing when quiet. Always on stderr: stdout is for the summary or --json.
+ * `statusOf` gives a case's status as results.json will have it: an expected failure reads as
+ * xfail and does not count as failing (the runner itself knows nothing of expectations).
  */
-export function progressPrinter(stream: ProgressStream, mode: ProgressMode): Progress {
+export function progressPrinter(stream: ProgressStream, mode: ProgressMode, statusOf: (run: CaseRun) => CaseStatus = (run) => run.status): Progress {
   let failures = 0;
   // A live line longer than the terminal wraps, and \r then redraws only its last part.
   const fit = (line: string) => (stream.columns ? line.slice(0, stream.columns - 1) : line);
@@ -34,8 +37,9 @@ export function progressPrinter(stream: ProgressStream, mode: ProgressMode): Pro
         if (mode === 'live') stream.write(`\r\x1b[K${fit(`[${event.index}/${event.total}] ${failures} failing  ${event.case.id}`)}`);
         return;
       }
-      if (failed(event)) failures++;
-      if (mode === 'plain') stream.write(`[${event.index + 1}/${event.total}] ${event.run.status.padEnd(14)} ${event.run.case.id}\n`);
+      const status = statusOf(event.run);
+      if (failing(status)) failures++;
+      if (mode === 'plain') stream.write(`[${event.index + 1}/${event.total}] ${status.padEnd(14)} ${event.run.case.id}\n`);
     },
     end({ interrupted, ran, total }) {
       if (mode === 'quiet') return;

@@ -2,7 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import { clauseEvidence } from './evidence.js';
 import { renderStepSummary } from './markdown.js';
 import type { RunResults } from './results-schema.js';
-import { reproCommand } from './summary.js';
+import { reproCommand } from './where.js';
 
 // Workflow commands: a message escapes %, CR and LF; a property value also ':' and ','.
 const escapeData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

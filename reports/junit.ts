@@ -1,7 +1,8 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { gateText } from './gate.js';
 import { bindingClauses, caseOutcome, outcomeCounts } from './outcome.js';
-import type { RunResults } from './results-schema.js';
+import type { CaseResult, RunResults } from './results-schema.js';
+import { failureWhereLines } from './where.js';
 
 /** JUnit's element for each outcome kind; a pass has none. */
 const ELEMENT = { passed: undefined, failed: 'failure', error: 'error', skipped: 'skipped' } as const;
@@ -9,7 +10,8 @@ const ELEMENT = { passed: undefined, failed: 'failure', error: 'error', skipped:
 /**
  * junit.xml: one testsuite per adapter; a testcase per case, named by the case id alone (so
  * history survives a retitle), its title, rvt-conform status, how it ran and clause ids as
- * properties. A failure carries the evidence as its body (GitLab and Jenkins show it); a harness
+ * properties. A failure carries the evidence as its body (GitLab and Jenkins show it), then where
+ * each broken clause comes from and the repro command; a harness
  * error is an <error>, never a <failure>; every skip says why in `<skipped message>`, and
  * precondition-failed, not-observable and not-run keep their own status property. Cases an
  * interrupted run did not reach are there, skipped. The last testcase, `gate`, fails whenever
@@ -28,6 +30,18 @@ export function renderJunit(results: RunResults): string {
     ['profile', results.run.profile],
     ['gate', results.gate.summary],
   ];
+  const clauses = new Map(results.clauses.map((c) => [c.id, c]));
+  /** Under the evidence: where each broken binding clause comes from and how to replay the case (the same lines as in results.ktap). */
+  const where = (c: CaseResult) => [
+    ...new Set(
+      c.checks
+        .filter((k) => k.status === 'fail' && binding.has(k.clause))
+        .flatMap((k) => {
+          const clause = clauses.get(k.clause);
+          return clause === undefined ? [] : failureWhereLines(clause, c, results).map((line) => `${k.clause}: ${line}`);
+        }),
+    ),
+  ];
   const testcases: Element[] = results.cases.map((c) => {
     const outcome = caseOutcome(c, binding);
     const properties: [string, string][] = [['title', c.title], ['status', outcome.label], ['ran', c.ran], ...c.clauses.map((clause): [string, string] => ['clause', clause])];
@@ -37,7 +51,8 @@ export function renderJunit(results: RunResults): string {
     if (element === 'skipped') test.skipped = attributes({ message: outcome.message });
     else if (element !== undefined) {
       const type = outcome.kind === 'error' ? c.ran : outcome.label === 'xpass' ? 'UnexpectedPass' : 'ClauseFailed';
-      test[element] = { ...attributes({ message: outcome.message, type }), [TEXT]: outcome.body };
+      const body = outcome.label === 'fail' ? [outcome.body, ...where(c)].join('\n') : outcome.body;
+      test[element] = { ...attributes({ message: outcome.message, type }), [TEXT]: body };
     }
     if (outcome.kind === 'skipped' && outcome.body !== outcome.message) test['system-out'] = { [TEXT]: outcome.body };
     return test;

@@ -1,7 +1,9 @@
 import { describeCheck } from './evidence.js';
 import { describeSource, docDriftOfRun, kernelOfRun, needsAttention, STATUS_LABEL } from './labels.js';
+import { ktapCounts } from './ktap.js';
 import { outcomeCounts } from './outcome.js';
-import type { CaseResult, ClauseResult, ClauseStatus, RunResults } from './results-schema.js';
+import type { CaseResult, ClauseResult, ClauseStatus, RunResults, TraceEntry } from './results-schema.js';
+import { reportRepro, sourceLocations } from './where.js';
 import type { AppliedExpectation } from './expectations/schema.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -14,6 +16,7 @@ function headline(results: RunResults): string[] {
   const { adapter, gate, run } = results;
   const t = results.totals;
   const ci = outcomeCounts(results);
+  const ktap = ktapCounts(results);
   return [
     `# rvt-conform: ${gate.passed ? 'PASS' : 'FAIL'}`,
     '',
@@ -29,6 +32,9 @@ function headline(results: RunResults): string[] {
       `${t.xfail + t.xpass > 0 ? `, ${t.xfail} expected fail, ${t.xpass} unexpected pass` : ''}.`,
     '',
     `As CI sees it (junit.xml, ctrf.json): ${ci.tests} tests, ${ci.passed} passed, ${ci.failures} failed, ${ci.errors} errors, ${ci.skipped} skipped (the gate is one test).`,
+    '',
+    `As kernel CI sees it (results.ktap, a test per clause a case checks, and the gate): ${ktap.tests} tests, ${ktap.passed} passed (${ktap.xfail} of them expected failures, \`# XFAIL\`), ` +
+      `${ktap.failed} failed (${ktap.errors} of them harness errors, \`# ERROR\`), ${ktap.skipped} skipped.`,
     '',
   ];
 }
@@ -65,16 +71,31 @@ function unverified(results: RunResults): string[] {
   ];
 }
 
-function evidenceOf(clause: ClauseResult, cases: readonly CaseResult[]): string[] {
-  return cases
-    .filter((k) => clause.cases.includes(k.id))
-    .flatMap((c) => [
-      ...c.checks.filter((k) => k.clause === clause.id && k.status === 'fail').map((check) => `- \`${c.id}\`: ${describeCheck(check)}`),
-      ...(c.status === 'error' ? [`- \`${c.id}\`: ${c.reason ?? 'error'}`] : []),
-    ]);
+/** A call of the trace in one line: what was called with what, and what came back (or what it threw). */
+const traceLine = (t: TraceEntry) => `${t.seq} ${t.call}(${JSON.stringify(t.args)}) ${t.error === undefined ? `-> ${JSON.stringify(t.result ?? null)}` : `threw ${t.error}`} (${t.ms.toFixed(2)} ms)`;
+
+/** The call trace one click away, as in report.html: folded, so the failing clauses stay readable. */
+function traceDetails(c: CaseResult): string[] {
+  if (c.trace.length === 0) return [];
+  return [`<details><summary>Call trace of <code>${c.id}</code> (${c.trace.length} calls)</summary>`, '', '```text', ...c.trace.map(traceLine), '```', '', '</details>', ''];
 }
 
-function failing(results: RunResults): string[] {
+/** The cases that broke a clause: their evidence, how to replay each, and its call trace. */
+function evidenceOf(clause: ClauseResult, cases: readonly CaseResult[], traces: boolean): string[] {
+  const broke = cases.filter((k) => clause.cases.includes(k.id) && (k.status === 'error' || k.checks.some((check) => check.clause === clause.id && check.status === 'fail')));
+  const lines = broke.flatMap((c) => {
+    const repro = reportRepro(c);
+    return [
+      ...c.checks.filter((k) => k.clause === clause.id && k.status === 'fail').map((check) => `- \`${c.id}\`: ${describeCheck(check)}`),
+      ...(c.status === 'error' ? [`- \`${c.id}\`: ${c.reason ?? 'error'}`] : []),
+      ...(repro === undefined ? [] : [`  replay it (in this report's folder): \`${repro}\``]),
+    ];
+  });
+  return [...lines, '', ...(traces ? broke.flatMap(traceDetails) : [])];
+}
+
+/** `traces`: each breaking case's call trace under its clause; not in a step summary, which GitHub caps at 1 MiB. */
+function failing(results: RunResults, traces: boolean): string[] {
   const bad = results.clauses.filter((c) => c.status === 'fail' || c.status === 'error');
   if (bad.length === 0) return [];
   return [
@@ -83,11 +104,10 @@ function failing(results: RunResults): string[] {
     ...bad.flatMap((clause) => [
       `### ${clause.id} (${clause.level}${clause.binding ? ', binding' : ', not binding'}): ${label(clause.status)}`,
       '',
-      `${clause.statement} Source: ${sources(clause)}.`,
+      `${clause.statement} Source: ${sourceLocations(clause, results).map((s) => (s.href === undefined ? s.text : `[${s.text}](${s.href})`)).join('; ')}.`,
       '',
       ...(clause.citations ?? []).flatMap((c) => [...quote(c.text), '']),
-      ...evidenceOf(clause, results.cases),
-      '',
+      ...evidenceOf(clause, results.cases, traces),
     ]),
   ];
 }
@@ -99,7 +119,7 @@ function expectationSections(results: RunResults): string[] {
   const section = (title: string, intro: string, rows: typeof all) =>
     rows.length === 0
       ? []
-      : [`## ${title}`, '', intro, '', ...rows.map((r) => `- \`${r.id}\`: ${r.expectation ? expectationLine(r.expectation) : ''}`), ''];
+      : [`## ${title}`, '', intro, '', ...rows.map((r) => `- \`${r.id}\`: ${r.expectation ? expectationLine(r.expectation) : cell(r.reason ?? '')}`), ''];
   return [
     ...section('Unexpected passes', 'These were expected not to pass and passed: remove their entries from the expectations file.', stale),
     ...section('Expected failures', 'Known deviations of this implementation, accounted for by the expectations file.', known),
@@ -156,7 +176,7 @@ function citationSection(results: RunResults): string[] {
 export function renderMarkdown(results: RunResults): string {
   return [
     ...headline(results),
-    ...failing(results),
+    ...failing(results, true),
     ...unverified(results),
     ...expectationSections(results),
     ...capabilities(results),
@@ -171,5 +191,5 @@ export function renderMarkdown(results: RunResults): string {
  * verdict, what to act on and what was waived; the clause table stays in report.md.
  */
 export function renderStepSummary(results: RunResults): string {
-  return [...headline(results), ...failing(results), ...unverified(results), ...expectationSections(results), 'The full report: report.md and report.html in the run\'s --out directory.', ''].join('\n');
+  return [...headline(results), ...failing(results, false), ...unverified(results), ...expectationSections(results), 'The full report: report.md and report.html in the run\'s --out directory.', ''].join('\n');
 }

@@ -53,7 +53,12 @@ export const CaseResult = z.object({
 });
 export type CaseResult = z.infer<typeof CaseResult>;
 
-export const Citation = z.object({ source: z.number().int().min(0), text: z.string() });
+export const Citation = z.object({
+  source: z.number().int().min(0),
+  text: z.string(),
+  /** The line its kernel-doc comment opens on in the snapshot's kernel (absent in results written before it was recorded). */
+  line: z.number().int().positive().optional(),
+});
 export type Citation = z.infer<typeof Citation>;
 
 /** How far the clauses reach a documented kernel function: the spec's own record (reports/coverage.ts). */

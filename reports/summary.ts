@@ -1,7 +1,7 @@
-import { join } from 'node:path';
 import { clauseEvidence } from './evidence.js';
 import { STATUS_LABEL } from './labels.js';
 import { type CaseResult, type CaseStatus, type ClauseResult, ClauseStatus, type RunResults } from './results-schema.js';
+import { reproCommand } from './where.js';
 import { ALL_FORMATS, type ReportFormat, reportFileNames } from './write.js';
 
 /** "3 pass, 1 fail, ..." over the statuses that occur (pass and fail always, so the line keeps its shape). */
@@ -14,14 +14,6 @@ function counts(statuses: readonly ClauseStatus[], present: Record<string, numbe
 
 function clauseTotals(results: RunResults): Record<ClauseStatus, number> {
   return Object.fromEntries(ClauseStatus.options.map((s) => [s, results.clauses.filter((c) => c.status === s).length])) as Record<ClauseStatus, number>;
-}
-
-/** The shell-quoted word, so a printed command can be pasted as it is. */
-const shellWord = (word: string) => (/^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
-
-/** The command that writes a reproducer of a case from this run's results. */
-export function reproCommand(caseId: string, outDir: string): string {
-  return `rvt-conform repro ${shellWord(caseId)} --from ${shellWord(join(outDir, 'results.json'))}`;
 }
 
 /** Under a failing clause: the first case that broke it, one line of evidence, and how to replay it. */

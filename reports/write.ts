@@ -16,6 +16,7 @@ export const REPORT_FORMATS = {
   html: { file: 'report.html', render: async (): Promise<Render> => { const { renderHtml } = await import('./html/render.js'); return (r) => renderHtml([r]); } },
   junit: { file: 'junit.xml', render: async (): Promise<Render> => (await import('./junit.js')).renderJunit },
   ctrf: { file: 'ctrf.json', render: async (): Promise<Render> => (await import('./ctrf.js')).renderCtrf },
+  ktap: { file: 'results.ktap', render: async (): Promise<Render> => (await import('./ktap.js')).renderKtap },
 } as const;
 
 export type ReportFormat = keyof typeof REPORT_FORMATS;

@@ -43,7 +43,7 @@ describe('the packed package, installed into an empty folder', () => {
   it('runs the model suite, and the help of every command', async () => {
     const run = await cli(['run', '--expectations', join(installed, 'expectations/model.yaml'), '--out', 'reports', '--quiet']);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect((await readdir(join(app, 'reports'))).sort()).toEqual(['ctrf.json', 'junit.xml', 'report.html', 'report.md', 'results.json']);
+    expect((await readdir(join(app, 'reports'))).sort()).toEqual(['ctrf.json', 'junit.xml', 'report.html', 'report.md', 'results.json', 'results.ktap']);
     const help = await cli(['--help']);
     expect(help.exitCode).toBe(0);
     for (const command of COMMANDS) {

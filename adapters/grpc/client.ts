@@ -15,8 +15,12 @@ import { streamSessions } from './stream-session.js';
 export interface GrpcClientOptions {
   /** The agent's HOST:PORT. */
   target: string;
-  /** TLS to the agent: the CA that signed its certificate, and this client's pair for mutual TLS. */
-  tls?: { ca?: Buffer | undefined; cert?: Buffer | undefined; key?: Buffer | undefined } | undefined;
+  /**
+   * TLS to the agent: the CA that signed its certificate, this client's pair for mutual TLS, and
+   * the name to check in the agent's certificate when it is not the --target host (an agent
+   * reached by IP address whose certificate names it by DNS name).
+   */
+  tls?: { ca?: Buffer | undefined; cert?: Buffer | undefined; key?: Buffer | undefined; serverName?: string | undefined } | undefined;
   token?: string | undefined;
   /** Each call's deadline. */
   callTimeoutMs?: number;
@@ -43,6 +47,26 @@ export function channelCredentials(tls: GrpcClientOptions['tls']): grpc.ChannelC
   return grpc.credentials.createSsl(tls.ca ?? null, tls.key ?? null, tls.cert ?? null);
 }
 
+/** The channel's options for TLS: the name checked in the agent's certificate (and sent as SNI and :authority), when given. */
+export const channelOptions = (tls: GrpcClientOptions['tls']): grpc.ChannelOptions =>
+  tls?.serverName === undefined ? {} : { 'grpc.ssl_target_name_override': tls.serverName, 'grpc.default_authority': tls.serverName };
+
+/** What a TLS handshake that failed says, as the flag that fixes it; undefined for anything else. */
+function tlsRefusal(details: string, target: string): InfrastructureError | undefined {
+  // the agent's TLS alert 116 (certificate_required): it was started with --client-ca
+  if (/certificate required|alert number 116/i.test(details)) {
+    return new InfrastructureError(`the agent at ${target} requires a client certificate: pass --tls-cert/--tls-key`, {
+      hint: "a certificate and key signed by the CA the agent was given with --client-ca (docs: the agent's TLS recipe)",
+    });
+  }
+  if (/ERR_TLS_CERT_ALTNAME_INVALID|does not match certificate's altnames/.test(details)) {
+    return new InfrastructureError(`the certificate of the agent at ${target} does not have the name checked: ${details}`, {
+      hint: 'pass --tls-server-name with a name the certificate has (a DNS: or IP: subjectAltName), or reissue it with this one (IP:ADDRESS for an address)',
+    });
+  }
+  return undefined;
+}
+
 /**
  * What a failed call means: an agent that cannot be reached, shuts down, is full, refuses the
  * credentials or does not answer is the infrastructure gone (an InfrastructureError: the run stops, saying what
@@ -53,6 +77,8 @@ export function failure(error: unknown, target: string, call: string): Error {
   // grpc-js ends connection errors with a resolver note, empty for a plain HOST:PORT
   const details = error.details.replace(/\s*Resolution note:\s*$/, '');
   if (error.code === grpc.status.UNAVAILABLE) {
+    const refused = tlsRefusal(details, target);
+    if (refused !== undefined) return refused;
     return new InfrastructureError(`cannot reach the rvt-conform agent at ${target}: ${details}`, {
       hint: `start one there (rvt-conform agent --adapter NAME --listen ${target}), check --target, and that the TLS flags match the agent's`,
     });
@@ -98,7 +124,7 @@ function adapterInfo(wire: object, target: string): AdapterInfo {
 export function grpcAdapter(options: GrpcClientOptions): Adapter {
   const target = parseEndpoint('--target', options.target).address;
   // the agent bounds what it sends (its limits); an MR read is as large as the MR
-  const client = new grpc.Client(target, channelCredentials(options.tls), { 'grpc.max_receive_message_length': -1 });
+  const client = new grpc.Client(target, channelCredentials(options.tls), { ...channelOptions(options.tls), 'grpc.max_receive_message_length': -1 });
   const timeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
 
   const metadata = (session?: string) => {

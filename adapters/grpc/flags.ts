@@ -9,6 +9,7 @@ export interface GrpcFlags {
   tlsCert?: string | undefined;
   tlsKey?: string | undefined;
   tokenFile?: string | undefined;
+  tlsServerName?: string | undefined;
 }
 
 /** Loads the gRPC client (grpc-js, protobufjs) only for a grpc run: it is most of the CLI's start-up cost. */
@@ -23,7 +24,7 @@ export async function grpcAdapterFromFlags(flags: GrpcFlags): Promise<Adapter> {
   const { grpcAdapter } = await import('./client.js');
   return grpcAdapter({
     target: flags.target,
-    tls: ca === undefined && pair === undefined ? undefined : { ca, ...pair },
+    tls: ca === undefined && pair === undefined ? undefined : { ca, ...pair, serverName: flags.tlsServerName },
     token: flags.tokenFile === undefined ? undefined : readToken('--token-file', flags.tokenFile),
   });
 }

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { service as healthService } from 'grpc-health-check';
 import { AGENT_SERVICE_NAME } from './protocol.js';
-import { channelCredentials, failure, type GrpcClientOptions } from './client.js';
+import { channelCredentials, channelOptions, failure, type GrpcClientOptions } from './client.js';
 import { withToken } from './metadata.js';
 import { parseEndpoint } from './endpoint.js';
 import { AgentUsage, usageMethod } from './usage.js';
@@ -12,7 +12,7 @@ const check = healthService.Check as MethodDefinition<{ service: string }, objec
 /** What an operator asks an agent: is it serving (grpc.health.v1, no credentials), and who holds what (rpc Usage). */
 export async function agentStatus(options: Omit<GrpcClientOptions, 'transport'>): Promise<{ health: string; usage: AgentUsage }> {
   const target = parseEndpoint('--target', options.target).address;
-  const client = new grpc.Client(target, channelCredentials(options.tls));
+  const client = new grpc.Client(target, channelCredentials(options.tls), channelOptions(options.tls));
   const timeoutMs = options.callTimeoutMs ?? 10_000;
   const unary = <Req, Res>(definition: MethodDefinition<Req, object, object, Res>, request: Req, name: string) =>
     new Promise<Res>((resolve, reject) => {

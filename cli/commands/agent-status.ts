@@ -8,6 +8,7 @@ interface StatusFlags {
   tlsCert?: string;
   tlsKey?: string;
   tokenFile?: string;
+  tlsServerName?: string;
   json: boolean;
 }
 
@@ -45,6 +46,7 @@ export function registerAgentStatusCommand(agent: Command): void {
     .option('--tls-cert <file>', "this client's certificate (an agent with --client-ca)")
     .option('--tls-key <file>', "this client's private key")
     .option('--token-file <file>', "the agent's bearer token")
+    .option('--tls-server-name <name>', "the name to check in the agent's certificate, when --target's host is not in it (e.g. an agent reached by IP address)")
     .option('--json', 'print the accounting as JSON', false)
     .action(async (flags: StatusFlags) => {
       const pair = readKeyPair(flags.tlsCert, flags.tlsKey);
@@ -52,7 +54,7 @@ export function registerAgentStatusCommand(agent: Command): void {
       const token = flags.tokenFile === undefined ? undefined : readToken('--token-file', flags.tokenFile);
       // gRPC only now: it is most of the CLI's start-up cost
       const { agentStatus } = await import('../../adapters/grpc/usage-client.js');
-      const { health, usage } = await agentStatus({ target: flags.target, tls: ca === undefined && pair === undefined ? undefined : { ca, ...pair }, token });
+      const { health, usage } = await agentStatus({ target: flags.target, tls: ca === undefined && pair === undefined ? undefined : { ca, ...pair, serverName: flags.tlsServerName }, token });
       process.stdout.write(flags.json ? `${JSON.stringify({ health, ...usage }, null, 2)}\n` : `${renderStatus(flags.target, health, usage)}\n`);
     });
 }

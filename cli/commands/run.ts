@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Profile } from '../../adapters/adapter.js';
 import { ALL_FORMATS, type ReportFormat, writeGuestResults, writeReports } from '../../reports/write.js';
 import { finishGuestResults } from '../../reports/guest-results.js';
-import { buildResults } from '../../reports/build.js';
+import { buildResults, caseResult } from '../../reports/build.js';
+import { statusWithExpectations } from '../../reports/expectations/apply.js';
 import { type Expectation, loadExpectations } from '../../reports/expectations/load.js';
 import { type RunInfo, expectationsFor, runInfoOf } from '../../reports/expectations/match.js';
 import { publishToGithub } from '../../reports/github.js';
@@ -25,6 +26,7 @@ import { MAX_CASE_TIMEOUT_SECONDS, parseFormats, parseProfile, parseSeed, parseT
 import { progressMode, progressPrinter } from '../progress.js';
 import { selectCases } from '../select.js';
 import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
+import { EXIT_CODES_HELP } from '../exit-codes.js';
 
 interface RunFlags {
   adapter: string;
@@ -72,9 +74,9 @@ function specRecord(cases: readonly Case[]) {
   };
 }
 
-/** The runner reads workflow commands from stdout and stderr alike; --json keeps stdout JSON alone. */
-function printAnnotations(annotations: readonly string[], json: boolean): void {
-  if (annotations.length > 0) (json ? process.stderr : process.stdout).write(`${annotations.join('\n')}\n`);
+/** The runner reads workflow commands from stdout and stderr alike; --json keeps stdout JSON alone, --quiet empty (kselftest prints KTAP there). */
+function printAnnotations(annotations: readonly string[], stdoutTaken: boolean): void {
+  if (annotations.length > 0) (stdoutTaken ? process.stderr : process.stdout).write(`${annotations.join('\n')}\n`);
 }
 
 /** Exit code of a run: 0 gate passed, 1 gate failed, 130 interrupted by Ctrl-C, 143 by SIGTERM (results kept); the infrastructure lost mid-run is a UserError (2) after the results are written. */
@@ -134,7 +136,9 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     // Capabilities from evidence: the cases run with what the device was seen to do.
     const { capabilities, probes } = await probeCapabilities(adapter, claimed, profile, flags.timeout * 1000, controller.signal);
     const info = { ...claimed, capabilities };
-    const progress = progressPrinter(process.stderr, progressMode(flags.quiet || flags.json));
+    // --json takes stdout; progress stays on stderr, as without it.
+    const expected = expectationsFor(expectations?.entries ?? [], runInfoOf(info, profile));
+    const progress = progressPrinter(process.stderr, progressMode(flags.quiet), (run) => statusWithExpectations(caseResult(run), expected));
     const { runs, interrupted, stoppedBy } = await runCases({
       skip: casesExpectedToSkip(expectations?.entries, runInfoOf(info, profile)),
       adapter,
@@ -165,7 +169,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     const annotations = await publishToGithub(results, outDir);
     if (flags.json) process.stdout.write(`${JSON.stringify(summaryJson(results, outDir, flags.format))}\n`);
     else if (!flags.quiet) process.stdout.write(`${renderSummary(results, outDir, flags.format)}\n`);
-    printAnnotations(annotations, flags.json);
+    printAnnotations(annotations, flags.json || flags.quiet);
     if (stoppedBy !== undefined) {
       const ran = runs.filter((r) => r.ran !== 'not-run').length;
       throw new UserError(`the run stopped after ${ran} of ${cases.length} cases: ${stoppedBy.message}; the results so far are in ${outDir}, marked interrupted`, {
@@ -186,7 +190,7 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description('run the shared suites against an adapter and write the reports');
   addAdapterOptions(withConfig(run), 'the implementation to test')
-    .option('--vm', 'with --adapter ibverbs or kernel: run inside a QEMU VM that has the Soft-RoCE device rxe0 (kernel: with the rvtc module built and loaded; reports come back under the current directory)', false)
+    .option('--vm', 'with --adapter ibverbs or kernel: run inside a QEMU VM, on rxe0 (Soft-RoCE) or, with --device, siw0 or rvt_sim0 (the real rdmavt); the kernel adapter with the rvtc module built and loaded; --out must be under the current directory', false)
     .option('--rdmavt-src <dir>', 'with --vm --device rvt_sim0: build rdmavt.ko from this source (a kernel tree or a copy of drivers/infiniband/sw/rdmavt) and run on it instead of the stock module')
     .option('--kernel <kernel>', `with --vm: ${KERNEL_OPTION_HELP}`)
     .option('-o, --out <dir>', 'where the reports go', 'conformance-report')
@@ -196,8 +200,9 @@ export function registerRunCommand(program: Command): void {
     .option('--timeout <seconds>', `per-case timeout (1 to ${MAX_CASE_TIMEOUT_SECONDS})`, parseTimeoutSeconds(MAX_CASE_TIMEOUT_SECONDS), 30)
     .option('--seed <n>', 'seed recorded in the results (for randomised cases and replay)', parseSeed)
     .option('-q, --quiet', 'print nothing but errors', false)
-    .option('--json', 'print the gate and totals as JSON on stdout', false)
+    .option('--json', 'print the gate and totals as JSON on stdout (progress stays on stderr; add --quiet for none)', false)
     .option('-e, --expectations <file>', 'known outcomes of this implementation (YAML, e.g. expectations/rxe.yaml): expected failures do not fail the gate, unexpected passes do')
+    .addHelpText('after', EXIT_CODES_HELP)
     .action(async (flags: RunFlags) => {
       process.exitCode = await runCommand(flags);
     });

@@ -1,4 +1,4 @@
-import type { CaseResult, ClauseResult, ClauseStatus } from '../results-schema.js';
+import type { CaseResult, CaseStatus, ClauseResult, ClauseStatus } from '../results-schema.js';
 import type { Expectation } from './load.js';
 import type { Capability } from '../../adapters/adapter.js';
 import { type AppliedExpectation, expectationKey, UNWAIVABLE } from './schema.js';
@@ -37,6 +37,18 @@ export function coveredByClauses(kase: CaseResult, clauses: ReadonlyMap<string, 
   const first = expected[0];
   if (first === undefined || expected.some((e) => e === undefined)) return kase;
   return { ...kase, status: 'xfail', expectation: first };
+}
+
+/**
+ * The status a case gets in results.json, known as soon as it ends (what the progress lines
+ * print): its own expectation, or, for a failure, those of every clause it failed (as
+ * coveredByClauses decides once every case has run).
+ */
+export function statusWithExpectations(kase: CaseResult, expected: ReadonlyMap<string, Expectation>): CaseStatus {
+  const own = withExpectation(kase, expected.get(kase.id));
+  if (own.status !== 'fail' || own.expectation !== undefined) return own.status;
+  const failed = own.checks.filter((k) => k.status === 'fail');
+  return failed.length > 0 && failed.every((k) => expected.get(k.clause)?.status === 'fail') ? 'xfail' : 'fail';
 }
 
 /**

@@ -107,6 +107,27 @@ describe('rvt-conform list', () => {
   });
 });
 
+describe('a command line that does not mislead', () => {
+  it('list --json | head ends quietly: no EPIPE stack trace, exit 0', async () => {
+    const r = await execa('bash', ['-c', `"${process.execPath}" "${CLI}" list --json | head -c 10 >/dev/null; echo "status \${PIPESTATUS[0]}" >&2`], { reject: false });
+    expect(r.stderr).toBe('status 0');
+  });
+
+  it('--help lists the exit codes, as does run --help', async () => {
+    for (const args of [['--help'], ['run', '--help']]) {
+      const r = await cli(args);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toMatch(/^Exit codes:\n {2}0 .*\n {2}1 {4}the gate failed\n {2}2 {4}bad usage or input/m);
+    }
+  });
+
+  it("run --help says what --device means for each adapter that takes it, and which devices --vm has", async () => {
+    const help = (await cli(['run', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--device <name> with --adapter ibverbs: the RDMA device (default: the first device libibverbs lists); with --adapter kernel: the RDMA device (default: rxe0)');
+    expect(help).toMatch(/--vm with --adapter ibverbs or kernel: run inside a QEMU VM, on rxe0 \(Soft-RoCE\) or, with --device, siw0 or rvt_sim0/);
+  });
+});
+
 describe('output paths are checked before any work', () => {
   /** A path nobody can write, root included: under a regular file, or under /proc (where Node's mkdir -p used to spin forever). */
   const unwritable = async () => {

@@ -58,6 +58,17 @@ describe('progress', () => {
     expect(out.text()).toBe('\r\x1b[Kinterrupted after 1 of 2 cases: the results are written, marked interrupted, the cases not reached listed as skipped\n');
   });
 
+  it('prints and counts a case as it will be in results.json: an expected failure is xfail, not failing', () => {
+    const out = recorder({ isTTY: true });
+    const progress = progressPrinter(out.stream, 'live', () => 'xfail');
+    play(progress);
+    expect(out.text()).not.toMatch(/[1-9] failing/);
+    const plain = recorder();
+    play(progressPrinter(plain.stream, 'plain', () => 'xfail'));
+    expect(plain.text()).not.toMatch(/ fail /);
+    expect(plain.text()).toMatch(/xfail/);
+  });
+
   it('prints nothing when quiet', () => {
     const out = recorder();
     const progress = progressPrinter(out.stream, 'quiet');
@@ -83,7 +94,14 @@ describe('rvt-conform run output', () => {
     const r = await run(['--case', CASES, '--out', await outDir()]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toMatch(/^\[1\/\d+\] pass +post_srq_recv\/single-wr$/m);
-    expect(r.stdout).toMatch(/^reports: .*\{results\.json,report\.md,report\.html,junit\.xml,ctrf\.json\}$/m);
+    expect(r.stdout).toMatch(/^reports: .*\{results\.json,report\.md,report\.html,junit\.xml,ctrf\.json,results\.ktap\}$/m);
+  });
+
+  it('prints an expected failure as xfail while the run goes, and does not count it as failing', async () => {
+    const r = await run(['--case', 'post_send/state-*', '--out', await outDir()]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/^\[\d+\/\d+\] xfail +post_send\/state-reset-rejects$/m);
+    expect(r.stderr).not.toMatch(/\] fail /);
   });
 
   it('--quiet prints nothing, and still writes the results', async () => {
@@ -94,13 +112,13 @@ describe('rvt-conform run output', () => {
     expect(RunResults.parse(JSON.parse(await readFile(join(out, 'results.json'), 'utf8'))).cases.length).toBeGreaterThan(0);
   });
 
-  it('--json prints the results summary, and only it, on stdout', async () => {
+  it('--json prints the results summary, and only it, on stdout; progress stays on stderr', async () => {
     const out = await outDir();
     const r = await run(['--case', CASES, '--out', out, '--json']);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toMatch(/^\[1\/\d+\] pass +post_srq_recv\/single-wr$/m);
     const summary = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(summary).toMatchObject({ gate: { passed: true }, interrupted: false, adapter: 'model', profile: 'rdmavt', out, files: ['results.json', 'report.md', 'report.html', 'junit.xml', 'ctrf.json'] });
+    expect(summary).toMatchObject({ gate: { passed: true }, interrupted: false, adapter: 'model', profile: 'rdmavt', out, files: ['results.json', 'report.md', 'report.html', 'junit.xml', 'ctrf.json', 'results.ktap'] });
     expect(summary.totals).toMatchObject({ fail: 0, xfail: 0 });
     expect(summary.clauses).toMatchObject({ fail: 0, 'not-run': expect.any(Number) });
   });

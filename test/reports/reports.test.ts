@@ -8,6 +8,10 @@ import { validate } from 'ctrf';
 import { renderCtrf } from '../../reports/ctrf.js';
 import { renderHtml } from '../../reports/html/render.js';
 import { renderJunit } from '../../reports/junit.js';
+import { renderKtap } from '../../reports/ktap.js';
+import { clauseCitations } from '../../spec/citations.js';
+import { clauses } from '../../spec/clauses/index.js';
+import { loadCitedSnapshot, snapshotId } from '../../spec/snapshots/pinned.js';
 import { renderMarkdown } from '../../reports/markdown.js';
 import { RunResults } from '../../reports/results-schema.js';
 import { writeReports } from '../../reports/write.js';
@@ -63,6 +67,51 @@ describe('report.md', () => {
     expect(md.split('\n')[0]).toBe('# rvt-conform: FAIL');
     expect(md).toContain('### post_srq_recv.capacity.at-least-max_wr (documented, binding): **FAIL**');
     expect(md).toContain('`post_srq_recv/fill-to-capacity`: posting 16 WRs (the granted capacity): expected 0, actual -12');
+  });
+});
+
+describe('report.md, junit.xml and results.ktap: where a failing clause comes from and how to replay it', () => {
+  const withCitations = () => {
+    const cited = loadCitedSnapshot();
+    return resultsFor({
+      adapter: capacityMinusOne(),
+      profile: 'rdmavt',
+      // without the model's waivers post_send.state.bad_wr, which cites kernel-doc, fails too
+      expectations: [],
+      more: { snapshot: snapshotId(cited), citations: new Map(clauses.map((clause) => [clause.id, clauseCitations(cited, clause)])) },
+    });
+  };
+
+  it('links the kernel-doc line of the kernel the spec was traced to, and gives the repro command and the call trace', async () => {
+    const results = await withCitations();
+    const clause = results.clauses.find((c) => c.binding && c.status === 'fail' && c.sources[0]?.kind === 'kernel-doc');
+    const source = clause?.sources[0];
+    const line = clause?.citations?.find((c) => c.source === 0)?.line;
+    if (clause === undefined || source?.kind !== 'kernel-doc' || line === undefined) throw new Error('no failing clause cites kernel-doc');
+    const kase = results.cases.find((c) => c.checks.some((k) => k.clause === clause.id && k.status === 'fail'));
+    if (kase === undefined) throw new Error('no case broke it');
+    const version = loadCitedSnapshot().kernel.version;
+    const link = `https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git/tree/${source.file}?h=v${version}#n${line}`;
+    const repro = `rvt-conform repro ${kase.id} --from results.json`;
+    const md = renderMarkdown(results);
+    const section = md.slice(md.indexOf(`### ${clause.id} `), md.indexOf('\n### ', md.indexOf(`### ${clause.id} `) + 1));
+    expect(section).toContain(`[${source.file}:${line} (kernel-doc ${source.function}() ${source.section}, linux ${version})](${link})`);
+    expect(section).toContain(`replay it (in this report's folder): \`${repro}\``);
+    expect(section).toMatch(new RegExp(`<details><summary>Call trace of <code>${kase.id}</code> \\(\\d+ calls\\)</summary>\n\n\`\`\`text\n1 `));
+    const junit = (await parseJunit(renderJunit(results))) as TestSuites;
+    const body = junit.testsuite?.[0]?.testcase?.find((c) => c.name === kase.id)?.failure?.[0]?.inner ?? '';
+    expect(body).toContain(`${clause.id}: source: ${source.file}:${line} (kernel-doc ${source.function}() ${source.section}, linux ${version}) ${link}`);
+    expect(body).toContain(`${clause.id}: repro: ${repro} (in the report folder)`);
+    expect(renderKtap(results)).toContain(`  # source: ${source.file}:${line} (kernel-doc ${source.function}() ${source.section}, linux ${version}) ${link}`);
+  });
+
+  it("gives every expected failure its reason (a clause expected through its cases said nothing)", async () => {
+    const md = renderMarkdown(await resultsFor());
+    const section = md.slice(md.indexOf('## Expected failures'), md.indexOf('\n## ', md.indexOf('## Expected failures') + 1));
+    const rows = section.split('\n').filter((l) => l.startsWith('- '));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).toMatch(/^- `[^`]+`: \S/);
+    expect(section).toMatch(/^- `post_send\.empty-list\.answered`: expected in post_send\/empty-list: rvt_post_send reads wr->next/m);
   });
 });
 
@@ -164,7 +213,11 @@ describe('junit.xml', () => {
     expect(ci?.slice(1).map(Number)).toEqual([suite.tests, cases.filter((c) => !c.failure && !c.error && !c.skipped).length, suite.failures, suite.errors, suite.skipped]);
     expect([suite.tests, suite.failures, suite.errors, suite.skipped]).toEqual([4, 2, 0, 1]);
     for (const c of cases.filter((k) => k.failure && k.name !== 'gate')) {
-      for (const line of c.failure?.[0]?.inner?.split('\n') ?? []) expect(md).toContain(line.slice(line.indexOf(': ') + 2));
+      for (const line of c.failure?.[0]?.inner?.split('\n') ?? []) {
+        // after the evidence, each broken clause's source and the repro command, which report.md shows as a link and as code
+        const where = /^[\w.-]+: (?:source: (.*?)(?: https:\S+)?|repro: (.*) \(in the report folder\))$/.exec(line);
+        expect(md).toContain(where === null ? line.slice(line.indexOf(': ') + 2) : (where[1] ?? where[2]));
+      }
     }
     const gate = cases.at(-1);
     expect(gate).toMatchObject({ name: 'gate', failure: [{ type: 'GateFailed', message: results.gate.summary }] });
@@ -273,7 +326,7 @@ syncBuiltinESMExports();
   it('writes every format and leaves no temporary file behind', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rvt-reports-'));
     await writeReports(dir, await resultsFor());
-    expect((await readdir(dir)).sort()).toEqual(['ctrf.json', 'junit.xml', 'report.html', 'report.md', 'results.json']);
+    expect((await readdir(dir)).sort()).toEqual(['ctrf.json', 'junit.xml', 'report.html', 'report.md', 'results.json', 'results.ktap']);
     expect(RunResults.safeParse(JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'))).success).toBe(true);
   });
 });

@@ -58,10 +58,15 @@ describe('rvt-conform agent', () => {
     // by name, as the certificate says (Node frowns on TLS server names that are IP addresses)
     const target = address.replace('127.0.0.1', 'localhost');
     const r = await cli(['run', '--adapter', 'grpc', '--target', target, ...credentials, '--case', 'post_srq_recv/*', '--out', out, '--json', '--expectations', MODEL_EXPECTATIONS]);
-    expect(r.stderr).toBe('');
+    // progress lines alone (--json keeps them on stderr): no error
+    expect(r.stderr.split('\n').filter((line) => line !== '' && !/^\[\d+\/\d+\] /.test(line))).toEqual([]);
     expect(r.exitCode).toBe(0);
     const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as { adapter: { adapter: string; via: string } };
     expect(results.adapter).toMatchObject({ adapter: 'model', via: `grpc://${target}` });
+    // `agent status` with the same client flags, which the parent `agent` (server flags of the same names) took before
+    const status = await cli(['agent', 'status', '--target', target, ...credentials, '--json']);
+    expect(status.stderr).toBe('');
+    expect(JSON.parse(status.stdout)).toMatchObject({ health: 'SERVING', limits: expect.any(Object) });
 
     agent.kill('SIGINT');
     const stopped = await agent;
@@ -70,6 +75,33 @@ describe('rvt-conform agent', () => {
     // each probe and each case is one RunCase that the agent runs itself
     expect(stopped.stderr).toMatch(/session=- call=runCase\(probe srq\) status=OK ms=/);
     expect(stopped.stderr).toMatch(/session=- call=runCase\(post_srq_recv\/[^)]+\) status=OK ms=/);
+  });
+
+  it("gives `agent status`'s own flags to status, not to the parent agent command (the real command line)", async () => {
+    const r = await cliHere(['agent', 'status', '--target', '127.0.0.1:1', '--tls-cert', '/nonexistent-cert.pem', '--tls-key', '/nonexistent-key.pem']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--tls-cert \/nonexistent-cert\.pem: no such file/);
+    const token = await cliHere(['agent', 'status', '--target', '127.0.0.1:1', '--token-file', '/nonexistent-token']);
+    expect(token.stderr).toMatch(/--token-file \/nonexistent-token: no such file/);
+  });
+
+  it('checks the name --tls-server-name gives in the agent\'s certificate, and says which flag is missing when TLS refuses', async () => {
+    // a certificate that names the agent by DNS name only, reached by IP address
+    const { files } = makeCertificates('DNS:localhost');
+    const { address } = await startAgentProcess(['--tls-cert', files.agentCert, '--tls-key', files.agentKey, '--client-ca', files.ca]);
+    const client = ['--tls-ca', files.ca, '--tls-cert', files.clientCert, '--tls-key', files.clientKey];
+    const byIp = await cli(['agent', 'status', '--target', address, ...client, '--json']);
+    expect(byIp.exitCode).toBe(2);
+    expect(byIp.stderr).toMatch(/the certificate of the agent at 127\.0\.0\.1:\d+ does not have the name checked: .*\n {2}pass --tls-server-name /);
+    const named = await cli(['agent', 'status', '--target', address, ...client, '--tls-server-name', 'localhost', '--json']);
+    expect(named.exitCode, named.stderr).toBe(0);
+    expect(JSON.parse(named.stdout)).toMatchObject({ health: 'SERVING' });
+    const run = await cli(['run', '--adapter', 'grpc', '--target', address, ...client, '--tls-server-name', 'localhost', '--case', 'post_srq_recv/single-wr', '--out', await mkdtemp(join(tmpdir(), 'rvt-grpc-name-')), '--quiet']);
+    expect(run.stderr).not.toMatch(/certificate/);
+    const noClientCert = await cli(['agent', 'status', '--target', address, '--tls-ca', files.ca, '--tls-server-name', 'localhost']);
+    expect(noClientCert.exitCode).toBe(2);
+    expect(noClientCert.stderr).toMatch(/^rvt-conform: the agent at 127\.0\.0\.1:\d+ requires a client certificate: pass --tls-cert\/--tls-key$/m);
+    expect(noClientCert.stderr).not.toMatch(/check --target/);
   });
 
   it('makes `run --adapter grpc` exit 2, saying what to do, when no agent answers', async () => {

@@ -19,11 +19,11 @@ function signed(dir: string, name: string, extensions: string): void {
   openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-out', `${name}.pem`, '-extfile', `${name}.ext`]);
 }
 
-/** Made with the openssl CLI, as an operator would. */
-export function makeCertificates(): Certificates {
+/** Made with the openssl CLI, as an operator would; `agentNames`: the agent certificate's subjectAltName. */
+export function makeCertificates(agentNames = 'IP:127.0.0.1,DNS:localhost'): Certificates {
   const dir = mkdtempSync(join(tmpdir(), 'rvt-grpc-certs-'));
   openssl(dir, ['req', '-x509', ...KEY, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=rvt-conform test CA']);
-  signed(dir, 'agent', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
+  signed(dir, 'agent', `subjectAltName=${agentNames}\nextendedKeyUsage=serverAuth\n`);
   signed(dir, 'client', 'extendedKeyUsage=clientAuth\n');
   const files = {
     ca: join(dir, 'ca.pem'),

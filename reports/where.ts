@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { describeSource } from './labels.js';
+import type { CaseResult, ClauseResult, RunResults } from './results-schema.js';
+
+/** The shell-quoted word, so a printed command can be pasted as it is. */
+const shellWord = (word: string) => (/^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The command that writes a reproducer of a case from this run's results. The reports give the
+ * report folder as `.` (results.json beside them, wherever the folder was copied to).
+ */
+export function reproCommand(caseId: string, outDir: string): string {
+  return `rvt-conform repro ${shellWord(caseId)} --from ${shellWord(join(outDir, 'results.json'))}`;
+}
+
+/** The kernel version of the spec snapshot the clauses were traced to (`linux-6.1.192:rdmavt`). */
+const snapshotKernel = (results: RunResults) => /^linux-([^:]+):/.exec(results.spec.snapshot ?? '')?.[1];
+
+/** A clause source as a report shows it: one line, and a link to the line where the tree has one. */
+export interface SourceLocation {
+  text: string;
+  href?: string;
+}
+
+/**
+ * Each source of a clause, with file:line and a link to that line in the stable tree of the
+ * snapshot's kernel where the run recorded the kernel-doc comment's line.
+ */
+export function sourceLocations(clause: ClauseResult, results: RunResults): SourceLocation[] {
+  const kernel = snapshotKernel(results);
+  return clause.sources.map((source, index) => {
+    const line = clause.citations?.find((c) => c.source === index)?.line;
+    if (source.kind !== 'kernel-doc' && source.kind !== 'kernel-code') return { text: describeSource(source) };
+    if (line === undefined || kernel === undefined) return { text: `${source.file} (${describeSource(source)})` };
+    return {
+      text: `${source.file}:${line} (${describeSource(source)}, linux ${kernel})`,
+      href: `https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git/tree/${source.file}?h=v${kernel}#n${line}`,
+    };
+  });
+}
+
+/** The repro command as the reports print it: run in the report folder, where results.json is. */
+export const reportRepro = (kase: CaseResult): string | undefined => (kase.trace.length > 0 ? reproCommand(kase.id, '.') : undefined);
+
+/** Under a failing clause in a plain-text report (KTAP, junit.xml): where the clause comes from, and how to replay the case that broke it. */
+export function failureWhereLines(clause: ClauseResult, kase: CaseResult, results: RunResults): string[] {
+  const repro = reportRepro(kase);
+  return [
+    ...sourceLocations(clause, results).map((s) => `source: ${s.text}${s.href === undefined ? '' : ` ${s.href}`}`),
+    ...(repro === undefined ? [] : [`repro: ${repro} (in the report folder)`]),
+  ];
+}
