@@ -44,6 +44,7 @@ export function caseResult(run: CaseRun): CaseResult {
     ran: run.ran,
     ...(run.reason === undefined ? {} : { reason: run.reason }),
     ...(run.error === undefined ? {} : { error: run.error }),
+    ...(run.splat === undefined ? {} : { splat: run.splat }),
     durationMs: run.durationMs,
     checks: run.checks.map((c) => ({
       clause: c.clause,

@@ -30,9 +30,12 @@ const isWaived = (c: ClauseResult) => c.expectation !== undefined && c.expectati
  * only of the clauses its cases check and says it is partial.
  */
 export function evaluateGate(clauses: readonly ClauseResult[], cases: readonly CaseResult[], interrupted: boolean): Gate {
-  const failures = clauses.filter((c) => c.binding && (c.status === 'fail' || c.status === 'error')).map((c) => c.id);
+  // A kernel splat is never conformant, whatever level its clauses have: only an expectation for the
+  // case itself (not one for a clause it also failed) accounts for it.
+  const splatted = cases.filter((c) => c.splat !== undefined && !(c.status === 'xfail' && c.expectation?.id === c.id)).map((c) => c.id);
+  const failures = [...clauses.filter((c) => c.binding && (c.status === 'fail' || c.status === 'error')).map((c) => c.id), ...splatted];
   const errored = clauses.filter((c) => c.binding && c.status === 'error').length;
-  const failed = failures.length - errored;
+  const failed = failures.length - errored - splatted.length;
   const unexpectedPasses = [...clauses, ...cases].filter((r) => r.status === 'xpass').map((r) => r.id);
   const binding = clauses.filter((c) => c.binding);
   // Clauses no selected case checks (--case) are out of this run's scope.
@@ -47,6 +50,7 @@ export function evaluateGate(clauses: readonly ClauseResult[], cases: readonly C
     ...(interrupted ? ['the run was interrupted'] : []),
     ...(failed > 0 ? [`${failed} binding clause(s) failed`] : []),
     ...(errored > 0 ? [`${errored} binding clause(s) errored (the case could not decide them)`] : []),
+    ...(splatted.length > 0 ? [`${splatted.length} case(s) left a kernel splat (oops, lockup or warning: never conformant, at any profile)`] : []),
     ...(unexpectedPasses.length > 0 ? [`${unexpectedPasses.length} expectation(s) passed unexpectedly: remove them`] : []),
     ...(unverified.length > 0 ? [`${unverified.length} binding clause(s) not verified and not waived: waive each in an expectations file, with the reason`] : []),
     ...(nothingVerified ? ['no binding clause was observed to hold'] : []),

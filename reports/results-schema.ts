@@ -50,6 +50,8 @@ export const CaseResult = z.object({
   trace: z.array(TraceEntry),
   /** The expectation that applied to this case (keyed by its id, or by the clause it failed). */
   expectation: AppliedExpectation.optional(),
+  /** A kernel splat (oops, lockup, warning) while the case ran: it fails the gate at every profile unless an expectation for this case announces it. */
+  splat: z.object({ problem: z.string(), fatal: z.boolean() }).optional(),
 });
 export type CaseResult = z.infer<typeof CaseResult>;
 

@@ -25,6 +25,8 @@ export interface CaseRun {
   trace: TraceEntry[];
   /** Set when the implementation cannot be trusted after this case (a kernel oops): why. */
   stopsRun?: string;
+  /** What the watch saw while the case ran (a kernel oops, lockup or warning): never conformant, whatever the clauses' level. */
+  splat?: { problem: string; fatal: boolean };
   /** Set when the harness lost the implementation during this case (the agent went away): the run stops. */
   infrastructure?: InfrastructureError;
 }
@@ -98,6 +100,7 @@ export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent'>, ka
     status: 'fail',
     checks,
     reason: [run.reason, ...findings.map((f) => `${f.problem}: ${f.lines[0] ?? ''}`)].filter(Boolean).join('; '),
+    splat: { problem: findings.map((f) => `${f.problem}: ${f.lines[0] ?? ''}`).join('; '), fatal: fatal !== undefined },
     ...(fatal === undefined ? {} : { stopsRun: `${fatal.problem} during ${kase.id} (${fatal.lines[0] ?? 'see its evidence'})` }),
   };
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { type Socket, connect } from 'node:net';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { STAGE1_READY } from './guest-init.js';
 import { quote } from './job-script.js';
@@ -24,8 +24,8 @@ const RESUME_WITHIN_MS = 60_000;
 const SAVE_WITHIN_MS = 120_000;
 const POLL_MS = 20;
 
-/** The saved guest for `shape` (QEMU's arguments with placeholder paths) and the files it boots. */
-export function savedGuestPath(cacheDir: string, qemu: string, files: readonly string[], shape: readonly string[]): string {
+/** The saved guest of a kernel `release` for `shape` (QEMU's arguments with placeholder paths) and the files it boots. */
+export function savedGuestPath(cacheDir: string, release: string, qemu: string, files: readonly string[], shape: readonly string[]): string {
   const stamp = (path: string) => {
     const info = statSync(path);
     return [path, info.size, info.mtimeMs];
@@ -34,7 +34,7 @@ export function savedGuestPath(cacheDir: string, qemu: string, files: readonly s
     .update(JSON.stringify([[qemu, ...files].map(stamp), shape]))
     .digest('hex')
     .slice(0, 16);
-  return join(cacheDir, 'saved', `guest-${key}.state`);
+  return join(cacheDir, 'saved', `guest-${release}-${key}.state`);
 }
 
 /** What a boot does about a saved guest: start from it, save one, or neither (turned off, or its second try). */
@@ -192,12 +192,16 @@ async function save(qmp: Qmp, path: string, exited: AbortSignal): Promise<void> 
   if (status !== 'running') await qmp.execute('cont');
 }
 
-/** Saved guests of other configurations (100 MB each) and partial files over an hour old. */
+/**
+ * Saved guests of the same kernel's other configurations (100 MB each) and partial files over an
+ * hour old. One is kept per kernel: CI alternates 6.1 and 6.12, and each would otherwise boot cold.
+ */
 function removeOtherStates(keep: string): void {
   const dir = dirname(keep);
+  const sameKernel = basename(keep).replace(/-[0-9a-f]{16}\.state$/, '-');
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    const stale = name.endsWith('.partial') ? Date.now() - statSync(path).mtimeMs > 3_600_000 : path !== keep;
+    const stale = name.endsWith('.partial') ? Date.now() - statSync(path).mtimeMs > 3_600_000 : path !== keep && name.startsWith(sameKernel);
     if (stale) rmSync(path, { force: true });
   }
 }

@@ -120,7 +120,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
     ...configOf({ consoleLog: 'L', controlDir: 'C', workDir: 'W', stdoutSocket: 'O', stderrSocket: 'E', consoleSocket: 'S', qmpSocket: 'Q' }),
     forwardPorts: [],
   });
-  const saved = savedGuestPath(cacheDir, qemu, [vmlinux, initrd], shape);
+  const saved = savedGuestPath(cacheDir, kernel.release, qemu, [vmlinux, initrd], shape);
   const boot = async (plan: ResumePlan): Promise<VmRunResult | { hungAt: string; plan: ResumePlan }> => {
     const consoleLogPath = await newConsoleLogPath(cacheDir);
     const controlDir = await mkdtemp(join(tmpdir(), 'rvt-vm-'));

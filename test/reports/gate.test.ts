@@ -7,7 +7,7 @@ import { clauses } from '../../spec/clauses/index.js';
 import { allCases } from '../../suites/index.js';
 import { probeCapabilities } from '../../suites/probes.js';
 import { runCases } from '../../suites/runner.js';
-import { modelWaivers } from '../helpers.js';
+import { modelWaivers, referenceModel } from '../helpers.js';
 import { casesNamed, resultsFor } from './fixture.js';
 import { claimsSrqsItLacks, declaresNothing, failsInSetup, hangs, hidesWhatItsEngineDid, hostsCases, lacking } from './lying-adapters.js';
 
@@ -169,5 +169,64 @@ describe('transports', () => {
     expect(results.clauses.find((c) => c.id === 'post_srq_recv.return.zero-on-success')?.binding).toBe(true);
     const ib = await resultsFor({ cases: casesNamed('create_qp/qp-nums-distinct') });
     expect(ib.clauses.find((c) => c.id === 'create_qp.qp_num.distinct')?.binding).toBe(true);
+  });
+});
+
+describe('a kernel splat', () => {
+  /** The model, with a watch that reports a WARNING during `caseId` (as the kernel log watch does). */
+  function splatsDuring(caseId: string): Adapter {
+    const model = referenceModel();
+    let current = '';
+    return {
+      ...model,
+      watch: {
+        start: () => {
+          const during = current;
+          return { end: () => (during === caseId ? { problem: 'a kernel WARNING', lines: ['WARNING: CPU: 0 PID: 1 at drivers/infiniband/sw/rdmavt/qp.c:2041'], fatal: false } : undefined) };
+        },
+      },
+      open: async () => model.open(),
+      info: async () => model.info(),
+      onCaseStart: (id: string) => {
+        current = id;
+      },
+    } as Adapter & { onCaseStart(id: string): void };
+  }
+
+  async function documentedRun(adapter: Adapter & { onCaseStart?(id: string): void }, entries: readonly Expectation[]) {
+    const info = await adapter.info();
+    const cases = casesNamed('post_srq_recv/check-order', 'post_srq_recv/single-wr');
+    const { runs } = await runCases({
+      adapter, info, cases, profile: 'documented', timeoutMs: 5000,
+      onEvent: (event) => {
+        if (event.type === 'case-start') adapter.onCaseStart?.(event.case.id);
+      },
+    });
+    return buildResults({
+      info, profile: 'documented', seed: 0, filter: null, clauses, runs,
+      startedAt: new Date(0), finishedAt: new Date(1), interrupted: false, snapshot: null,
+      expectations: { file: 'e.yaml', entries },
+    });
+  }
+
+  it('fails the gate at every profile, even in a case whose clauses are all reference-level (not binding under documented)', async () => {
+    const results = await documentedRun(splatsDuring('post_srq_recv/check-order'), []);
+    const kase = results.cases.find((c) => c.id === 'post_srq_recv/check-order');
+    expect(kase?.splat).toEqual({ problem: 'a kernel WARNING: WARNING: CPU: 0 PID: 1 at drivers/infiniband/sw/rdmavt/qp.c:2041', fatal: false });
+    expect(results.clauses.filter((c) => kase?.clauses.includes(c.id)).every((c) => !c.binding)).toBe(true);
+    expect(results.gate.passed).toBe(false);
+    expect(results.gate.failures).toContain('post_srq_recv/check-order');
+    expect(results.gate.summary).toContain('1 case(s) left a kernel splat');
+  });
+
+  it('is accounted for only by an expectation for the case itself, not by one for a clause it failed', async () => {
+    const entry = (id: string): Expectation => ({ id, status: 'fail', reason: 'known WARN', link: 'https://example.org/warn', source: 'e.yaml:2' });
+    const byCase = await documentedRun(splatsDuring('post_srq_recv/single-wr'), [entry('post_srq_recv/single-wr')]);
+    expect(byCase.gate.failures).not.toContain('post_srq_recv/single-wr');
+    const clauseIds = casesNamed('post_srq_recv/single-wr')[0]?.clauses ?? [];
+    const byClauses = await documentedRun(splatsDuring('post_srq_recv/single-wr'), clauseIds.map(entry));
+    expect(byClauses.cases.find((c) => c.id === 'post_srq_recv/single-wr')?.status).toBe('xfail');
+    expect(byClauses.gate.passed).toBe(false);
+    expect(byClauses.gate.failures).toContain('post_srq_recv/single-wr');
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { type Server, type Socket, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,12 +21,12 @@ describe('the saved guest', () => {
     const qemu = join(dir, 'qemu');
     const kernel = join(dir, 'vmlinux');
     for (const file of [qemu, kernel]) writeFileSync(file, 'x');
-    const path = savedGuestPath(dir, qemu, [kernel], ['-m', '2048']);
-    expect(path).toMatch(new RegExp(`^${dir}/saved/guest-[0-9a-f]{16}\\.state$`));
-    expect(savedGuestPath(dir, qemu, [kernel], ['-m', '2048'])).toBe(path);
-    expect(savedGuestPath(dir, qemu, [kernel], ['-m', '1024'])).not.toBe(path);
+    const path = savedGuestPath(dir, '6.1.0-57-amd64', qemu, [kernel], ['-m', '2048']);
+    expect(path).toMatch(new RegExp(`^${dir}/saved/guest-6\\.1\\.0-57-amd64-[0-9a-f]{16}\\.state$`));
+    expect(savedGuestPath(dir, '6.1.0-57-amd64', qemu, [kernel], ['-m', '2048'])).toBe(path);
+    expect(savedGuestPath(dir, '6.1.0-57-amd64', qemu, [kernel], ['-m', '1024'])).not.toBe(path);
     utimesSync(kernel, new Date(0), new Date(0));
-    expect(savedGuestPath(dir, qemu, [kernel], ['-m', '2048'])).not.toBe(path);
+    expect(savedGuestPath(dir, '6.1.0-57-amd64', qemu, [kernel], ['-m', '2048'])).not.toBe(path);
   });
 
   it('is used when there, saved when not, and neither when turned off', () => {
@@ -115,6 +115,22 @@ describe('starting the guest', () => {
     await vi.waitFor(() => expect(qemu.console()).toMatch(/^go \d+ [0-9a-f]{64}\n$/));
     expect(readFileSync(path, 'utf8')).toBe('saved guest');
     expect(qemu.commands()).toEqual(['qmp_capabilities', 'migrate', 'query-migrate', 'query-status', 'cont']);
+    await qemu.close();
+  });
+
+  it("keeps one saved guest per kernel: a new save drops the same kernel's other ones only", async () => {
+    const qemu = await fakeQemu({ status: ['running'], migration: 'completed' });
+    mkdirSync(join(dir, 'saved'), { recursive: true });
+    const old61 = join(dir, 'saved', 'guest-6.1.0-57-amd64-aaaaaaaaaaaaaaaa.state');
+    const other = join(dir, 'saved', 'guest-6.12.118+deb12-amd64-bbbbbbbbbbbbbbbb.state');
+    for (const file of [old61, other]) writeFileSync(file, 'old');
+    const path = join(dir, 'saved', 'guest-6.1.0-57-amd64-cccccccccccccccc.state');
+    writeFileSync(join(dir, 'console.log'), `${STAGE1_READY}\n`);
+    await startGuest({ plan: { kind: 'save', path }, ...sockets() });
+    await vi.waitFor(() => expect(qemu.console()).toMatch(/^go /));
+    expect(existsSync(path)).toBe(true);
+    expect(existsSync(old61)).toBe(false);
+    expect(existsSync(other)).toBe(true);
     await qemu.close();
   });
 
