@@ -23,7 +23,7 @@ function rdmaCoreVersion(): string | undefined {
 }
 
 /** What the device can do, read from it; what the verbs layer always offers is listed as such. */
-function capabilitiesOf(binding: VerbsBinding, ctx: number): Capability[] {
+function capabilitiesOf(binding: VerbsBinding, ctx: number, transport: 'ib' | 'iwarp'): Capability[] {
   const { IBV_DEVICE_SRQ_RESIZE, IBV_PORT_ACTIVE } = binding.constants;
   const device = binding.queryDevice(ctx).attr;
   const port = binding.queryPort(ctx, 1).attr;
@@ -32,10 +32,13 @@ function capabilitiesOf(binding: VerbsBinding, ctx: number): Capability[] {
   // Arming the SRQ limit (ibv_modify_srq with IBV_SRQ_LIMIT) is part of the SRQ verbs; no flag announces it.
   if (device.max_srq > 0) caps.push('srq', 'srq_limit_event');
   if ((device.device_cap_flags & IBV_DEVICE_SRQ_RESIZE) !== 0) caps.push('srq_resize');
-  // Loopback connects two QPs through port 1, so it needs that port up.
-  if (port?.state === IBV_PORT_ACTIVE) caps.push('rc_loopback', 'ud');
+  // Loopback connects two QPs through port 1 with modify_qp alone, so it needs that port up and an
+  // IB or RoCE device: an iWARP QP (siw) is connected only by its CM, and iWARP has no UD (as the
+  // kernel adapter says of the same device).
+  const loopback = port?.state === IBV_PORT_ACTIVE && transport === 'ib';
+  if (loopback) caps.push('rc_loopback', 'ud');
   // The addon's threaded engine (src/concurrent.cc) consumes through loopback RC pairs on an SRQ.
-  if (device.max_srq > 0 && port?.state === IBV_PORT_ACTIVE) caps.push('concurrent');
+  if (device.max_srq > 0 && loopback) caps.push('concurrent');
   return caps;
 }
 
@@ -55,6 +58,7 @@ export function nativeAdapter(binding: VerbsBinding, device: string): Adapter {
         const provider = info?.provider ?? undefined;
         const rdmaCore = rdmaCoreVersion();
         const driver = info?.driver ?? (provider === undefined ? undefined : SOFTWARE_DRIVERS[provider]);
+        const transport = transportOf(binding, device);
         return {
           adapter: 'ibverbs',
           implementation: `rdma-core ${provider ?? 'unknown'} provider through libibverbs`,
@@ -67,9 +71,9 @@ export function nativeAdapter(binding: VerbsBinding, device: string): Adapter {
             ...(info?.fw_ver ? { fw_ver: info.fw_ver } : {}),
             kernel: release(),
             ...(rdmaCore === undefined ? {} : { rdma_core: rdmaCore }),
-            transport: transportOf(binding, device),
+            transport,
           },
-          capabilities: capabilitiesOf(binding, ctx),
+          capabilities: capabilitiesOf(binding, ctx, transport),
           defaultProfile: 'documented',
           // Completions and events go through the kernel's rxe tasklets; under QEMU's TCG they can take seconds.
           completionWaitMs: 3000,

@@ -16,10 +16,21 @@ const tiersFile = async (text: string) => {
 const TIER = '  - name: kernel-rxe\n    adapter: kernel\n    device: rxe0\n    out: conformance-report/kernel-rxe\n';
 
 describe('tiers files', () => {
-  it('reads CI\'s own file: every tier with its expectations', async () => {
+  it('reads CI\'s own files: every device and layer on 6.1, rdmavt and rxe0 on 6.12, every tier with its expectations', async () => {
     const tiers = await loadTiersFile(join(ROOT, '.ci/tiers.yaml'));
-    expect(tiers.map((t) => `${t.adapter} on ${t.device}`)).toEqual(['kernel on rxe0', 'kernel on siw0', 'kernel on rvt_sim0', 'ibverbs on rvt_sim0']);
+    expect(tiers.map((t) => `${t.adapter} on ${t.device}`)).toEqual(['kernel on rxe0', 'kernel on siw0', 'kernel on rvt_sim0', 'ibverbs on rvt_sim0', 'ibverbs on siw0']);
     expect(tiers.every((t) => t.expectations !== undefined)).toBe(true);
+    const on612 = await loadTiersFile(join(ROOT, '.ci/tiers-6.12.yaml'));
+    expect(on612.map((t) => `${t.adapter} on ${t.device}`)).toEqual(['kernel on rvt_sim0', 'ibverbs on rvt_sim0', 'kernel on rxe0']);
+    // No tier depends on which kernel is newest on the machine: the 6.12 file names it, CI passes 6.1's.
+    expect(on612.every((t) => t.kernel === '.vm-cache/kernels/6.12' && t.expectations !== undefined)).toBe(true);
+  });
+
+  it('refuses a kernel that is not there before any boot, naming it (exit 2)', async () => {
+    const path = await tiersFile(`tiers:\n${TIER}    kernel: /nonexistent/kernel\n`);
+    const r = await runCli(['tiers', path]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--kernel \/nonexistent\/kernel: .* is not a folder/);
   });
 
   it.each([
