@@ -71,3 +71,6 @@ node dist/cli/main.js mutants --kernel "$k61" --only srq-full-forgets-bad-wr,srq
 # with some probability, not in every run (CI saw limit-stale-count survive one run on 2026-12-03
 # and die in the next two here), so a mutant no run killed yet gets up to three.
 node dist/cli/main.js mutants --kernel "$k61" --only srq-post-unlocked,srq-head-published-early,limit-stale-count --case 'concurrent/*' --tries 3
+
+echo "== every tier's outputs agree with its gate (junit.xml, ctrf.json, report.md, results.ktap)"
+node .ci/check-outputs.mjs conformance-report

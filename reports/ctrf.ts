@@ -1,6 +1,6 @@
 import type { CTRFReport, Summary, Test, TestStatus } from 'ctrf';
 import { gateText } from './gate.js';
-import { bindingClauses, type CaseOutcome, caseOutcome } from './outcome.js';
+import { bindingClauses, type CaseOutcome, caseOutcome, type RunClauses } from './outcome.js';
 import type { CaseResult, RunResults } from './results-schema.js';
 
 /**
@@ -21,7 +21,7 @@ const CTRF_STATUS: Record<CaseOutcome['kind'], TestStatus> = { passed: 'passed',
 const REPORT_FORMAT = 'CTRF';
 const SPEC_VERSION = '0.0.0';
 
-function test(results: RunResults, c: CaseResult, binding: ReadonlySet<string>): Test {
+function test(results: RunResults, c: CaseResult, binding: RunClauses): Test {
   const outcome = caseOutcome(c, binding);
   return {
     name: c.id,

@@ -1,6 +1,6 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { gateText } from './gate.js';
-import { bindingClauses, caseOutcome, outcomeCounts } from './outcome.js';
+import { bindingClauses, caseOutcome, outcomeCounts, type RunClauses } from './outcome.js';
 import type { CaseResult, RunResults } from './results-schema.js';
 import { failureWhereLines } from './where.js';
 
@@ -35,7 +35,7 @@ export function renderJunit(results: RunResults): string {
   const where = (c: CaseResult) => [
     ...new Set(
       c.checks
-        .filter((k) => k.status === 'fail' && binding.has(k.clause))
+        .filter((k) => k.status === 'fail' && binding.gating.has(k.clause))
         .flatMap((k) => {
           const clause = clauses.get(k.clause);
           return clause === undefined ? [] : failureWhereLines(clause, c, results).map((line) => `${k.clause}: ${line}`);

@@ -1,6 +1,6 @@
 import { describeCheck } from './evidence.js';
 import { gateText } from './gate.js';
-import { bindingClauses, caseOutcome } from './outcome.js';
+import { bindingClauses, caseOutcome, type RunClauses } from './outcome.js';
 import { failureWhereLines } from './where.js';
 import type { CaseResult, ClauseResult, RunResults } from './results-schema.js';
 
@@ -33,16 +33,19 @@ export interface KtapTest {
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ').trim();
 const expectedBecause = (c: CaseResult) => `${c.expectation?.reason ?? 'expected to fail'} (${c.expectation?.source ?? 'expectations'})`;
 
-function clauseTest(results: RunResults, c: CaseResult, clause: ClauseResult | undefined, id: string, binding: ReadonlySet<string>): KtapTest {
+function clauseTest(results: RunResults, c: CaseResult, clause: ClauseResult | undefined, id: string, binding: RunClauses): KtapTest {
   const checks = c.checks.filter((k) => k.clause === id);
   const failed = checks.filter((k) => k.status === 'fail').map((k) => `${c.id}: ${describeCheck(k)}`);
   if (failed.length > 0) {
     if (c.status === 'xfail') return { ok: true, name: id, directive: 'XFAIL', reason: expectedBecause(c), diagnostics: failed };
-    if (!binding.has(id)) return { ok: true, name: id, directive: 'SKIP', reason: 'deviation from a clause that does not bind this run', diagnostics: failed };
+    if (binding.expected.has(id)) return { ok: true, name: id, directive: 'XFAIL', reason: binding.expected.get(id) ?? '', diagnostics: failed };
+    if (!binding.gating.has(id)) return { ok: true, name: id, directive: 'SKIP', reason: 'deviation from a clause that does not bind this run', diagnostics: failed };
     return { ok: false, name: id, diagnostics: [...failed, ...(clause === undefined ? [] : failureWhereLines(clause, c, results))] };
   }
   switch (c.status) {
     case 'error':
+      if (binding.expected.has(id)) return { ok: true, name: id, directive: 'XFAIL', reason: binding.expected.get(id) ?? '', diagnostics: [] };
+      if (!binding.gating.has(id)) return { ok: true, name: id, directive: 'SKIP', reason: `an error in a case, on a clause that does not bind this run: ${c.reason ?? c.error?.message ?? 'error'}`, diagnostics: [] };
       return { ok: false, name: id, directive: 'ERROR', reason: `harness error, the case could not decide it: ${c.reason ?? c.error?.message ?? 'error'}`, diagnostics: [] };
     case 'xfail':
       if (!checks.some((k) => k.status === 'pass')) return { ok: true, name: id, directive: 'XFAIL', reason: expectedBecause(c), diagnostics: [] };
@@ -60,7 +63,7 @@ function clauseTest(results: RunResults, c: CaseResult, clause: ClauseResult | u
 }
 
 /** The case's own line says what its subtests add up to, in the words the other formats use. */
-function caseTest(results: RunResults, c: CaseResult, clauses: ReadonlyMap<string, ClauseResult>, binding: ReadonlySet<string>): KtapTest {
+function caseTest(results: RunResults, c: CaseResult, clauses: ReadonlyMap<string, ClauseResult>, binding: RunClauses): KtapTest {
   const outcome = caseOutcome(c, binding);
   const subtests = c.clauses.map((id) => clauseTest(results, c, clauses.get(id), id, binding));
   const test = { name: c.id, diagnostics: [], subtests };

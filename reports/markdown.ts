@@ -1,7 +1,7 @@
 import { describeCheck } from './evidence.js';
 import { describeSource, docDriftOfRun, kernelOfRun, needsAttention, STATUS_LABEL } from './labels.js';
 import { ktapCounts } from './ktap.js';
-import { outcomeCounts } from './outcome.js';
+import { bindingClauses, caseOutcome, outcomeCounts } from './outcome.js';
 import type { CaseResult, ClauseResult, ClauseStatus, RunResults, TraceEntry } from './results-schema.js';
 import { reportRepro, sourceLocations } from './where.js';
 import type { AppliedExpectation } from './expectations/schema.js';
@@ -11,6 +11,25 @@ const label = (status: ClauseStatus) => (needsAttention(status) ? `**${STATUS_LA
 const sources = (clause: ClauseResult) => clause.sources.map(describeSource).join('; ');
 const quote = (text: string) => text.split('\n').map((line) => `> ${line}`);
 const expectationLine = (e: AppliedExpectation) => `${e.reason} ([link](${e.link}); \`${e.source}\`${e.expires ? `, expires ${e.expires}` : ''})`;
+
+/**
+ * The cases in the gate's terms: a failure is one the gate counts; a case that failed only clauses
+ * an expectation accounts for, or that do not bind this run, is counted apart, as every CI output does.
+ */
+function casesLine(results: RunResults): string {
+  const t = results.totals;
+  const clauses = bindingClauses(results);
+  const labels = results.cases.map((c) => caseOutcome(c, clauses));
+  const failed = labels.filter((o) => o.kind === 'failed' && o.label === 'fail').length;
+  const errors = labels.filter((o) => o.kind === 'error').length;
+  const expected = t.xfail + results.cases.filter((c, i) => c.status !== 'xfail' && labels[i]?.label === 'xfail').length;
+  const deviations = labels.filter((o) => o.label === 'deviation').length;
+  return (
+    `Cases: ${t.pass} pass, ${failed} fail, ${errors} error, ${t.skip} skip, ${t['not-observable']} not observable` +
+    `${expected + t.xpass > 0 ? `, ${expected} expected to fail or error, ${t.xpass} unexpected pass` : ''}` +
+    `${deviations > 0 ? `, ${deviations} deviating only from clauses that do not bind this run` : ''}.`
+  );
+}
 
 function headline(results: RunResults): string[] {
   const { adapter, gate, run } = results;
@@ -28,8 +47,7 @@ function headline(results: RunResults): string[] {
     '',
     ...(kernelOfRun(results) === undefined ? [] : [`Kernel: ${kernelOfRun(results)}.`, '']),
     ...(docDriftOfRun(results) === undefined ? [] : [`Kernel-doc: ${docDriftOfRun(results)}.`, '']),
-    `Cases: ${t.pass} pass, ${t.fail} fail, ${t.error} error, ${t.skip} skip, ${t['not-observable']} not observable` +
-      `${t.xfail + t.xpass > 0 ? `, ${t.xfail} expected fail, ${t.xpass} unexpected pass` : ''}.`,
+    casesLine(results),
     '',
     `As CI sees it (junit.xml, ctrf.json): ${ci.tests} tests, ${ci.passed} passed, ${ci.failures} failed, ${ci.errors} errors, ${ci.skipped} skipped (the gate is one test).`,
     '',

@@ -23,18 +23,45 @@ function skipLabel(c: CaseResult): string {
   return 'skip';
 }
 
-/** The ids of the clauses that decide the gate in this run (profile and transport). */
-export const bindingClauses = (results: RunResults): ReadonlySet<string> => new Set(results.clauses.filter((c) => c.binding).map((c) => c.id));
+/**
+ * What the clauses mean to this run's gate: `gating`, the binding clauses (profile and transport)
+ * whose failure fails it; `expected`, the binding clauses an expectation accounts for (xfail),
+ * with that expectation's reason. A failure of any other clause is a deviation that does not bind.
+ */
+export interface RunClauses {
+  gating: ReadonlySet<string>;
+  expected: ReadonlyMap<string, string>;
+}
+
+export function bindingClauses(results: RunResults): RunClauses {
+  const binding = results.clauses.filter((c) => c.binding);
+  return {
+    gating: new Set(binding.filter((c) => c.status !== 'xfail').map((c) => c.id)),
+    expected: new Map(binding.filter((c) => c.status === 'xfail').map((c) => [c.id, `${c.expectation?.reason ?? ''} (${c.expectation?.source ?? 'expectations'})`])),
+  };
+}
 
 /**
- * A case that failed only clauses that do not bind this run (a reference clause under the
- * documented profile, an IB rule on iWARP) is shown as a skip that says so, not as a failure:
- * the CI system's red or green then agrees with the gate, and the deviation stays visible.
+ * A case that failed only clauses that do not decide the gate is shown as a skip that says why,
+ * not as a failure: an expected failure (its binding clause's expectation accounts for it, as when
+ * it also fails a clause that does not bind) as xfail, a failure of clauses that do not bind this
+ * run (a reference clause under the documented profile, an IB rule on iWARP) as a deviation; and a
+ * case that errored with none of its clauses gating (a crash an expectation announces) as xfail.
+ * The CI system's red or green then agrees with the gate, and the deviation stays visible.
  */
-export function caseOutcome(c: CaseResult, binding: ReadonlySet<string>): CaseOutcome {
-  if (c.status === 'fail' && !c.checks.some((k) => k.status === 'fail' && binding.has(k.clause))) {
+export function caseOutcome(c: CaseResult, clauses: RunClauses): CaseOutcome {
+  if (c.status === 'fail' && !c.checks.some((k) => k.status === 'fail' && clauses.gating.has(k.clause))) {
     const lines = failedChecks(c);
+    const known = c.checks.find((k) => k.status === 'fail' && clauses.expected.has(k.clause));
+    if (known !== undefined) {
+      return { kind: 'skipped', label: 'xfail', message: `expected fail: ${clauses.expected.get(known.clause)}`, body: lines.join('\n') };
+    }
     return { kind: 'skipped', label: 'deviation', message: `deviates only from clauses that do not bind this run: ${lines[0] ?? ''}`, body: lines.join('\n') };
+  }
+  if (c.status === 'error' && c.expectation === undefined && !c.clauses.some((id) => clauses.gating.has(id))) {
+    const known = c.clauses.find((id) => clauses.expected.has(id));
+    const message = `${known === undefined ? 'an error in a case whose clauses do not bind this run' : `expected error: ${clauses.expected.get(known)}`}: ${c.reason ?? c.error?.message ?? 'error'}`;
+    return { kind: 'skipped', label: known === undefined ? 'deviation' : 'xfail', message, body: message };
   }
   const waiver = c.expectation === undefined ? '' : ` (waived: ${c.expectation.reason}; ${c.expectation.source})`;
   switch (c.status) {
