@@ -48,5 +48,5 @@ for (const dir of sets) {
   console.log(`${problems.length === 0 ? 'agree' : 'DISAGREE'}: ${dir} (gate ${passed ? 'PASS' : 'FAIL'})${problems.map((p) => `; ${p}`).join('')}`);
   bad += problems.length === 0 ? 0 : 1;
 }
-console.log(`${sets.length - bad} passed, ${bad} failed`);
+console.log(`${sets.length - bad} report sets agree with their gate, ${bad} do not`);
 process.exitCode = bad === 0 ? 0 : 1;
