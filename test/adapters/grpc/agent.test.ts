@@ -80,6 +80,21 @@ describe('the gRPC agent serving the model', () => {
     expect(await raw.unary(agentService.AllocPd, {}, s)).toEqual({ raw_return: 0, pd: expect.any(String) });
   });
 
+  it('writes and reads back an MR at the advertised size limit (16 MiB), over both transports', async () => {
+    const served = await serveModel();
+    const bytes = DEFAULT_LIMITS.maxMrBytes;
+    // a pattern with every byte value, so a byte lost or moved shows
+    const data = Buffer.from(Array.from({ length: bytes }, (_, i) => (i * 7 + (i >> 8)) & 0xff)).toString('hex');
+    for (const transport of ['stream', 'unary'] as const) {
+      const session = await served.client({ transport }).open();
+      const pd = (await session.allocPd({})).pd!;
+      const mr = (await session.regMr({ pd, length: bytes, access: ['LOCAL_WRITE'] })).mr!;
+      expect(await session.writeMr({ mr, offset: 0, data })).toMatchObject({ rawReturn: 0 });
+      expect((await session.readMr({ mr, offset: 0, length: bytes })).data === data).toBe(true);
+      await session.close();
+    }
+  }, 60_000);
+
   it('says which limit a request broke, through the client adapter too', async () => {
     const served = await serveModel({ limits: LIMITS });
     const session = await served.client().open();
