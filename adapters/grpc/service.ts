@@ -1,14 +1,14 @@
 import * as grpc from '@grpc/grpc-js';
 import { AdapterInfo, type CaseHost, type CaseWatch, watched } from '../adapter.js';
 import type { CallName } from '../calls.js';
-import { InvalidRequest, OverBudget } from '../remote/refusals.js';
+import { InvalidRequest } from '../remote/refusals.js';
 import { fromWire } from '../remote/wire.js';
 import type { SessionHost } from '../remote/session-host.js';
 import { clientOf } from './connections.js';
 import { type Lease, Leases } from './leases.js';
 import { sessionOf, tokenMatches } from './metadata.js';
 import { type CallMethod, callMethods, infoMethod } from './methods.js';
-import { Oversized } from './request-bound.js';
+import { Undecodable } from './request-bound.js';
 import { encodeEnd, runCasesMethod } from './run-case.js';
 import { StatusError, serviceError, statusName, statusOf } from './status.js';
 import { decodeRequest, encodeError, encodeResult, ended, opened, type Received } from './stream-codec.js';
@@ -115,10 +115,8 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     return lease;
   };
 
-  const refuseOversized = (call: string, request: unknown) => {
-    if (request instanceof Oversized) {
-      throw new OverBudget('request size', `${call}: a request of more than ${request.limit} fields (WRs, SGEs and their fields) is not even decoded`);
-    }
+  const refuseUndecodable = (request: unknown) => {
+    if (request instanceof Undecodable) throw request.refusal;
   };
 
   /**
@@ -135,7 +133,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     Promise.resolve()
       .then(() => {
         authorise(serverCall.metadata);
-        if ('request' in serverCall) refuseOversized(call, serverCall.request);
+        if ('request' in serverCall) refuseUndecodable(serverCall.request);
         return work(rec);
       })
       .then(
@@ -241,8 +239,8 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
    * (or a cancel, or a vanished client) closes it. `end` closes the session and keeps the stream
    * for a next one, which `begin` opens: a new stream costs several times a call. A stream without
    * a session is ended after STREAM_BETWEEN_MS, or at once when its client already holds as many
-   * such streams as it may hold sessions. A message too large to decode ends the stream with
-   * RESOURCE_EXHAUSTED, since its id cannot be read without decoding it.
+   * such streams as it may hold sessions. A message that cannot be decoded (too large:
+   * RESOURCE_EXHAUSTED; malformed: INVALID_ARGUMENT) ends the stream, since its id cannot be read.
    */
   const session: grpc.handleBidiStreamingCall<object, object> = (stream) =>
     serve(
@@ -253,7 +251,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         const client = clientOf(peer);
         let lease: Lease | undefined = await leases.grant(client);
         rec.session = lease.id;
-        let refusal: Oversized | undefined;
+        let refusal: Undecodable | undefined;
         let waiting: NodeJS.Timeout | undefined;
         let finished = false;
         let finish = () => {};
@@ -316,7 +314,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         stream.on('cancelled', release);
         stream.on('end', release);
         stream.on('data', (message: object) => {
-          if (message instanceof Oversized) {
+          if (message instanceof Undecodable) {
             refusal = message;
             release();
             return;
@@ -336,7 +334,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         if (stream.cancelled) release();
         else answer(opened(0));
         await done;
-        refuseOversized('session', refusal);
+        refuseUndecodable(refusal);
         return stream.cancelled ? grpc.status.CANCELLED : grpc.status.OK;
       },
       streamEnd(stream),
@@ -389,7 +387,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         // the stream's cases in turn: each starts when the one before has been answered
         let queue = Promise.resolve();
         let waiting = 0;
-        let refusal: Oversized | undefined;
+        let refusal: Undecodable | undefined;
         let finish = () => {};
         const over = new Promise<void>((resolve) => {
           finish = resolve;
@@ -400,8 +398,8 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         });
         stream.on('end', () => finish());
         stream.on('data', (message: object) => {
-          // too large to decode, so its id is unknown: the stream ends, as a session stream does
-          if (message instanceof Oversized) {
+          // not decoded, so its id is unknown: the stream ends, as a session stream does
+          if (message instanceof Undecodable) {
             refusal = message;
             abort.abort();
             finish();
@@ -430,7 +428,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         });
         await over;
         await queue;
-        refuseOversized('runCases', refusal);
+        refuseUndecodable(refusal);
         return stream.cancelled ? grpc.status.CANCELLED : grpc.status.OK;
       },
       streamEnd(stream),

@@ -125,6 +125,35 @@ describe('a client that posts enormous lists', () => {
   });
 });
 
+describe('a client that sends bytes that are not a message', () => {
+  // each decodes as no WriteMrRequest: a field cut short, a wire type the protocol has not, a varint of 11 bytes
+  const malformed = [Buffer.from([0x0a, 0x05, 0x01]), Buffer.from([0x0f]), Buffer.from([0x08, ...Array(10).fill(0xff), 0x01]), Buffer.from([0x09, 1, 2])];
+
+  it('gets INVALID_ARGUMENT saying so, never INTERNAL, and the agent serves on', async () => {
+    const served = await serveModel();
+    const raw = new RawClient(served.agent.address);
+    const s = await raw.openSession();
+    for (const bytes of malformed) {
+      const sent = new Promise((resolve, reject) => {
+        raw.client.makeUnaryRequest(agentService.WriteMr.path, (b: Buffer) => b, (b: Buffer) => b, bytes, raw.metadata(s), (error, response) => (error ? reject(error) : resolve(response)));
+      });
+      await expect(sent).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: expect.stringMatching(/^writeMr: the request is not an encoded WriteMrRequest \(.+\)$/) });
+    }
+    await stillServes(served.client());
+  });
+
+  it('on the session stream: the stream ends INVALID_ARGUMENT (its message has no readable id)', async () => {
+    const served = await serveModel();
+    const raw = new RawClient(served.agent.address);
+    const stream = raw.client.makeBidiStreamRequest(agentService.Session.path, (b: Buffer) => b, (b: Buffer) => b, raw.metadata());
+    stream.on('data', () => undefined);
+    const ended = new Promise<grpc.ServiceError>((resolve) => stream.on('error', resolve));
+    stream.write(malformed[0] as Buffer);
+    expect(await ended).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: expect.stringMatching(/^session: the request is not an encoded SessionRequest/) });
+    await vi.waitFor(() => expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 }), { timeout: 2000, interval: 20 });
+  });
+});
+
 describe('a client that holds every session', () => {
   it('gets RESOURCE_EXHAUSTED at its own share, and a client from another address still gets in', async () => {
     // listening on every address (so both 127.0.0.1 and ::1 reach it) needs a token
