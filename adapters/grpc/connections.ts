@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { RefusalLog } from './refusal-log.js';
 
 /** A client is the address it calls from (IPv4-mapped addresses as IPv4): its sessions share its budget. */
 export function clientOf(peer: string): string {
@@ -35,7 +36,7 @@ export class ConnectionGuard {
 
   constructor(
     private readonly limits: ConnectionLimits,
-    private readonly notice: (line: string) => void,
+    private readonly refusals: RefusalLog,
   ) {}
 
   /** Takes a new connection, or closes it at once when its client or the agent has too many. */
@@ -50,7 +51,7 @@ export class ConnectionGuard {
           ? `${client} has ${own} connections open, the limit per client`
           : undefined;
     if (refusal !== undefined) {
-      this.notice(`refused connection client=${client}: ${refusal}`);
+      this.refusals.say(client, `refused connection client=${client}: ${refusal}`);
       socket.destroy();
       return false;
     }
@@ -58,7 +59,7 @@ export class ConnectionGuard {
       socket,
       client,
       deadline: setTimeout(() => {
-        this.notice(`closed connection client=${client}: no call within ${this.limits.firstCallWithinMs} ms of connecting`);
+        this.refusals.say(client, `closed connection client=${client}: no call within ${this.limits.firstCallWithinMs} ms of connecting`);
         socket.destroy();
       }, this.limits.firstCallWithinMs),
     };

@@ -10,6 +10,7 @@ import { checkExposure, type Endpoint, parseEndpoint } from './endpoint.js';
 import { lookup } from './methods.js';
 import { AGENT_SERVICE_NAME, agentService } from './protocol.js';
 import { boundedService, FIELDS_PER_WR } from './request-bound.js';
+import { DEFAULT_REFUSAL_RATE, RefusalLog, type RefusalRate } from './refusal-log.js';
 import { type AgentCases, agentImplementation } from './service.js';
 import type { AgentUsage } from './usage.js';
 
@@ -34,6 +35,8 @@ export interface AgentOptions {
   log?: (line: string) => void;
   /** One line per refusal over a budget and per connection refused or closed; nothing by default. */
   notice?: (line: string) => void;
+  /** How many lines about refusals (log and notices) it writes before it sums the rest up. */
+  refusalRate?: RefusalRate;
   /** The built-in cases it runs for clients (rpc RunCases); without, clients run them verb by verb. */
   cases?: AgentCases;
 }
@@ -121,7 +124,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const notice = options.notice ?? (() => undefined);
   const host = new SessionHost(options.adapter, limits);
-  const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, notice);
+  const refusals = new RefusalLog(options.refusalRate ?? DEFAULT_REFUSAL_RATE, notice);
+  const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, refusals);
   // Every call (health checks too) tells the guard that its connection is in use. The call itself
   // is handed on, not wrapped: a wrapping layer would sit in the path of every message of every
   // call, and grpc-js uses only what the call's interface offers.
@@ -157,6 +161,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     token: options.token,
     log: options.log,
     notice,
+    refusals,
     usage,
     cases: options.cases,
     watch: () => options.adapter.watch,
@@ -177,6 +182,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       server.forceShutdown();
       await host.closeAll();
       await options.adapter.dispose();
+      refusals.close();
     },
   };
 }

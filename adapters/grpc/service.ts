@@ -9,6 +9,7 @@ import { type Lease, Leases } from './leases.js';
 import { sessionOf, tokenMatches } from './metadata.js';
 import { type CallMethod, callMethods, infoMethod } from './methods.js';
 import { Undecodable } from './request-bound.js';
+import type { RefusalLog } from './refusal-log.js';
 import { encodeEnd, runCasesMethod } from './run-case.js';
 import { StatusError, serviceError, statusName, statusOf } from './status.js';
 import { decodeRequest, encodeError, encodeResult, ended, opened, type Received } from './stream-codec.js';
@@ -22,6 +23,8 @@ export interface ServiceOptions {
   log: ((line: string) => void) | undefined;
   /** Receives one line per refusal over a budget, always (the operator's evidence of a hostile or greedy client). */
   notice: (line: string) => void;
+  /** Bounds the lines about refused calls (both the log's and the notices): a flood of them is summed up. */
+  refusals: RefusalLog;
   /** The operator's view, for the Usage rpc. */
   usage: () => AgentUsage;
   /** The built-in cases it runs for its clients (rpc RunCases); none without. */
@@ -77,7 +80,7 @@ type Streaming = grpc.handleServerStreamingCall<object, object>;
  * bad request fails only that call.
  */
 export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
-  const { host, token, log, notice, usage, cases, watch } = options;
+  const { host, token, log, notice, refusals, usage, cases, watch } = options;
   const leases = new Leases(host);
 
   const record = (call: string, peer: string): Record => {
@@ -89,8 +92,11 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       end: ({ code, details }) => {
         if (ended && code === grpc.status.OK) return;
         ended = true;
+        const overBudget = code === grpc.status.RESOURCE_EXHAUSTED;
+        const refused = overBudget || code === grpc.status.UNAUTHENTICATED;
+        if (refused && (log !== undefined || overBudget) && !refusals.admit(clientOf(peer))) return;
         log?.(`session=${rec.session ?? '-'} call=${rec.call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`);
-        if (code === grpc.status.RESOURCE_EXHAUSTED) notice(`refused client=${clientOf(peer)} session=${rec.session ?? '-'} call=${rec.call}: ${details ?? ''}`);
+        if (overBudget) notice(`refused client=${clientOf(peer)} session=${rec.session ?? '-'} call=${rec.call}: ${details ?? ''}`);
       },
       restart: (session) => {
         rec.session = session;

@@ -174,6 +174,18 @@ describe('a client that holds every session', () => {
     ]);
   });
 
+  it('in a flood of refused streams, has them logged at a bounded rate (the log and the notices), the rest summed up', async () => {
+    const lines: string[] = [];
+    const served = await serveModel({ limits: limits({ maxSessions: 1 }), log: (line) => lines.push(line), refusalRate: { lines: 5, windowMs: 1000 } });
+    const raw = new RawClient(served.agent.address);
+    await raw.openSession();
+    const codes = await Promise.all(Array.from({ length: 50 }, () => statusOfCall(raw.openSession())));
+    expect(new Set(codes)).toEqual(new Set([grpc.status.RESOURCE_EXHAUSTED]));
+    await vi.waitFor(() => expect(served.notices).toHaveLength(6), { timeout: 3000, interval: 50 });
+    expect(served.notices.at(-1)).toBe('45 more refused in the last 1 s (127.0.0.1: 45)');
+    expect(lines.filter((line) => line.includes('status=RESOURCE_EXHAUSTED'))).toHaveLength(5);
+  });
+
   it('finds a full agent RESOURCE_EXHAUSTED, not INVALID_ARGUMENT', async () => {
     const served = await serveModel({ limits: limits({ maxSessions: 1 }) });
     const raw = new RawClient(served.agent.address);
@@ -264,10 +276,19 @@ const closed = (socket: Socket) => socket.destroyed || socket.readyState === 'cl
 describe('a client that opens connections and says nothing', () => {
   it('has each closed once it has made no call for --first-call-within, and the agent serves others meanwhile', async () => {
     const served = await serveModel({ connections: { maxConnections: 256, maxConnectionsPerClient: 64, firstCallWithinMs: 300 } });
-    const sockets = await Promise.all(Array.from({ length: 40 }, () => silentConnection(served.agent.address)));
+    const sockets = await Promise.all(Array.from({ length: 20 }, () => silentConnection(served.agent.address)));
     await stillServes(served.client());
+    await vi.waitFor(() => expect(sockets.filter(closed)).toHaveLength(20), { timeout: 5000, interval: 50 });
+    expect(served.notices.filter((line) => /closed connection client=127\.0\.0\.1: no call within 300 ms/.test(line))).toHaveLength(20);
+  });
+
+  it('in a flood, has its closes logged at a bounded rate, the rest summed up per client', async () => {
+    const served = await serveModel({ connections: { maxConnections: 256, maxConnectionsPerClient: 64, firstCallWithinMs: 100 }, refusalRate: { lines: 10, windowMs: 1500 } });
+    const sockets = await Promise.all(Array.from({ length: 40 }, () => silentConnection(served.agent.address)));
     await vi.waitFor(() => expect(sockets.filter(closed)).toHaveLength(40), { timeout: 5000, interval: 50 });
-    expect(served.notices.filter((line) => /closed connection client=127\.0\.0\.1: no call within 300 ms/.test(line))).toHaveLength(40);
+    await vi.waitFor(() => expect(served.notices).toHaveLength(11), { timeout: 5000, interval: 50 });
+    expect(served.notices.slice(0, 10)).toEqual(Array(10).fill(expect.stringMatching(/^closed connection client=127\.0\.0\.1: no call within 100 ms/)));
+    expect(served.notices[10]).toBe('30 more refused in the last 1.5 s (127.0.0.1: 30)');
   });
 
   it('keeps a connection that has made a call, a health check included', async () => {
