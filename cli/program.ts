@@ -36,7 +36,9 @@ async function program(argv: readonly string[]): Promise<Command> {
     .description('Conformance harness for the Linux RDMA verbs (rdmavt rvt_post_srq_recv and siblings)')
     .version(TOOL_VERSION)
     .exitOverride()
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    // each command's options are its own: `agent status --token-file F` is status's flag, not agent's
+    .enablePositionalOptions();
   // `help run` shows run's own help, so it needs run's module.
   const name = argv[2] === 'help' ? argv[3] : argv[2];
   const named = name === undefined ? undefined : COMMANDS[name];

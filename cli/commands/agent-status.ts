@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readCredential, readKeyPair, readToken } from '../../adapters/grpc/credential-files.js';
+import { clientCredentials } from '../../adapters/grpc/flags.js';
 import type { AgentUsage } from '../../adapters/grpc/usage.js';
 
 interface StatusFlags {
@@ -47,12 +47,10 @@ export function registerAgentStatusCommand(agent: Command): void {
     .option('--token-file <file>', "the agent's bearer token")
     .option('--json', 'print the accounting as JSON', false)
     .action(async (flags: StatusFlags) => {
-      const pair = readKeyPair(flags.tlsCert, flags.tlsKey);
-      const ca = flags.tlsCa === undefined ? undefined : readCredential('--tls-ca', flags.tlsCa);
-      const token = flags.tokenFile === undefined ? undefined : readToken('--token-file', flags.tokenFile);
+      const credentials = clientCredentials(flags, (line) => process.stderr.write(`rvt-conform: warning: ${line}\n`));
       // gRPC only now: it is most of the CLI's start-up cost
       const { agentStatus } = await import('../../adapters/grpc/usage-client.js');
-      const { health, usage } = await agentStatus({ target: flags.target, tls: ca === undefined && pair === undefined ? undefined : { ca, ...pair }, token });
+      const { health, usage } = await agentStatus({ target: flags.target, ...credentials });
       process.stdout.write(flags.json ? `${JSON.stringify({ health, ...usage }, null, 2)}\n` : `${renderStatus(flags.target, health, usage)}\n`);
     });
 }
