@@ -155,7 +155,12 @@ export function grpcAdapter(options: GrpcClientOptions): Adapter {
   return {
     ...(options.casesOnAgent === false ? {} : { caseHost: cases.caseHost }),
     async info() {
-      return adapterInfo(await unary(infoMethod.definition, {}), target);
+      const reply = await unary(infoMethod.definition, {}).catch((error: unknown) => {
+        // before any case: an agent (or a proxy in front of it) that will not say what it serves cannot be run against
+        if (!(error instanceof StatusError)) throw error;
+        throw new InfrastructureError(error.message, { hint: "check the agent's log, and that --target reaches the rvt-conform agent itself (not a proxy that refuses the call)" });
+      });
+      return adapterInfo(reply, target);
     },
 
     async open(): Promise<Session> {
