@@ -80,6 +80,8 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   if (flags.rdmavtSrc !== undefined && !(flags.vm && flags.device === 'rvt_sim0')) {
     throw new UserError('--rdmavt-src builds the rdmavt.ko that rvt_sim0 runs on in the VM', { hint: 'add --vm --device rvt_sim0' });
   }
+  // before a VM boots for it: a --case that matches nothing (or cannot be matched) is exit 2 here
+  const cases = selectCases(allCases, flags.case);
   if (flags.vm) {
     ensureVmAdapter(flags.adapter);
     const outDir = await reportSetDir('--out', flags.out);
@@ -96,7 +98,6 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     printAnnotations((await finishGuestResults(outDir, flags.format)).annotations, flags.json);
     return status;
   }
-  const cases = selectCases(allCases, flags.case);
   const inGuest = process.env[RENDER_ON_HOST_ENV] === '1';
   const outDir = inGuest ? await outputDir('--out', flags.out) : await reportSetDir('--out', flags.out);
   const adapter = await createAdapter(flags.adapter, adapterOptionsOf(flags));
