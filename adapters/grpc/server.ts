@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS, type HostLimits } from '../remote/budget.js';
 import { SessionHost } from '../remote/session-host.js';
 import { ConnectionGuard, type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connections.js';
 import { checkExposure, type Endpoint, parseEndpoint } from './endpoint.js';
+import { tokenMatches } from './metadata.js';
 import { lookup } from './methods.js';
 import { AGENT_SERVICE_NAME, agentService } from './protocol.js';
 import { boundedService, FIELDS_PER_WR } from './request-bound.js';
@@ -126,19 +127,37 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const host = new SessionHost(options.adapter, limits);
   const refusals = new RefusalLog(options.refusalRate ?? DEFAULT_REFUSAL_RATE, notice);
   const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, refusals);
-  // Every call (health checks too) tells the guard that its connection is in use. The call itself
-  // is handed on, not wrapped: a wrapping layer would sit in the path of every message of every
-  // call, and grpc-js uses only what the call's interface offers.
-  const inUse: grpc.ServerInterceptor = (_method, call) => {
-    guard.used(call.getPeer());
-    return call as grpc.ServerInterceptingCall;
+  // An authenticated call tells the guard that its connection is in use: any call where there is
+  // no token (mutual TLS authenticated the connection, or nothing is checked), else one that
+  // carries it. Once its connection is trusted, a call is handed on, not wrapped: a wrapping layer
+  // sits in the path of every message, and grpc-js uses only what the call's interface offers.
+  const door: grpc.ServerInterceptor = (_method, call) => {
+    const peer = call.getPeer();
+    const refusal = guard.refusalOf(peer);
+    if (refusal === undefined && (options.token === undefined || guard.trusted(peer))) {
+      guard.used(peer);
+      return call as grpc.ServerInterceptingCall;
+    }
+    return new grpc.ServerInterceptingCall(call, {
+      start: (next) =>
+        next({
+          onReceiveMetadata: (metadata, pass) => {
+            if (refusal !== undefined) {
+              call.sendStatus({ code: grpc.status.RESOURCE_EXHAUSTED, details: `${refusal}, each held by an authenticated client`, metadata: new grpc.Metadata() });
+              return;
+            }
+            if (options.token !== undefined && tokenMatches(options.token, metadata)) guard.used(peer);
+            pass(metadata);
+          },
+        }),
+    });
   };
   const streams = maxStreamsPerConnection(limits);
   const server = new grpc.Server({
     ...KEEPALIVE,
     'grpc.max_receive_message_length': maxRequestBytes(limits),
     ...(streams === undefined ? {} : { 'grpc.max_concurrent_streams': streams }),
-    interceptors: [inUse],
+    interceptors: [door],
   });
   const started = performance.now();
   const usage = (): AgentUsage => {

@@ -6,7 +6,7 @@ import { connect, type Socket } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { service as healthService } from 'grpc-health-check';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Adapter } from '../../../adapters/adapter.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
 import { maxStreamsPerConnection, startAgent } from '../../../adapters/grpc/server.js';
@@ -279,7 +279,7 @@ describe('a client that opens connections and says nothing', () => {
     const sockets = await Promise.all(Array.from({ length: 20 }, () => silentConnection(served.agent.address)));
     await stillServes(served.client());
     await vi.waitFor(() => expect(sockets.filter(closed)).toHaveLength(20), { timeout: 5000, interval: 50 });
-    expect(served.notices.filter((line) => /closed connection client=127\.0\.0\.1: no call within 300 ms/.test(line))).toHaveLength(20);
+    expect(served.notices.filter((line) => /closed connection client=127\.0\.0\.1: no authenticated call within 300 ms/.test(line))).toHaveLength(20);
   });
 
   it('in a flood, has its closes logged at a bounded rate, the rest summed up per client', async () => {
@@ -287,7 +287,7 @@ describe('a client that opens connections and says nothing', () => {
     const sockets = await Promise.all(Array.from({ length: 40 }, () => silentConnection(served.agent.address)));
     await vi.waitFor(() => expect(sockets.filter(closed)).toHaveLength(40), { timeout: 5000, interval: 50 });
     await vi.waitFor(() => expect(served.notices).toHaveLength(11), { timeout: 5000, interval: 50 });
-    expect(served.notices.slice(0, 10)).toEqual(Array(10).fill(expect.stringMatching(/^closed connection client=127\.0\.0\.1: no call within 100 ms/)));
+    expect(served.notices.slice(0, 10)).toEqual(Array(10).fill(expect.stringMatching(/^closed connection client=127\.0\.0\.1: no authenticated call within 100 ms/)));
     expect(served.notices[10]).toBe('30 more refused in the last 1.5 s (127.0.0.1: 30)');
   });
 
@@ -301,16 +301,71 @@ describe('a client that opens connections and says nothing', () => {
     expect(served.agent.connections.count().get('127.0.0.1')).toBe(1);
   });
 
-  it('cannot hold more than its share of connections: the one past it is closed at once', async () => {
+  it('cannot hold more than its share of connections: the one past it takes the place of its oldest silent one', async () => {
     const served = await serveModel({ connections: { maxConnections: 256, maxConnectionsPerClient: 5, firstCallWithinMs: 60_000 } });
-    const sockets = await Promise.all(Array.from({ length: 5 }, () => silentConnection(served.agent.address)));
+    const sockets: Socket[] = [];
+    for (let i = 0; i < 5; i++) sockets.push(await silentConnection(served.agent.address));
     const extra = await silentConnection(served.agent.address);
-    await vi.waitFor(() => expect(closed(extra)).toBe(true), { timeout: 2000, interval: 20 });
-    expect(sockets.filter(closed)).toHaveLength(0);
-    expect(served.notices).toEqual([expect.stringMatching(/refused connection client=127\.0\.0\.1: 127\.0\.0\.1 has 5 connections open, the limit per client/)]);
-    for (const socket of sockets) socket.destroy();
+    await vi.waitFor(() => expect(closed(sockets[0] as Socket)).toBe(true), { timeout: 2000, interval: 20 });
+    expect([...sockets.slice(1), extra].filter(closed)).toHaveLength(0);
+    expect(served.agent.connections.count().get('127.0.0.1')).toBe(5);
+    expect(served.notices).toEqual([expect.stringMatching(/^closed connection client=127\.0\.0\.1: no authenticated call yet, and a new connection needs its slot$/)]);
+    for (const socket of [...sockets, extra]) socket.destroy();
     await vi.waitFor(() => expect(served.agent.connections.count().get('127.0.0.1') ?? 0).toBe(0), { timeout: 2000, interval: 20 });
     await stillServes(served.client());
+  });
+});
+
+/** A gRPC client on a connection of its own (grpc-js shares one between clients of a target otherwise). */
+function ownConnection(address: string): grpc.Client {
+  const client = new grpc.Client(address, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+  connectionsToClose.push(client);
+  return client;
+}
+const connectionsToClose: grpc.Client[] = [];
+afterEach(() => {
+  for (const client of connectionsToClose.splice(0)) client.close();
+});
+
+/** A health check, which needs no credentials: the call the issue's attacker held its slots with. */
+function healthCheck(client: grpc.Client, token?: string): Promise<grpc.status> {
+  const check = healthService.Check as MethodDefinition<{ service: string }, unknown, unknown, unknown>;
+  const metadata = new grpc.Metadata();
+  if (token !== undefined) metadata.set('authorization', `Bearer ${token}`);
+  return statusOfCall(new Promise((resolve, reject) => client.makeUnaryRequest(check.path, check.requestSerialize, check.responseDeserialize, { service: '' }, metadata, (e, r) => (e ? reject(e) : resolve(r)))));
+}
+
+describe('clients that hold connections without credentials', () => {
+  it('keep them only --first-call-within: a call without the token does not keep a connection, one with it does', async () => {
+    const served = await serveModel({ token: 't', connections: { maxConnections: 256, maxConnectionsPerClient: 32, firstCallWithinMs: 300 } });
+    const stranger = ownConnection(served.agent.address);
+    expect(await healthCheck(stranger)).toBe(grpc.status.OK);
+    const holder = ownConnection(served.agent.address);
+    expect(await healthCheck(holder, 't')).toBe(grpc.status.OK);
+    expect(served.agent.connections.count().get('127.0.0.1')).toBe(2);
+    await vi.waitFor(() => expect(served.agent.connections.count().get('127.0.0.1')).toBe(1), { timeout: 3000, interval: 50 });
+    expect(served.notices).toEqual([expect.stringMatching(/^closed connection client=127\.0\.0\.1: no authenticated call within 300 ms/)]);
+  });
+
+  it('cannot lock out a client with the token: the agent full of them, its connection takes the place of the oldest', async () => {
+    const served = await serveModel({ token: 't', connections: { maxConnections: 8, maxConnectionsPerClient: 8, firstCallWithinMs: 60_000 } });
+    // the issue's attack: every slot held by a connection that made a health check (or a call refused UNAUTHENTICATED)
+    const held = Array.from({ length: 8 }, () => ownConnection(served.agent.address));
+    expect(await Promise.all(held.map((c) => healthCheck(c)))).toEqual(Array(8).fill(grpc.status.OK));
+    expect(served.agent.connections.count().get('127.0.0.1')).toBe(8);
+    await stillServes(served.client({ token: 't' }));
+    expect(served.notices.filter((line) => line.includes('a new connection needs its slot')).length).toBeGreaterThan(0);
+  });
+
+  it('finds an agent whose every slot holds a client with the token full: RESOURCE_EXHAUSTED, saying so', async () => {
+    const served = await serveModel({ token: 't', connections: { maxConnections: 2, maxConnectionsPerClient: 8, firstCallWithinMs: 60_000 } });
+    const holders = [ownConnection(served.agent.address), ownConnection(served.agent.address)];
+    for (const holder of holders) expect(await healthCheck(holder, 't')).toBe(grpc.status.OK);
+    await expect(served.client({ token: 't' }).info()).rejects.toMatchObject({
+      name: 'InfrastructureError',
+      message: expect.stringMatching(/^info: the agent at \S+ is full: the agent has 2 connections open, its limit, each held by an authenticated client$/),
+    });
+    expect(served.notices.at(-1)).toMatch(/^refused connection client=127\.0\.0\.1: the agent has 2 connections open, its limit$/);
   });
 });
 
