@@ -30,9 +30,18 @@ const ANSWERED_REFUSALS = 16;
 /** How long such a connection is kept: its first call's answer, not a slot. */
 const ANSWERED_REFUSAL_MS = 2000;
 
+/** What answers written and not yet sent (their client does not read them) may hold: per client address, and in all. */
+export interface UnsentBudget {
+  client: number;
+  agent: number;
+}
+
 interface Tracked {
   socket: Socket;
   client: string;
+  /** Bytes of answers written on it that HTTP/2 has not sent yet (the peer's window is shut while it does not read). */
+  unsent: number;
+  closed: boolean;
   /** Made an authenticated call: it lives until idle (grpc.max_connection_idle_ms), and is never evicted. */
   trusted: boolean;
   /** Until the first authenticated call: closes the connection when it fires. */
@@ -52,10 +61,13 @@ export class ConnectionGuard {
   private readonly open = new Map<string, Tracked>();
   /** Connections over a limit, kept to answer RESOURCE_EXHAUSTED: why, by peer name. */
   private readonly refused = new Map<string, string>();
+  private readonly unsentByClient = new Map<string, number>();
+  private unsentInAll = 0;
 
   constructor(
     private readonly limits: ConnectionLimits,
     private readonly refusals: RefusalLog,
+    private readonly unsentBudget: UnsentBudget,
   ) {}
 
   /** Takes a new connection (making room when it can), or refuses it: false when it is closed at once. */
@@ -73,6 +85,8 @@ export class ConnectionGuard {
     const tracked: Tracked = {
       socket,
       client,
+      unsent: 0,
+      closed: false,
       trusted: false,
       deadline: setTimeout(() => {
         this.refusals.say(client, `closed connection client=${client}: no authenticated call within ${this.limits.firstCallWithinMs} ms of connecting`);
@@ -83,8 +97,30 @@ export class ConnectionGuard {
     socket.once('close', () => {
       clearTimeout(tracked.deadline);
       if (this.open.get(key) === tracked) this.open.delete(key);
+      this.forget(tracked);
     });
     return true;
+  }
+
+  /**
+   * An answer of about `bytes` is being written on the connection `peer`; the returned function
+   * says it has been sent. Answers pile up in the agent while their client does not read them
+   * (HTTP/2 flow control holds them back): past its client's budget, or the agent's, the connection
+   * holding the most of them is closed, and its memory goes with it.
+   */
+  sending(peer: string, bytes: number): () => void {
+    const tracked = this.open.get(peer);
+    if (tracked === undefined || tracked.closed) return () => undefined;
+    this.countUnsent(tracked, bytes);
+    this.enforceUnsent(tracked.client);
+    return () => {
+      if (!tracked.closed) this.countUnsent(tracked, -bytes);
+    };
+  }
+
+  /** Bytes of answers written and not yet sent, per client address. */
+  unsent(): Map<string, number> {
+    return new Map(this.unsentByClient);
   }
 
   /** An authenticated call arrived on the connection `peer` (grpc-js' address:port): it is in use, and stays. */
@@ -115,6 +151,39 @@ export class ConnectionGuard {
 
   closeAll(): void {
     for (const { socket } of this.open.values()) socket.destroy();
+  }
+
+  private countUnsent(tracked: Tracked, by: number): void {
+    tracked.unsent += by;
+    this.unsentInAll += by;
+    const n = (this.unsentByClient.get(tracked.client) ?? 0) + by;
+    if (n === 0) this.unsentByClient.delete(tracked.client);
+    else this.unsentByClient.set(tracked.client, n);
+  }
+
+  private enforceUnsent(client: string): void {
+    const mib = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+    const own = this.unsentByClient.get(client) ?? 0;
+    const over =
+      own > this.unsentBudget.client
+        ? { among: client, why: `${mib(own)} of answers to ${client} wait unread, over its budget of client memory (${mib(this.unsentBudget.client)})` }
+        : this.unsentInAll > this.unsentBudget.agent
+          ? { among: undefined, why: `${mib(this.unsentInAll)} of answers wait unread, over the agent's memory budget (${mib(this.unsentBudget.agent)})` }
+          : undefined;
+    if (over === undefined) return;
+    let heaviest: Tracked | undefined;
+    for (const t of this.open.values()) if ((over.among === undefined || t.client === over.among) && t.unsent > (heaviest?.unsent ?? 0)) heaviest = t;
+    if (heaviest === undefined) return;
+    this.refusals.say(heaviest.client, `closed connection client=${heaviest.client}: it does not read its answers: ${over.why}`);
+    this.forget(heaviest);
+    heaviest.socket.destroy();
+  }
+
+  /** A connection closed (or being closed): its HTTP/2 session, and the answers it held, go with it. */
+  private forget(tracked: Tracked): void {
+    if (tracked.closed) return;
+    tracked.closed = true;
+    this.countUnsent(tracked, -tracked.unsent);
   }
 
   /** Closes the oldest connection of `among` that has made no authenticated call, if there is one. */

@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS, type HostLimits } from '../remote/budget.js';
 import { SessionHost } from '../remote/session-host.js';
 import { ConnectionGuard, type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connections.js';
 import { checkExposure, type Endpoint, parseEndpoint } from './endpoint.js';
+import { CountedCall } from './counted-call.js';
 import { tokenMatches } from './metadata.js';
 import { lookup } from './methods.js';
 import { AGENT_SERVICE_NAME, agentService } from './protocol.js';
@@ -126,17 +127,20 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const notice = options.notice ?? (() => undefined);
   const host = new SessionHost(options.adapter, limits);
   const refusals = new RefusalLog(options.refusalRate ?? DEFAULT_REFUSAL_RATE, notice);
-  const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, refusals);
+  // answers waiting for a client that does not read are bounded as its resources are (and apart from them)
+  const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, refusals, { client: limits.maxClientMemory, agent: limits.maxAgentMemory });
   // An authenticated call tells the guard that its connection is in use: any call where there is
   // no token (mutual TLS authenticated the connection, or nothing is checked), else one that
-  // carries it. Once its connection is trusted, a call is handed on, not wrapped: a wrapping layer
-  // sits in the path of every message, and grpc-js uses only what the call's interface offers.
-  const door: grpc.ServerInterceptor = (_method, call) => {
-    const peer = call.getPeer();
+  // carries it. Once its connection is trusted, a call is only counted (what it sends and when it
+  // went), not wrapped in an interceptor: that layer sits in the path of every message, and grpc-js
+  // uses only what the call's interface offers.
+  const door: grpc.ServerInterceptor = (_method, received) => {
+    const peer = received.getPeer();
+    const call = new CountedCall(received, (bytes) => guard.sending(peer, bytes));
     const refusal = guard.refusalOf(peer);
     if (refusal === undefined && (options.token === undefined || guard.trusted(peer))) {
       guard.used(peer);
-      return call as grpc.ServerInterceptingCall;
+      return call as unknown as grpc.ServerInterceptingCall;
     }
     return new grpc.ServerInterceptingCall(call, {
       start: (next) =>

@@ -335,6 +335,32 @@ function healthCheck(client: grpc.Client, token?: string): Promise<grpc.status> 
   return statusOfCall(new Promise((resolve, reject) => client.makeUnaryRequest(check.path, check.requestSerialize, check.responseDeserialize, { service: '' }, metadata, (e, r) => (e ? reject(e) : resolve(r)))));
 }
 
+describe('a client that asks for answers and never reads them', () => {
+  it('has its connection closed past its memory budget of unsent answers, which go with it, and others are served', async () => {
+    const served = await serveModel({ limits: limits({ maxMrBytes: 4 * MiB, maxClientMemory: 32 * MiB }) });
+    const raw = new RawClient(served.agent.address);
+    const s = await raw.openSession();
+    const { pd } = await raw.unary(agentService.AllocPd, {}, s);
+    const { mr } = await raw.unary(agentService.RegMr, { pd, length: 4 * MiB, access: [] }, s);
+    // the issue's attack: ReadMr after ReadMr on raw HTTP/2, no answer read (so no window update): 8 MiB of hex each
+    const session = connectHttp2(`http://${served.agent.address}`);
+    session.on('error', () => undefined);
+    const gone = new Promise((resolve) => session.once('close', resolve));
+    const request = agentService.ReadMr.requestSerialize({ mr, offset: '0', length: 4 * MiB });
+    const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, 0]), request]);
+    framed.writeUInt32BE(request.length, 1);
+    for (let i = 0; i < 12; i++) {
+      const stream = session.request({ ':method': 'POST', ':path': agentService.ReadMr.path, 'content-type': 'application/grpc', te: 'trailers', 'rvt-session': s });
+      stream.on('error', () => undefined);
+      stream.end(framed);
+    }
+    await gone;
+    expect(served.notices).toContainEqual(expect.stringMatching(/^closed connection client=127\.0\.0\.1: it does not read its answers: 3\d\.\d MiB of answers to 127\.0\.0\.1 wait unread, over its budget of client memory \(32\.0 MiB\)$/));
+    expect(served.agent.connections.unsent()).toEqual(new Map());
+    await stillServes(served.client());
+  });
+});
+
 describe('clients that hold connections without credentials', () => {
   it('keep them only --first-call-within: a call without the token does not keep a connection, one with it does', async () => {
     const served = await serveModel({ token: 't', connections: { maxConnections: 256, maxConnectionsPerClient: 32, firstCallWithinMs: 300 } });
