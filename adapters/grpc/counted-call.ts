@@ -22,27 +22,52 @@ export function wireBytes(value: unknown): number {
   return 8;
 }
 
+/** Reports an answer of `bytes` being written; the function it returns says it has been sent (or dropped). */
+export type Sending = (bytes: number) => () => void;
+
 /**
- * A server call that reports each response message it writes and when HTTP/2 has sent it (its
- * write callback), so that what waits for a client that does not read is counted. Everything else
- * is the call's own: a thin delegate, no interceptor chain in the path of the messages.
+ * Writes `message` on a server stream, reporting it from the write until HTTP/2 has sent it: the
+ * stream's buffer holds what its client does not read, however many are written.
+ */
+export function writeCounted(stream: { write(message: object, callback: () => void): boolean }, message: object, sending: Sending): void {
+  stream.write(message, sending(wireBytes(message)));
+}
+
+/**
+ * A unary call that reports its response from its write until HTTP/2 has sent it (the write's
+ * callback), or the call is cancelled (grpc-js then drops it, uncalled back), so that what waits
+ * for a client that does not read is counted. Everything else is the call's own: a thin delegate,
+ * no interceptor chain in the path of the messages.
  */
 export class CountedCall implements Call {
+  private unsent: (() => void) | undefined;
+
   constructor(
     private readonly call: Call,
-    private readonly sending: (bytes: number) => () => void,
+    private readonly sending: Sending,
   ) {}
 
   sendMessage(message: unknown, callback: () => void): void {
     const sent = this.sending(wireBytes(message));
+    this.unsent = sent;
     this.call.sendMessage(message, () => {
+      this.unsent = undefined;
       sent();
       callback();
     });
   }
 
   start(listener: Parameters<Call['start']>[0]): void {
-    this.call.start(listener);
+    this.call.start({
+      onReceiveMetadata: (metadata) => listener.onReceiveMetadata(metadata),
+      onReceiveMessage: (message) => listener.onReceiveMessage(message),
+      onReceiveHalfClose: () => listener.onReceiveHalfClose(),
+      onCancel: () => {
+        this.unsent?.();
+        this.unsent = undefined;
+        listener.onCancel();
+      },
+    });
   }
   sendMetadata(metadata: grpc.Metadata): void {
     this.call.sendMetadata(metadata);

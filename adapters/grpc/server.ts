@@ -134,9 +134,10 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   // carries it. Once its connection is trusted, a call is only counted (what it sends and when it
   // went), not wrapped in an interceptor: that layer sits in the path of every message, and grpc-js
   // uses only what the call's interface offers.
-  const door: grpc.ServerInterceptor = (_method, received) => {
+  const door: grpc.ServerInterceptor = (method, received) => {
     const peer = received.getPeer();
-    const call = new CountedCall(received, (bytes) => guard.sending(peer, bytes));
+    // a stream's answers are counted where they are written (service.ts), ahead of its buffer
+    const call = method.responseStream ? received : new CountedCall(received, (bytes) => guard.sending(peer, bytes));
     const refusal = guard.refusalOf(peer);
     if (refusal === undefined && (options.token === undefined || guard.trusted(peer))) {
       guard.used(peer);
@@ -185,6 +186,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     log: options.log,
     notice,
     refusals,
+    sending: (peer, bytes) => guard.sending(peer, bytes),
     usage,
     cases: options.cases,
     watch: () => options.adapter.watch,

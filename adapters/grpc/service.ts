@@ -9,6 +9,7 @@ import { type Lease, Leases } from './leases.js';
 import { sessionOf, tokenMatches } from './metadata.js';
 import { type CallMethod, callMethods, infoMethod } from './methods.js';
 import { Undecodable } from './request-bound.js';
+import { writeCounted } from './counted-call.js';
 import type { RefusalLog } from './refusal-log.js';
 import { encodeEnd, runCasesMethod } from './run-case.js';
 import { StatusError, serviceError, statusName, statusOf } from './status.js';
@@ -25,6 +26,8 @@ export interface ServiceOptions {
   notice: (line: string) => void;
   /** Bounds the lines about refused calls (both the log's and the notices): a flood of them is summed up. */
   refusals: RefusalLog;
+  /** Counts an answer written on the connection `peer` until it is sent (see ConnectionGuard.sending). */
+  sending: (peer: string, bytes: number) => () => void;
   /** The operator's view, for the Usage rpc. */
   usage: () => AgentUsage;
   /** The built-in cases it runs for its clients (rpc RunCases); none without. */
@@ -80,7 +83,7 @@ type Streaming = grpc.handleServerStreamingCall<object, object>;
  * bad request fails only that call.
  */
 export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
-  const { host, token, log, notice, refusals, usage, cases, watch } = options;
+  const { host, token, log, notice, refusals, sending, usage, cases, watch } = options;
   const leases = new Leases(host);
 
   const record = (call: string, peer: string): Record => {
@@ -190,7 +193,8 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         serverCall,
         async (rec) => {
           const result = await host.call(leaseOf(serverCall.metadata, rec).id, call, method.request.decode(serverCall.request));
-          for (const item of (result as { [key: string]: unknown[] })[key] ?? []) serverCall.write(method.response.encode(item));
+          const peer = serverCall.getPeer();
+          for (const item of (result as { [key: string]: unknown[] })[key] ?? []) writeCounted(serverCall, method.response.encode(item), (bytes) => sending(peer, bytes));
           return grpc.status.OK;
         },
         streamEnd(serverCall),
@@ -265,7 +269,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
           finish = resolve;
         });
         const answer = (message: object) => {
-          if (!stream.cancelled && !stream.writableEnded) stream.write(message);
+          if (!stream.cancelled && !stream.writableEnded) writeCounted(stream, message, (bytes) => sending(peer, bytes));
         };
         // ends, begins and the stream's own end run one after another, each on the state the one before left
         let ops = Promise.resolve();
@@ -412,7 +416,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
             return;
           }
           const answer = (response: object) => {
-            if (!stream.cancelled && !stream.writableEnded) stream.write(response);
+            if (!stream.cancelled && !stream.writableEnded) writeCounted(stream, response, (bytes) => sending(peer, bytes));
           };
           // decoded now, so a waiting case holds its validated request (at most MAX_CASE_REQUEST_CHARS), not the message
           const decoded = runCasesMethod.decodeRequest(message);

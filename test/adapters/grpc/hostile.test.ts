@@ -9,6 +9,7 @@ import { service as healthService } from 'grpc-health-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Adapter } from '../../../adapters/adapter.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
+import { encodeRequest, sessionMethod } from '../../../adapters/grpc/stream-codec.js';
 import { maxStreamsPerConnection, startAgent } from '../../../adapters/grpc/server.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { DEFAULT_LIMITS, type HostLimits, NO_LIMITS } from '../../../adapters/remote/budget.js';
@@ -317,8 +318,8 @@ describe('a client that opens connections and says nothing', () => {
 });
 
 /** A gRPC client on a connection of its own (grpc-js shares one between clients of a target otherwise). */
-function ownConnection(address: string): grpc.Client {
-  const client = new grpc.Client(address, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+function ownConnection(address: string, options: grpc.ChannelOptions = {}): grpc.Client {
+  const client = new grpc.Client(address, grpc.credentials.createInsecure(), { ...options, 'grpc.use_local_subchannel_pool': 1 });
   connectionsToClose.push(client);
   return client;
 }
@@ -357,6 +358,34 @@ describe('a client that asks for answers and never reads them', () => {
     await gone;
     expect(served.notices).toContainEqual(expect.stringMatching(/^closed connection client=127\.0\.0\.1: it does not read its answers: 3\d\.\d MiB of answers to 127\.0\.0\.1 wait unread, over its budget of client memory \(32\.0 MiB\)$/));
     expect(served.agent.connections.unsent()).toEqual(new Map());
+    await stillServes(served.client());
+  });
+});
+
+describe('a client that asks for answers on its session stream and stops reading them', () => {
+  it('has its connection closed past its budget: the stream buffer counts too', async () => {
+    const served = await serveModel({ limits: limits({ maxMrBytes: 4 * MiB, maxClientMemory: 32 * MiB }) });
+    // it would take the answers, were it reading (grpc-js refuses a message over 4 MiB by default)
+    const client = ownConnection(served.agent.address, { 'grpc.max_receive_message_length': -1 });
+    const stream = client.makeBidiStreamRequest(sessionMethod.path, sessionMethod.requestSerialize, sessionMethod.responseDeserialize, new grpc.Metadata());
+    const failed = new Promise<grpc.ServiceError>((resolve) => stream.on('error', resolve));
+    const answers: Record<string, { pd?: string; mr?: string } | undefined>[] = [];
+    const read = (message: Record<string, { pd?: string; mr?: string } | undefined>) => answers.push(message);
+    stream.on('data', read);
+    stream.write(encodeRequest(1, 'allocPd', {}));
+    await vi.waitFor(() => expect(answers.find((a) => a['alloc_pd'] !== undefined)).toBeDefined(), { timeout: 2000, interval: 10 });
+    const pd = answers.find((a) => a['alloc_pd'] !== undefined)?.['alloc_pd']?.pd;
+    stream.write(encodeRequest(2, 'regMr', { pd: Number(pd), length: 4 * MiB, access: [] }));
+    await vi.waitFor(() => expect(answers.find((a) => a['reg_mr'] !== undefined)).toBeDefined(), { timeout: 2000, interval: 10 });
+    const mr = Number(answers.find((a) => a['reg_mr'] !== undefined)?.['reg_mr']?.mr);
+    // from here on nothing is read
+    stream.off('data', read);
+    stream.pause();
+    for (let id = 3; id < 40; id++) stream.write(encodeRequest(id, 'readMr', { mr, offset: 0, length: 4 * MiB }));
+    expect((await failed).code).toBe(grpc.status.UNAVAILABLE);
+    expect(served.notices).toContainEqual(expect.stringMatching(/^closed connection client=127\.0\.0\.1: it does not read its answers: .* over its budget of client memory \(32\.0 MiB\)$/));
+    await vi.waitFor(() => expect(served.agent.connections.unsent()).toEqual(new Map()), { timeout: 2000, interval: 20 });
+    await vi.waitFor(() => expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 }), { timeout: 2000, interval: 20 });
     await stillServes(served.client());
   });
 });
