@@ -18,9 +18,11 @@ export interface ConnectionLimits {
    * handshake, no rpc, or only health checks and calls without the token) is closed.
    */
   firstCallWithinMs: number;
+  /** A connection with answers waiting, none of which HTTP/2 could send for this long (its client stopped reading), is closed. */
+  sendStalledMs?: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxConnections: 256, maxConnectionsPerClient: 32, firstCallWithinMs: 10_000 };
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxConnections: 256, maxConnectionsPerClient: 32, firstCallWithinMs: 10_000, sendStalledMs: 60_000 };
 
 /**
  * Connections over a limit that are kept a moment to answer their calls RESOURCE_EXHAUSTED, so that
@@ -41,6 +43,8 @@ interface Tracked {
   client: string;
   /** Bytes of answers written on it that HTTP/2 has not sent yet (the peer's window is shut while it does not read). */
   unsent: number;
+  /** Closes it when its answers wait and none is sent in time (sendStalledMs); restarted at each answer sent. */
+  stall: NodeJS.Timeout | undefined;
   closed: boolean;
   /** Made an authenticated call: it lives until idle (grpc.max_connection_idle_ms), and is never evicted. */
   trusted: boolean;
@@ -86,6 +90,7 @@ export class ConnectionGuard {
       socket,
       client,
       unsent: 0,
+      stall: undefined,
       closed: false,
       trusted: false,
       deadline: setTimeout(() => {
@@ -154,7 +159,10 @@ export class ConnectionGuard {
   }
 
   private countUnsent(tracked: Tracked, by: number): void {
+    const waited = tracked.unsent > 0;
     tracked.unsent += by;
+    // an answer sent, or the first to wait: the clock starts again
+    if (by < 0 || !waited) this.watchStall(tracked);
     this.unsentInAll += by;
     const n = (this.unsentByClient.get(tracked.client) ?? 0) + by;
     if (n === 0) this.unsentByClient.delete(tracked.client);
@@ -179,11 +187,25 @@ export class ConnectionGuard {
     heaviest.socket.destroy();
   }
 
+  private watchStall(tracked: Tracked): void {
+    clearTimeout(tracked.stall);
+    tracked.stall = undefined;
+    const limit = this.limits.sendStalledMs;
+    if (tracked.unsent <= 0 || tracked.closed || limit === undefined) return;
+    tracked.stall = setTimeout(() => {
+      this.refusals.say(tracked.client, `closed connection client=${tracked.client}: it does not read its answers: none sent in ${limit / 1000} s, ${tracked.unsent} bytes waiting`);
+      this.forget(tracked);
+      tracked.socket.destroy();
+    }, limit);
+    tracked.stall.unref();
+  }
+
   /** A connection closed (or being closed): its HTTP/2 session, and the answers it held, go with it. */
   private forget(tracked: Tracked): void {
     if (tracked.closed) return;
     tracked.closed = true;
     this.countUnsent(tracked, -tracked.unsent);
+    clearTimeout(tracked.stall);
   }
 
   /** Closes the oldest connection of `among` that has made no authenticated call, if there is one. */

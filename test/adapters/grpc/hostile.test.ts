@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Adapter } from '../../../adapters/adapter.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
 import { encodeRequest, sessionMethod } from '../../../adapters/grpc/stream-codec.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../../../adapters/grpc/connections.js';
 import { maxStreamsPerConnection, startAgent } from '../../../adapters/grpc/server.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { DEFAULT_LIMITS, type HostLimits, NO_LIMITS } from '../../../adapters/remote/budget.js';
@@ -336,27 +337,45 @@ function healthCheck(client: grpc.Client, token?: string): Promise<grpc.status> 
   return statusOfCall(new Promise((resolve, reject) => client.makeUnaryRequest(check.path, check.requestSerialize, check.responseDeserialize, { service: '' }, metadata, (e, r) => (e ? reject(e) : resolve(r)))));
 }
 
+/**
+ * The issue's attack: ReadMr after ReadMr of an MR of `bytes` on raw HTTP/2, no answer read (so no
+ * window update); resolves when the agent closes the connection.
+ */
+async function readMrsUnread(served: Awaited<ReturnType<typeof serveModel>>, bytes: number, reads: number): Promise<void> {
+  const raw = new RawClient(served.agent.address);
+  const s = await raw.openSession();
+  const { pd } = await raw.unary(agentService.AllocPd, {}, s);
+  const { mr } = await raw.unary(agentService.RegMr, { pd, length: bytes, access: [] }, s);
+  const session = connectHttp2(`http://${served.agent.address}`);
+  session.on('error', () => undefined);
+  const gone = new Promise<void>((resolve) => session.once('close', resolve));
+  const request = agentService.ReadMr.requestSerialize({ mr, offset: '0', length: bytes });
+  const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, 0]), request]);
+  framed.writeUInt32BE(request.length, 1);
+  for (let i = 0; i < reads; i++) {
+    const stream = session.request({ ':method': 'POST', ':path': agentService.ReadMr.path, 'content-type': 'application/grpc', te: 'trailers', 'rvt-session': s });
+    stream.on('error', () => undefined);
+    stream.end(framed);
+  }
+  await gone;
+}
+
 describe('a client that asks for answers and never reads them', () => {
   it('has its connection closed past its memory budget of unsent answers, which go with it, and others are served', async () => {
     const served = await serveModel({ limits: limits({ maxMrBytes: 4 * MiB, maxClientMemory: 32 * MiB }) });
-    const raw = new RawClient(served.agent.address);
-    const s = await raw.openSession();
-    const { pd } = await raw.unary(agentService.AllocPd, {}, s);
-    const { mr } = await raw.unary(agentService.RegMr, { pd, length: 4 * MiB, access: [] }, s);
-    // the issue's attack: ReadMr after ReadMr on raw HTTP/2, no answer read (so no window update): 8 MiB of hex each
-    const session = connectHttp2(`http://${served.agent.address}`);
-    session.on('error', () => undefined);
-    const gone = new Promise((resolve) => session.once('close', resolve));
-    const request = agentService.ReadMr.requestSerialize({ mr, offset: '0', length: 4 * MiB });
-    const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, 0]), request]);
-    framed.writeUInt32BE(request.length, 1);
-    for (let i = 0; i < 12; i++) {
-      const stream = session.request({ ':method': 'POST', ':path': agentService.ReadMr.path, 'content-type': 'application/grpc', te: 'trailers', 'rvt-session': s });
-      stream.on('error', () => undefined);
-      stream.end(framed);
-    }
-    await gone;
+    // 8 MiB of hex each
+    await readMrsUnread(served, 4 * MiB, 12);
     expect(served.notices).toContainEqual(expect.stringMatching(/^closed connection client=127\.0\.0\.1: it does not read its answers: 3\d\.\d MiB of answers to 127\.0\.0\.1 wait unread, over its budget of client memory \(32\.0 MiB\)$/));
+    expect(served.agent.connections.unsent()).toEqual(new Map());
+    await stillServes(served.client());
+  });
+});
+
+describe('a client that stops reading under its budget', () => {
+  it('has its connection closed when none of its answers could be sent for a minute (here 0.3 s), and its memory goes with it', async () => {
+    const served = await serveModel({ connections: { ...DEFAULT_CONNECTION_LIMITS, sendStalledMs: 300 } });
+    await readMrsUnread(served, MiB, 2);
+    expect(served.notices).toEqual([expect.stringMatching(/^closed connection client=127\.0\.0\.1: it does not read its answers: none sent in 0\.3 s, \d+ bytes waiting$/)]);
     expect(served.agent.connections.unsent()).toEqual(new Map());
     await stillServes(served.client());
   });
