@@ -7,7 +7,7 @@ import { agentService } from '../../../adapters/grpc/protocol.js';
 import { StatusError } from '../../../adapters/grpc/status.js';
 import { DEFAULT_LIMITS } from '../../../adapters/remote/budget.js';
 import { allCases } from '../../../suites/index.js';
-import { referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
+import { MR_LIMIT_BYTES, mrRoundTripAtLimit, referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
 import { evidence, RawClient, serveModel, statusOfCall } from './fixture.js';
 
 /** Small enough to break on purpose, large enough for the shared cases. */
@@ -81,18 +81,10 @@ describe('the gRPC agent serving the model', () => {
   });
 
   it('writes and reads back an MR at the advertised size limit (16 MiB), over both transports', async () => {
+    expect(MR_LIMIT_BYTES).toBe(DEFAULT_LIMITS.maxMrBytes);
     const served = await serveModel();
-    const bytes = DEFAULT_LIMITS.maxMrBytes;
-    // a pattern with every byte value, so a byte lost or moved shows
-    const data = Buffer.from(Array.from({ length: bytes }, (_, i) => (i * 7 + (i >> 8)) & 0xff)).toString('hex');
-    for (const transport of ['stream', 'unary'] as const) {
-      const session = await served.client({ transport }).open();
-      const pd = (await session.allocPd({})).pd!;
-      const mr = (await session.regMr({ pd, length: bytes, access: ['LOCAL_WRITE'] })).mr!;
-      expect(await session.writeMr({ mr, offset: 0, data })).toMatchObject({ rawReturn: 0 });
-      expect((await session.readMr({ mr, offset: 0, length: bytes })).data === data).toBe(true);
-      await session.close();
-    }
+    expect(await mrRoundTripAtLimit(served.client({ transport: 'stream' }))).toBe(true);
+    expect(await mrRoundTripAtLimit(served.client({ transport: 'unary' }))).toBe(true);
   }, 60_000);
 
   it('says which limit a request broke, through the client adapter too', async () => {
