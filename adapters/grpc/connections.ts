@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { mib } from '../remote/budget.js';
 import type { RefusalLog } from './refusal-log.js';
 
 /** A client is the address it calls from (IPv4-mapped addresses as IPv4): its sessions share its budget. */
@@ -170,7 +171,6 @@ export class ConnectionGuard {
   }
 
   private enforceUnsent(client: string): void {
-    const mib = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MiB`;
     const own = this.unsentByClient.get(client) ?? 0;
     const over =
       own > this.unsentBudget.client
