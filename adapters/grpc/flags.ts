@@ -18,13 +18,13 @@ export async function grpcAdapterFromFlags(flags: GrpcFlags): Promise<Adapter> {
       hint: 'start one on the machine with the device (rvt-conform agent --adapter NAME --listen HOST:PORT) and pass its address',
     });
   }
-  const credentials = clientCredentials(flags, (line) => process.stderr.write(`rvt-conform: warning: ${line}\n`));
+  const credentials = clientCredentials(flags);
   const { grpcAdapter } = await import('./client.js');
   return grpcAdapter({ target: flags.target, ...credentials });
 }
 
 /** A client's credentials as its flags name them (--tls-ca, --tls-cert, --tls-key, --token-file), read and checked before it connects. */
-export function clientCredentials(flags: GrpcFlags, warn: Warn): { tls: { ca?: Buffer | undefined; cert?: Buffer; key?: Buffer } | undefined; token: string | undefined } {
+export function clientCredentials(flags: GrpcFlags, warn: Warn = (line) => process.stderr.write(`rvt-conform: warning: ${line}\n`)): { tls: { ca?: Buffer | undefined; cert?: Buffer; key?: Buffer } | undefined; token: string | undefined } {
   const pair = readKeyPair(flags.tlsCert, flags.tlsKey, warn);
   const ca = flags.tlsCa === undefined ? undefined : readCertificate('--tls-ca', flags.tlsCa, warn).pem;
   return {

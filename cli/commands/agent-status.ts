@@ -47,7 +47,7 @@ export function registerAgentStatusCommand(agent: Command): void {
     .option('--token-file <file>', "the agent's bearer token")
     .option('--json', 'print the accounting as JSON', false)
     .action(async (flags: StatusFlags) => {
-      const credentials = clientCredentials(flags, (line) => process.stderr.write(`rvt-conform: warning: ${line}\n`));
+      const credentials = clientCredentials(flags);
       // gRPC only now: it is most of the CLI's start-up cost
       const { agentStatus } = await import('../../adapters/grpc/usage-client.js');
       const { health, usage } = await agentStatus({ target: flags.target, ...credentials });

@@ -8,6 +8,7 @@ import type { MethodDefinition } from '@grpc/proto-loader';
 import { service as healthService } from 'grpc-health-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Adapter } from '../../../adapters/adapter.js';
+import { withToken } from '../../../adapters/grpc/metadata.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
 import { encodeRequest, sessionMethod } from '../../../adapters/grpc/stream-codec.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../../adapters/grpc/connections.js';
@@ -333,7 +334,7 @@ afterEach(() => {
 function healthCheck(client: grpc.Client, token?: string): Promise<grpc.status> {
   const check = healthService.Check as MethodDefinition<{ service: string }, unknown, unknown, unknown>;
   const metadata = new grpc.Metadata();
-  if (token !== undefined) metadata.set('authorization', `Bearer ${token}`);
+  if (token !== undefined) withToken(metadata, token);
   return statusOfCall(new Promise((resolve, reject) => client.makeUnaryRequest(check.path, check.requestSerialize, check.responseDeserialize, { service: '' }, metadata, (e, r) => (e ? reject(e) : resolve(r)))));
 }
 
