@@ -58,6 +58,14 @@ describe('the gRPC client at its boundary', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('makes agent status exit 2 with one line when the agent answers an error status (here: no health service)', async () => {
+    const target = await fakeAgent((_call, callback) => callback(null, {}));
+    const r = await runCli(['agent', 'status', '--target', target], { CI: '1' });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^rvt-conform: Health.Check on the agent at ${target}: UNIMPLEMENTED: `));
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('takes an agent that is full (RESOURCE_EXHAUSTED) as the infrastructure, not the implementation (exit 2)', async () => {
     const target = await fakeAgent((_call, callback) => callback({ code: grpc.status.RESOURCE_EXHAUSTED, details: 'at most 64 sessions at once' }));
     const r = await run(target);
