@@ -29,8 +29,15 @@ function call<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
   return { args, result };
 }
 
-/** Bytes of an MR's buffer, as lowercase hex so they cross JSON and gRPC unchanged. */
-export const Hex = z.string().regex(/^([0-9a-f]{2})*$/);
+/**
+ * Bytes of an MR's buffer, as lowercase hex so they cross JSON and gRPC unchanged. A flat character
+ * class and a length check, not a repeated group: V8 keeps a backtrack entry per repetition of a
+ * group, which overflowed its stack from 4 MiB of data (16 MiB is the MR limit).
+ */
+export const Hex = z
+  .string()
+  .regex(/^[0-9a-f]*$/)
+  .refine((hex) => hex.length % 2 === 0, 'an even number of hex digits (two per byte)');
 
 const created = <K extends string>(key: K) =>
   RawStatus.extend({ [key]: Handle.nullable() } as { [P in K]: z.ZodNullable<typeof Handle> });

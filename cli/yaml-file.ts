@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
 import { parse } from 'yaml';
 import type { z } from 'zod';
 import { UserError } from '../spec/errors.js';
+import { readInputFile } from '../spec/input-file.js';
 
 /** A file a person writes for the CLI is a few kB; anything far larger is not the file they meant. */
 const MAX_BYTES = 256 * 1024;
@@ -11,16 +11,7 @@ const MAX_BYTES = 256 * 1024;
  * anything wrong is a UserError naming the file and the field (exit 2). No aliases, so no alias bomb.
  */
 export async function loadYamlFile<S extends z.ZodType>(path: string, schema: S, what: string, hint: string): Promise<z.infer<S>> {
-  let text: string;
-  try {
-    // a FIFO would block the read forever: refuse anything but a regular file, unread
-    const info = await stat(path);
-    if (!info.isFile() || info.size > MAX_BYTES) throw new UserError(`the ${what} ${path} is ${info.isFile() ? `${info.size} bytes, more than ${MAX_BYTES}` : 'not a regular file'}`, { hint });
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if (error instanceof UserError) throw error;
-    throw new UserError(`cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { hint });
-  }
+  const text = readInputFile(path, { what: `the ${what}`, maxBytes: MAX_BYTES, hint }).toString('utf8');
   let data: unknown;
   try {
     data = parse(text, { maxAliasCount: 0 });

@@ -1,4 +1,5 @@
-import { link, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -50,7 +51,10 @@ export async function writeSetAtomic(dir: string, files: ReadonlyMap<string, str
   const prefix = setPrefix(dir);
   await recoverSet(dir);
   for (const stale of (await readdir(parent)).filter((name) => name.startsWith(prefix))) await rm(join(parent, stale), { recursive: true, force: true });
-  const fresh = await mkdtemp(join(parent, prefix));
+  // mkdir, not mkdtemp: mkdtemp makes the folder 0700 whatever the umask, so CI's collectors
+  // (another user) could not read the reports; mkdir leaves the mode to the umask, as files have it
+  const fresh = join(parent, `${prefix}${randomBytes(6).toString('hex')}`);
+  await mkdir(fresh);
   try {
     for (const [name, content] of files) await writeFile(join(fresh, name), content);
     const old = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));

@@ -1,22 +1,22 @@
-import { readFile } from 'node:fs/promises';
 import { UserError } from '../spec/errors.js';
+import { readInputFile } from '../spec/input-file.js';
 import { RESULTS_SCHEMA_VERSION, RunResults } from './results-schema.js';
 
 const MAX_ISSUES = 5;
+
+/** A full run's results.json is a few MiB; V8 cannot hold a string much over 512 MiB. */
+const MAX_RESULTS_BYTES = 256 << 20;
 
 /**
  * Reads a results.json back and validates it with the schema it was written with; anything else
  * is a user error that names the file and what is wrong in it (exit 2), never a crash later on.
  */
 export async function readResults(path: string): Promise<RunResults> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
-      hint: "give the results.json that 'rvt-conform run' wrote into its --out directory",
-    });
-  }
+  const text = readInputFile(path, {
+    what: 'the results file',
+    maxBytes: MAX_RESULTS_BYTES,
+    hint: "give the results.json that 'rvt-conform run' wrote into its --out directory",
+  }).toString('utf8');
   let data: unknown;
   try {
     data = JSON.parse(text);

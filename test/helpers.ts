@@ -54,3 +54,23 @@ export async function modelWaivers(): Promise<Expectation[]> {
   const knownIds = new Set([...clauses.map((c) => c.id), ...allCases.map((c) => c.id)]);
   return loadExpectations(MODEL_EXPECTATIONS, { knownIds, today: new Date().toISOString().slice(0, 10) });
 }
+
+/** The largest MR an agent serves by default (--max-mr-bytes): every transport must carry it whole. */
+export const MR_LIMIT_BYTES = 16 << 20;
+
+/**
+ * Writes an MR at the size limit and reads it back through `adapter`, with a pattern of every byte
+ * value so a byte lost or moved shows; true when what came back is what went in.
+ */
+export async function mrRoundTripAtLimit(adapter: Adapter): Promise<boolean> {
+  const data = Buffer.from(Array.from({ length: MR_LIMIT_BYTES }, (_, i) => (i * 7 + (i >> 8)) & 0xff)).toString('hex');
+  const session = await adapter.open();
+  try {
+    const pd = (await session.allocPd({})).pd as number;
+    const mr = (await session.regMr({ pd, length: MR_LIMIT_BYTES, access: ['LOCAL_WRITE'] })).mr as number;
+    if ((await session.writeMr({ mr, offset: 0, data })).rawReturn !== 0) return false;
+    return (await session.readMr({ mr, offset: 0, length: MR_LIMIT_BYTES })).data === data;
+  } finally {
+    await session.close();
+  }
+}

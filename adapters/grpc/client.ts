@@ -107,6 +107,16 @@ export function failure(error: unknown, target: string, call: string): Error {
   return new StatusError(error.code, `${call} on the agent at ${target}: ${statusName(error.code)}: ${details}`);
 }
 
+/**
+ * A call made before any case (Info, an operator's Health.Check or Usage) that the agent, or a
+ * proxy in front of it, answered with an error status: nothing can be run against it, whatever the
+ * status, so it is the infrastructure that is unusable (exit 2), not a case that failed.
+ */
+export function unusableAgent(error: unknown): unknown {
+  if (!(error instanceof StatusError)) return error;
+  return new InfrastructureError(error.message, { hint: "check the agent's log, and that --target reaches the rvt-conform agent itself (not a proxy that refuses the call)" });
+}
+
 /** The agent's Info reply, checked here: an agent of another version (or not an agent) is named, not a stack trace. */
 function adapterInfo(wire: object, target: string): AdapterInfo {
   const parsed = AdapterInfo.safeParse({ ...(infoMethod.response.decode(wire) as object), via: `grpc://${target}` });
@@ -181,7 +191,10 @@ export function grpcAdapter(options: GrpcClientOptions): Adapter {
   return {
     ...(options.casesOnAgent === false ? {} : { caseHost: cases.caseHost }),
     async info() {
-      return adapterInfo(await unary(infoMethod.definition, {}), target);
+      const reply = await unary(infoMethod.definition, {}).catch((error: unknown) => {
+        throw unusableAgent(error);
+      });
+      return adapterInfo(reply, target);
     },
 
     async open(): Promise<Session> {

@@ -1,4 +1,6 @@
 import type { Socket } from 'node:net';
+import { mib } from '../remote/budget.js';
+import type { RefusalLog } from './refusal-log.js';
 
 /** A client is the address it calls from (IPv4-mapped addresses as IPv4): its sessions share its budget. */
 export function clientOf(peer: string): string {
@@ -12,70 +14,138 @@ export interface ConnectionLimits {
   maxConnections: number;
   /** Connections open at once from one address. */
   maxConnectionsPerClient: number;
-  /** A connection that has made no call this long after it opened (no TLS or HTTP/2 handshake, no rpc) is closed. */
+  /**
+   * A connection that has made no authenticated call this long after it opened (no TLS or HTTP/2
+   * handshake, no rpc, or only health checks and calls without the token) is closed.
+   */
   firstCallWithinMs: number;
+  /** A connection with answers waiting, none of which HTTP/2 could send for this long (its client stopped reading), is closed. */
+  sendStalledMs?: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxConnections: 256, maxConnectionsPerClient: 32, firstCallWithinMs: 10_000 };
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxConnections: 256, maxConnectionsPerClient: 32, firstCallWithinMs: 10_000, sendStalledMs: 60_000 };
+
+/**
+ * Connections over a limit that are kept a moment to answer their calls RESOURCE_EXHAUSTED, so that
+ * a client learns the agent is full rather than "cannot reach"; past these, one is closed unanswered.
+ */
+const ANSWERED_REFUSALS = 16;
+/** How long such a connection is kept: its first call's answer, not a slot. */
+const ANSWERED_REFUSAL_MS = 2000;
+
+/** What answers written and not yet sent (their client does not read them) may hold: per client address, and in all. */
+export interface UnsentBudget {
+  client: number;
+  agent: number;
+}
 
 interface Tracked {
   socket: Socket;
   client: string;
-  /** Until the first call: closes the connection when it fires. */
+  /** Bytes of answers written on it that HTTP/2 has not sent yet (the peer's window is shut while it does not read). */
+  unsent: number;
+  /** Closes it when its answers wait and none is sent in time (sendStalledMs); restarted at each answer sent. */
+  stall: NodeJS.Timeout | undefined;
+  closed: boolean;
+  /** Made an authenticated call: it lives until idle (grpc.max_connection_idle_ms), and is never evicted. */
+  trusted: boolean;
+  /** Until the first authenticated call: closes the connection when it fires. */
   deadline: NodeJS.Timeout | undefined;
 }
 
 /**
- * The agent's door: every TCP connection is admitted here before gRPC sees it. Idle connections
- * that never complete a call (a port scan, a client stuck in its handshake, a flood of them) would
- * otherwise hold a file descriptor each for ever and lock legitimate clients out.
+ * The agent's door: every TCP connection is admitted here before gRPC sees it. Connections that
+ * never make an authenticated call (a port scan, a client stuck in its handshake, health checks or
+ * calls without the token, a flood of them) are closed after firstCallWithinMs; and when the agent
+ * (or an address) is at its limit, a new connection takes the place of the oldest of them, so a
+ * client with credentials always finds room. Only when every slot holds an authenticated client is
+ * a connection refused, and its calls are answered RESOURCE_EXHAUSTED saying so.
  */
 export class ConnectionGuard {
+  /** By grpc-js' peer name (address:port), oldest first. */
   private readonly open = new Map<string, Tracked>();
+  /** Connections over a limit, kept to answer RESOURCE_EXHAUSTED: why, by peer name. */
+  private readonly refused = new Map<string, string>();
+  private readonly unsentByClient = new Map<string, number>();
+  private unsentInAll = 0;
 
   constructor(
     private readonly limits: ConnectionLimits,
-    private readonly notice: (line: string) => void,
+    private readonly refusals: RefusalLog,
+    private readonly unsentBudget: UnsentBudget,
   ) {}
 
-  /** Takes a new connection, or closes it at once when its client or the agent has too many. */
+  /** Takes a new connection (making room when it can), or refuses it: false when it is closed at once. */
   admit(socket: Socket): boolean {
     const key = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
     const client = clientOf(key);
-    const own = [...this.open.values()].filter((t) => t.client === client).length;
-    const refusal =
-      this.open.size >= this.limits.maxConnections
-        ? `the agent has ${this.open.size} connections open, its limit`
-        : own >= this.limits.maxConnectionsPerClient
-          ? `${client} has ${own} connections open, the limit per client`
+    const own = [...this.open].filter(([, t]) => t.client === client);
+    const full =
+      own.length >= this.limits.maxConnectionsPerClient
+        ? { among: own, why: `${client} has ${own.length} connections open, the limit per client` }
+        : this.open.size >= this.limits.maxConnections
+          ? { among: [...this.open], why: `the agent has ${this.open.size} connections open, its limit` }
           : undefined;
-    if (refusal !== undefined) {
-      this.notice(`refused connection client=${client}: ${refusal}`);
-      socket.destroy();
-      return false;
-    }
+    if (full !== undefined && !this.evict(full.among)) return this.refuse(socket, key, client, full.why);
     const tracked: Tracked = {
       socket,
       client,
+      unsent: 0,
+      stall: undefined,
+      closed: false,
+      trusted: false,
       deadline: setTimeout(() => {
-        this.notice(`closed connection client=${client}: no call within ${this.limits.firstCallWithinMs} ms of connecting`);
+        this.refusals.say(client, `closed connection client=${client}: no authenticated call within ${this.limits.firstCallWithinMs} ms of connecting`);
         socket.destroy();
       }, this.limits.firstCallWithinMs),
     };
     this.open.set(key, tracked);
     socket.once('close', () => {
       clearTimeout(tracked.deadline);
-      this.open.delete(key);
+      if (this.open.get(key) === tracked) this.open.delete(key);
+      this.forget(tracked);
     });
     return true;
   }
 
-  /** A call arrived on the connection `peer` (grpc-js' address:port): it is in use, and stays. */
+  /**
+   * An answer of about `bytes` is being written on the connection `peer`; the returned function
+   * says it has been sent. Answers pile up in the agent while their client does not read them
+   * (HTTP/2 flow control holds them back): past its client's budget, or the agent's, the connection
+   * holding the most of them is closed, and its memory goes with it.
+   */
+  sending(peer: string, bytes: number): () => void {
+    const tracked = this.open.get(peer);
+    if (tracked === undefined || tracked.closed) return () => undefined;
+    this.countUnsent(tracked, bytes);
+    this.enforceUnsent(tracked.client);
+    return () => {
+      if (!tracked.closed) this.countUnsent(tracked, -bytes);
+    };
+  }
+
+  /** Bytes of answers written and not yet sent, per client address. */
+  unsent(): Map<string, number> {
+    return new Map(this.unsentByClient);
+  }
+
+  /** An authenticated call arrived on the connection `peer` (grpc-js' address:port): it is in use, and stays. */
   used(peer: string): void {
     const tracked = this.open.get(peer);
     if (tracked === undefined) return;
     clearTimeout(tracked.deadline);
     tracked.deadline = undefined;
+    tracked.trusted = true;
+  }
+
+  /** Whether the connection `peer` has made an authenticated call. */
+  trusted(peer: string): boolean {
+    return this.open.get(peer)?.trusted === true;
+  }
+
+  /** Why the connection `peer` was refused, when it was: its calls are answered RESOURCE_EXHAUSTED with it. */
+  refusalOf(peer: string): string | undefined {
+    return this.refused.get(peer);
   }
 
   /** Connections open now, per client address. */
@@ -87,5 +157,81 @@ export class ConnectionGuard {
 
   closeAll(): void {
     for (const { socket } of this.open.values()) socket.destroy();
+  }
+
+  private countUnsent(tracked: Tracked, by: number): void {
+    const waited = tracked.unsent > 0;
+    tracked.unsent += by;
+    // an answer sent, or the first to wait: the clock starts again
+    if (by < 0 || !waited) this.watchStall(tracked);
+    this.unsentInAll += by;
+    const n = (this.unsentByClient.get(tracked.client) ?? 0) + by;
+    if (n === 0) this.unsentByClient.delete(tracked.client);
+    else this.unsentByClient.set(tracked.client, n);
+  }
+
+  private enforceUnsent(client: string): void {
+    const own = this.unsentByClient.get(client) ?? 0;
+    const over =
+      own > this.unsentBudget.client
+        ? { among: client, why: `${mib(own)} of answers to ${client} wait unread, over its budget of client memory (${mib(this.unsentBudget.client)})` }
+        : this.unsentInAll > this.unsentBudget.agent
+          ? { among: undefined, why: `${mib(this.unsentInAll)} of answers wait unread, over the agent's memory budget (${mib(this.unsentBudget.agent)})` }
+          : undefined;
+    if (over === undefined) return;
+    let heaviest: Tracked | undefined;
+    for (const t of this.open.values()) if ((over.among === undefined || t.client === over.among) && t.unsent > (heaviest?.unsent ?? 0)) heaviest = t;
+    if (heaviest === undefined) return;
+    this.refusals.say(heaviest.client, `closed connection client=${heaviest.client}: it does not read its answers: ${over.why}`);
+    this.forget(heaviest);
+    heaviest.socket.destroy();
+  }
+
+  private watchStall(tracked: Tracked): void {
+    clearTimeout(tracked.stall);
+    tracked.stall = undefined;
+    const limit = this.limits.sendStalledMs;
+    if (tracked.unsent <= 0 || tracked.closed || limit === undefined) return;
+    tracked.stall = setTimeout(() => {
+      this.refusals.say(tracked.client, `closed connection client=${tracked.client}: it does not read its answers: none sent in ${limit / 1000} s, ${tracked.unsent} bytes waiting`);
+      this.forget(tracked);
+      tracked.socket.destroy();
+    }, limit);
+    tracked.stall.unref();
+  }
+
+  /** A connection closed (or being closed): its HTTP/2 session, and the answers it held, go with it. */
+  private forget(tracked: Tracked): void {
+    if (tracked.closed) return;
+    tracked.closed = true;
+    this.countUnsent(tracked, -tracked.unsent);
+    clearTimeout(tracked.stall);
+  }
+
+  /** Closes the oldest connection of `among` that has made no authenticated call, if there is one. */
+  private evict(among: [string, Tracked][]): boolean {
+    const oldest = among.find(([, t]) => !t.trusted);
+    if (oldest === undefined) return false;
+    const [key, victim] = oldest;
+    this.refusals.say(victim.client, `closed connection client=${victim.client}: no authenticated call yet, and a new connection needs its slot`);
+    clearTimeout(victim.deadline);
+    this.open.delete(key);
+    victim.socket.destroy();
+    return true;
+  }
+
+  private refuse(socket: Socket, key: string, client: string, why: string): boolean {
+    this.refusals.say(client, `refused connection client=${client}: ${why}`);
+    if (this.refused.size >= ANSWERED_REFUSALS) {
+      socket.destroy();
+      return false;
+    }
+    this.refused.set(key, why);
+    const timer = setTimeout(() => socket.destroy(), ANSWERED_REFUSAL_MS);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      this.refused.delete(key);
+    });
+    return true;
   }
 }

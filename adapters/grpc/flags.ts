@@ -1,6 +1,6 @@
 import { UserError } from '../../spec/errors.js';
 import type { Adapter } from '../adapter.js';
-import { readCredential, readKeyPair, readToken } from './credential-files.js';
+import { readCertificate, readKeyPair, readToken, type Warn } from './credential-files.js';
 
 /** The options of the grpc adapter: where the agent is and how to prove who we are (flags in adapters/registry.ts). */
 export interface GrpcFlags {
@@ -19,12 +19,17 @@ export async function grpcAdapterFromFlags(flags: GrpcFlags): Promise<Adapter> {
       hint: 'start one on the machine with the device (rvt-conform agent --adapter NAME --listen HOST:PORT) and pass its address',
     });
   }
-  const pair = readKeyPair(flags.tlsCert, flags.tlsKey);
-  const ca = flags.tlsCa === undefined ? undefined : readCredential('--tls-ca', flags.tlsCa);
+  const credentials = clientCredentials(flags);
   const { grpcAdapter } = await import('./client.js');
-  return grpcAdapter({
-    target: flags.target,
+  return grpcAdapter({ target: flags.target, ...credentials });
+}
+
+/** A client's credentials as its flags name them (--tls-ca, --tls-cert, --tls-key, --token-file), read and checked before it connects. */
+export function clientCredentials(flags: GrpcFlags, warn: Warn = (line) => process.stderr.write(`rvt-conform: warning: ${line}\n`)): { tls: { ca?: Buffer | undefined; cert?: Buffer; key?: Buffer; serverName?: string | undefined } | undefined; token: string | undefined } {
+  const pair = readKeyPair(flags.tlsCert, flags.tlsKey, warn);
+  const ca = flags.tlsCa === undefined ? undefined : readCertificate('--tls-ca', flags.tlsCa, warn).pem;
+  return {
     tls: ca === undefined && pair === undefined ? undefined : { ca, ...pair, serverName: flags.tlsServerName },
     token: flags.tokenFile === undefined ? undefined : readToken('--token-file', flags.tokenFile),
-  });
+  };
 }

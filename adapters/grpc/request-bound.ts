@@ -1,4 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
+import { InvalidRequest, OverBudget } from '../remote/refusals.js';
 import { type FieldDescriptor, type MessageDescriptor, type MessageLookup, isMessage } from './descriptors.js';
 
 /** Fields a request may carry per WR a post may carry: a send WR with a few SGEs, its flags and RDMA target. */
@@ -20,8 +21,7 @@ function fieldsByNumber(message: MessageDescriptor): Map<number, FieldDescriptor
  * Counts the fields of an encoded protobuf message, nested messages included, without decoding
  * it: decoding costs time in proportion to the fields (about 4 µs for each WR of a post), so a
  * request is measured first and refused when it is too large to decode without stalling every
- * other client. Stops counting past `limit`. A malformed encoding counts as too large; the
- * decoder would refuse it anyway.
+ * other client. Stops counting past `limit`. Throws a RangeError for a malformed encoding.
  */
 export function countFields(buffer: Uint8Array, message: MessageDescriptor, lookup: MessageLookup, limit: number): number {
   let count = 0;
@@ -48,11 +48,9 @@ export function countFields(buffer: Uint8Array, message: MessageDescriptor, look
           count++;
           break;
         case 1:
-          at += 8;
-          count++;
-          break;
         case 5:
-          at += 4;
+          at += (tag & 7) === 1 ? 8 : 4;
+          if (at > end) throw new RangeError('truncated');
           count++;
           break;
         case 2: {
@@ -70,28 +68,28 @@ export function countFields(buffer: Uint8Array, message: MessageDescriptor, look
           break;
         }
         default:
-          throw new RangeError('groups are not used by this protocol');
+          throw new RangeError(`wire type ${tag & 7}, which this protocol does not use`);
       }
       if (count > limit) return false;
     }
     return true;
   };
-  try {
-    return walk(0, buffer.length, message) ? count : limit + 1;
-  } catch {
-    return limit + 1;
-  }
-}
-
-/** What a request too large to decode is delivered as, instead of its decoding. */
-export class Oversized {
-  constructor(readonly limit: number) {}
+  return walk(0, buffer.length, message) ? count : limit + 1;
 }
 
 /**
- * The service with each request measured before it is decoded: one over `limit` fields arrives
- * at the handler as Oversized, so the handler can answer RESOURCE_EXHAUSTED and say why (a
- * deserializer that throws makes grpc-js answer a bare INTERNAL).
+ * What a request that cannot be decoded is delivered as, instead of its decoding: the refusal its
+ * handler answers with (too large to decode: RESOURCE_EXHAUSTED; not an encoding of its message:
+ * INVALID_ARGUMENT, as every malformed request is).
+ */
+export class Undecodable {
+  constructor(readonly refusal: OverBudget | InvalidRequest) {}
+}
+
+/**
+ * The service with each request measured before it is decoded: one over `limit` fields, or one
+ * that is not an encoding of its message, arrives at the handler as Undecodable, so the handler
+ * can say why (a deserializer that throws makes grpc-js answer a bare INTERNAL).
  */
 export function boundedService(service: grpc.ServiceDefinition, lookup: MessageLookup, limit: number): grpc.ServiceDefinition {
   const bound = (method: grpc.MethodDefinition<object, object>) => {
@@ -99,8 +97,15 @@ export function boundedService(service: grpc.ServiceDefinition, lookup: MessageL
     return {
       ...method,
       requestDeserialize: (buffer: Buffer) => {
-        const fields = descriptor === undefined ? 0 : countFields(buffer, descriptor, lookup, limit);
-        return fields > limit ? new Oversized(limit) : method.requestDeserialize(buffer);
+        const call = method.originalName ?? method.path;
+        try {
+          const fields = descriptor === undefined ? 0 : countFields(buffer, descriptor, lookup, limit);
+          if (fields > limit) return new Undecodable(new OverBudget('request size', `${call}: a request of more than ${limit} fields (WRs, SGEs and their fields) is not even decoded`));
+          return method.requestDeserialize(buffer);
+        } catch (error) {
+          const why = error instanceof Error ? error.message : String(error);
+          return new Undecodable(new InvalidRequest(`${call}: the request is not an encoded ${descriptor?.name ?? 'message'} (${why})`));
+        }
       },
     };
   };

@@ -7,9 +7,12 @@ import { DEFAULT_LIMITS, type HostLimits } from '../remote/budget.js';
 import { SessionHost } from '../remote/session-host.js';
 import { ConnectionGuard, type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connections.js';
 import { checkExposure, type Endpoint, parseEndpoint } from './endpoint.js';
+import { CountedCall } from './counted-call.js';
+import { tokenMatches } from './metadata.js';
 import { lookup } from './methods.js';
 import { AGENT_SERVICE_NAME, agentService } from './protocol.js';
 import { boundedService, FIELDS_PER_WR } from './request-bound.js';
+import { DEFAULT_REFUSAL_RATE, RefusalLog, type RefusalRate } from './refusal-log.js';
 import { type AgentCases, agentImplementation } from './service.js';
 import type { AgentUsage } from './usage.js';
 
@@ -34,6 +37,8 @@ export interface AgentOptions {
   log?: (line: string) => void;
   /** One line per refusal over a budget and per connection refused or closed; nothing by default. */
   notice?: (line: string) => void;
+  /** How many lines about refusals (log and notices) it writes before it sums the rest up. */
+  refusalRate?: RefusalRate;
   /** The built-in cases it runs for clients (rpc RunCases); without, clients run them verb by verb. */
   cases?: AgentCases;
 }
@@ -121,20 +126,43 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const notice = options.notice ?? (() => undefined);
   const host = new SessionHost(options.adapter, limits);
-  const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, notice);
-  // Every call (health checks too) tells the guard that its connection is in use. The call itself
-  // is handed on, not wrapped: a wrapping layer would sit in the path of every message of every
-  // call, and grpc-js uses only what the call's interface offers.
-  const inUse: grpc.ServerInterceptor = (_method, call) => {
-    guard.used(call.getPeer());
-    return call as grpc.ServerInterceptingCall;
+  const refusals = new RefusalLog(options.refusalRate ?? DEFAULT_REFUSAL_RATE, notice);
+  // answers waiting for a client that does not read are bounded as its resources are (and apart from them)
+  const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, refusals, { client: limits.maxClientMemory, agent: limits.maxAgentMemory });
+  // An authenticated call tells the guard that its connection is in use: any call where there is
+  // no token (mutual TLS authenticated the connection, or nothing is checked), else one that
+  // carries it. Once its connection is trusted, a call is only counted (what it sends and when it
+  // went), not wrapped in an interceptor: that layer sits in the path of every message, and grpc-js
+  // uses only what the call's interface offers.
+  const door: grpc.ServerInterceptor = (method, received) => {
+    const peer = received.getPeer();
+    // a stream's answers are counted where they are written (service.ts), ahead of its buffer
+    const call = method.responseStream ? received : new CountedCall(received, (bytes) => guard.sending(peer, bytes));
+    const refusal = guard.refusalOf(peer);
+    if (refusal === undefined && (options.token === undefined || guard.trusted(peer))) {
+      guard.used(peer);
+      return call as unknown as grpc.ServerInterceptingCall;
+    }
+    return new grpc.ServerInterceptingCall(call, {
+      start: (next) =>
+        next({
+          onReceiveMetadata: (metadata, pass) => {
+            if (refusal !== undefined) {
+              call.sendStatus({ code: grpc.status.RESOURCE_EXHAUSTED, details: `${refusal}, each held by an authenticated client`, metadata: new grpc.Metadata() });
+              return;
+            }
+            if (options.token !== undefined && tokenMatches(options.token, metadata)) guard.used(peer);
+            pass(metadata);
+          },
+        }),
+    });
   };
   const streams = maxStreamsPerConnection(limits);
   const server = new grpc.Server({
     ...KEEPALIVE,
     'grpc.max_receive_message_length': maxRequestBytes(limits),
     ...(streams === undefined ? {} : { 'grpc.max_concurrent_streams': streams }),
-    interceptors: [inUse],
+    interceptors: [door],
   });
   const started = performance.now();
   const usage = (): AgentUsage => {
@@ -157,6 +185,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     token: options.token,
     log: options.log,
     notice,
+    refusals,
+    sending: (peer, bytes) => guard.sending(peer, bytes),
     usage,
     cases: options.cases,
     watch: () => options.adapter.watch,
@@ -177,6 +207,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       server.forceShutdown();
       await host.closeAll();
       await options.adapter.dispose();
+      refusals.close();
     },
   };
 }

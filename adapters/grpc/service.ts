@@ -1,14 +1,16 @@
 import * as grpc from '@grpc/grpc-js';
 import { AdapterInfo, type CaseHost, type CaseWatch, watched } from '../adapter.js';
 import type { CallName } from '../calls.js';
-import { InvalidRequest, OverBudget } from '../remote/refusals.js';
+import { InvalidRequest } from '../remote/refusals.js';
 import { fromWire } from '../remote/wire.js';
 import type { SessionHost } from '../remote/session-host.js';
 import { clientOf } from './connections.js';
 import { type Lease, Leases } from './leases.js';
 import { sessionOf, tokenMatches } from './metadata.js';
 import { type CallMethod, callMethods, infoMethod } from './methods.js';
-import { Oversized } from './request-bound.js';
+import { Undecodable } from './request-bound.js';
+import { writeCounted } from './counted-call.js';
+import type { RefusalLog } from './refusal-log.js';
 import { encodeEnd, runCasesMethod } from './run-case.js';
 import { StatusError, serviceError, statusName, statusOf } from './status.js';
 import { decodeRequest, encodeError, encodeResult, ended, opened, type Received } from './stream-codec.js';
@@ -22,6 +24,10 @@ export interface ServiceOptions {
   log: ((line: string) => void) | undefined;
   /** Receives one line per refusal over a budget, always (the operator's evidence of a hostile or greedy client). */
   notice: (line: string) => void;
+  /** Bounds the lines about refused calls (both the log's and the notices): a flood of them is summed up. */
+  refusals: RefusalLog;
+  /** Counts an answer written on the connection `peer` until it is sent (see ConnectionGuard.sending). */
+  sending: (peer: string, bytes: number) => () => void;
   /** The operator's view, for the Usage rpc. */
   usage: () => AgentUsage;
   /** The built-in cases it runs for its clients (rpc RunCases); none without. */
@@ -77,7 +83,7 @@ type Streaming = grpc.handleServerStreamingCall<object, object>;
  * bad request fails only that call.
  */
 export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
-  const { host, token, log, notice, usage, cases, watch } = options;
+  const { host, token, log, notice, refusals, sending, usage, cases, watch } = options;
   const leases = new Leases(host);
 
   const record = (call: string, peer: string): Record => {
@@ -89,8 +95,11 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       end: ({ code, details }) => {
         if (ended && code === grpc.status.OK) return;
         ended = true;
+        const overBudget = code === grpc.status.RESOURCE_EXHAUSTED;
+        const refused = overBudget || code === grpc.status.UNAUTHENTICATED;
+        if (refused && (log !== undefined || overBudget) && !refusals.admit(clientOf(peer))) return;
         log?.(`session=${rec.session ?? '-'} call=${rec.call} status=${statusName(code)} ms=${(performance.now() - started).toFixed(1)}`);
-        if (code === grpc.status.RESOURCE_EXHAUSTED) notice(`refused client=${clientOf(peer)} session=${rec.session ?? '-'} call=${rec.call}: ${details ?? ''}`);
+        if (overBudget) notice(`refused client=${clientOf(peer)} session=${rec.session ?? '-'} call=${rec.call}: ${details ?? ''}`);
       },
       restart: (session) => {
         rec.session = session;
@@ -115,10 +124,8 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     return lease;
   };
 
-  const refuseOversized = (call: string, request: unknown) => {
-    if (request instanceof Oversized) {
-      throw new OverBudget('request size', `${call}: a request of more than ${request.limit} fields (WRs, SGEs and their fields) is not even decoded`);
-    }
+  const refuseUndecodable = (request: unknown) => {
+    if (request instanceof Undecodable) throw request.refusal;
   };
 
   /**
@@ -135,7 +142,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     Promise.resolve()
       .then(() => {
         authorise(serverCall.metadata);
-        if ('request' in serverCall) refuseOversized(call, serverCall.request);
+        if ('request' in serverCall) refuseUndecodable(serverCall.request);
         return work(rec);
       })
       .then(
@@ -186,7 +193,8 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         serverCall,
         async (rec) => {
           const result = await host.call(leaseOf(serverCall.metadata, rec).id, call, method.request.decode(serverCall.request));
-          for (const item of (result as { [key: string]: unknown[] })[key] ?? []) serverCall.write(method.response.encode(item));
+          const peer = serverCall.getPeer();
+          for (const item of (result as { [key: string]: unknown[] })[key] ?? []) writeCounted(serverCall, method.response.encode(item), (bytes) => sending(peer, bytes));
           return grpc.status.OK;
         },
         streamEnd(serverCall),
@@ -241,8 +249,8 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
    * (or a cancel, or a vanished client) closes it. `end` closes the session and keeps the stream
    * for a next one, which `begin` opens: a new stream costs several times a call. A stream without
    * a session is ended after STREAM_BETWEEN_MS, or at once when its client already holds as many
-   * such streams as it may hold sessions. A message too large to decode ends the stream with
-   * RESOURCE_EXHAUSTED, since its id cannot be read without decoding it.
+   * such streams as it may hold sessions. A message that cannot be decoded (too large:
+   * RESOURCE_EXHAUSTED; malformed: INVALID_ARGUMENT) ends the stream, since its id cannot be read.
    */
   const session: grpc.handleBidiStreamingCall<object, object> = (stream) =>
     serve(
@@ -253,7 +261,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         const client = clientOf(peer);
         let lease: Lease | undefined = await leases.grant(client);
         rec.session = lease.id;
-        let refusal: Oversized | undefined;
+        let refusal: Undecodable | undefined;
         let waiting: NodeJS.Timeout | undefined;
         let finished = false;
         let finish = () => {};
@@ -261,7 +269,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
           finish = resolve;
         });
         const answer = (message: object) => {
-          if (!stream.cancelled && !stream.writableEnded) stream.write(message);
+          if (!stream.cancelled && !stream.writableEnded) writeCounted(stream, message, (bytes) => sending(peer, bytes));
         };
         // ends, begins and the stream's own end run one after another, each on the state the one before left
         let ops = Promise.resolve();
@@ -316,7 +324,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         stream.on('cancelled', release);
         stream.on('end', release);
         stream.on('data', (message: object) => {
-          if (message instanceof Oversized) {
+          if (message instanceof Undecodable) {
             refusal = message;
             release();
             return;
@@ -336,7 +344,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         if (stream.cancelled) release();
         else answer(opened(0));
         await done;
-        refuseOversized('session', refusal);
+        refuseUndecodable(refusal);
         return stream.cancelled ? grpc.status.CANCELLED : grpc.status.OK;
       },
       streamEnd(stream),
@@ -389,7 +397,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         // the stream's cases in turn: each starts when the one before has been answered
         let queue = Promise.resolve();
         let waiting = 0;
-        let refusal: Oversized | undefined;
+        let refusal: Undecodable | undefined;
         let finish = () => {};
         const over = new Promise<void>((resolve) => {
           finish = resolve;
@@ -400,15 +408,15 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         });
         stream.on('end', () => finish());
         stream.on('data', (message: object) => {
-          // too large to decode, so its id is unknown: the stream ends, as a session stream does
-          if (message instanceof Oversized) {
+          // not decoded, so its id is unknown: the stream ends, as a session stream does
+          if (message instanceof Undecodable) {
             refusal = message;
             abort.abort();
             finish();
             return;
           }
           const answer = (response: object) => {
-            if (!stream.cancelled && !stream.writableEnded) stream.write(response);
+            if (!stream.cancelled && !stream.writableEnded) writeCounted(stream, response, (bytes) => sending(peer, bytes));
           };
           // decoded now, so a waiting case holds its validated request (at most MAX_CASE_REQUEST_CHARS), not the message
           const decoded = runCasesMethod.decodeRequest(message);
@@ -430,7 +438,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
         });
         await over;
         await queue;
-        refuseOversized('runCases', refusal);
+        refuseUndecodable(refusal);
         return stream.cancelled ? grpc.status.CANCELLED : grpc.status.OK;
       },
       streamEnd(stream),

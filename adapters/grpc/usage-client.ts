@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { service as healthService } from 'grpc-health-check';
 import { AGENT_SERVICE_NAME } from './protocol.js';
-import { channelCredentials, channelOptions, failure, type GrpcClientOptions } from './client.js';
+import { channelCredentials, channelOptions, failure, type GrpcClientOptions, unusableAgent } from './client.js';
 import { withToken } from './metadata.js';
 import { parseEndpoint } from './endpoint.js';
 import { AgentUsage, usageMethod } from './usage.js';
@@ -19,7 +19,7 @@ export async function agentStatus(options: Omit<GrpcClientOptions, 'transport'>)
       const metadata = new grpc.Metadata();
       if (options.token !== undefined) withToken(metadata, options.token);
       client.makeUnaryRequest(definition.path, definition.requestSerialize, definition.responseDeserialize, request, metadata, { deadline: Date.now() + timeoutMs }, (error, response) =>
-        error ? reject(failure(error, target, name)) : resolve(response as Res),
+        error ? reject(unusableAgent(failure(error, target, name))) : resolve(response as Res),
       );
     });
   try {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readCredential, readKeyPair, readToken } from '../../adapters/grpc/credential-files.js';
+import { clientCredentials } from '../../adapters/grpc/flags.js';
 import type { AgentUsage } from '../../adapters/grpc/usage.js';
 
 interface StatusFlags {
@@ -49,12 +49,10 @@ export function registerAgentStatusCommand(agent: Command): void {
     .option('--tls-server-name <name>', "the name to check in the agent's certificate, when --target's host is not in it (e.g. an agent reached by IP address)")
     .option('--json', 'print the accounting as JSON', false)
     .action(async (flags: StatusFlags) => {
-      const pair = readKeyPair(flags.tlsCert, flags.tlsKey);
-      const ca = flags.tlsCa === undefined ? undefined : readCredential('--tls-ca', flags.tlsCa);
-      const token = flags.tokenFile === undefined ? undefined : readToken('--token-file', flags.tokenFile);
+      const credentials = clientCredentials(flags);
       // gRPC only now: it is most of the CLI's start-up cost
       const { agentStatus } = await import('../../adapters/grpc/usage-client.js');
-      const { health, usage } = await agentStatus({ target: flags.target, tls: ca === undefined && pair === undefined ? undefined : { ca, ...pair, serverName: flags.tlsServerName }, token });
+      const { health, usage } = await agentStatus({ target: flags.target, ...credentials });
       process.stdout.write(flags.json ? `${JSON.stringify({ health, ...usage }, null, 2)}\n` : `${renderStatus(flags.target, health, usage)}\n`);
     });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readCredential, readKeyPair, readToken } from '../../adapters/grpc/credential-files.js';
+import { readCertificate, readKeyPair, readToken } from '../../adapters/grpc/credential-files.js';
 import { type Agent, startAgent, type TlsFiles } from '../../adapters/grpc/server.js';
 import { DEFAULT_LIMITS, type HostLimits } from '../../adapters/remote/budget.js';
 import { createAdapter } from '../../adapters/registry.js';
@@ -36,10 +36,10 @@ interface AgentFlags {
 const say = (line: string) => process.stderr.write(`rvt-conform agent: ${line}\n`);
 
 function tlsOf(flags: AgentFlags): TlsFiles | undefined {
-  const pair = readKeyPair(flags.tlsCert, flags.tlsKey);
+  const pair = readKeyPair(flags.tlsCert, flags.tlsKey, (line) => say(`warning: ${line}`));
   if (flags.clientCa === undefined) return pair;
   if (pair === undefined) throw new UserError('--client-ca checks client certificates over TLS, which needs --tls-cert and --tls-key', { hint: 'add the agent\'s own --tls-cert FILE --tls-key FILE' });
-  return { ...pair, clientCa: readCredential('--client-ca', flags.clientCa) };
+  return { ...pair, clientCa: readCertificate('--client-ca', flags.clientCa, (line) => say(`warning: ${line}`)).pem };
 }
 
 const limitsOf = (flags: AgentFlags): HostLimits => ({
@@ -95,7 +95,9 @@ export async function agentCommand(flags: AgentFlags): Promise<void> {
 export function registerAgentCommand(program: Command): void {
   const agent = program
     .command('agent')
-    .description('serve a local adapter over gRPC, for `run --adapter grpc --target HOST:PORT` on another machine');
+    .description('serve a local adapter over gRPC, for `run --adapter grpc --target HOST:PORT` on another machine')
+    // `agent status --token-file F`: without this, `agent` took the flags its status shares with it, and status never saw them
+    .enablePositionalOptions();
   // Only --device: the agent's own --tls-cert, --tls-key and --token-file are the server's, not a client's.
   addAdapterOptions(withConfig(agent), 'the implementation to serve', ['device'])
     .option('--listen <host:port>', 'where to listen; anything but loopback needs a token or client certificates (or --insecure)', '127.0.0.1:7471')

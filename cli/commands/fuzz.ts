@@ -5,13 +5,13 @@ import { modelAdapter } from '../../adapters/model/index.js';
 import { quote } from '../../vm/job-script.js';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { FuzzPath, FuzzResults } from '../../suites/fuzz/report-schema.js';
-import { DEFAULT_MAX_COMMANDS, fuzz } from '../../suites/fuzz/run.js';
+import { DEFAULT_MAX_COMMANDS, fuzz, REPLAY_HINT } from '../../suites/fuzz/run.js';
+import { UserError } from '../../spec/errors.js';
 import { createAdapter, ensureVmAdapter } from '../../adapters/registry.js';
 import { withConfig } from '../config-file.js';
 import { addAdapterOptions, adapterOptionsOf, adapterWords } from '../adapters.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
 import { outputDir } from '../output-paths.js';
-import { UserError } from '../../spec/errors.js';
 import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
 
 interface FuzzFlags {
@@ -73,6 +73,7 @@ export function registerFuzzCommand(program: Command): void {
     .option('--kernel <kernel>', `with --vm: ${KERNEL_OPTION_HELP}`)
     .action(async (flags: FuzzFlags) => {
       if (flags['kernel'] !== undefined && !flags.vm) throw new UserError('--kernel chooses the kernel the VM boots', { hint: 'add --vm' });
+      if (flags.path !== undefined && flags.seed === undefined) throw new UserError('--path replays a divergence of one seed: give its --seed too', { hint: REPLAY_HINT });
       if (flags.vm) {
         ensureVmAdapter(flags.adapter);
         const kernel = kernelOf(flags['kernel'] as string | undefined);
@@ -96,6 +97,12 @@ export function registerFuzzCommand(program: Command): void {
           ...(flags.seed === undefined ? {} : { seed: flags.seed }),
           ...(flags.path === undefined ? {} : { path: flags.path }),
         });
+        // a replay that reproduces nothing is no pass: the path is not of this seed and these options, or the divergence is gone
+        if (flags.path !== undefined && report.divergence === null) {
+          throw new UserError(`the replay of --seed=${report.seed} --path ${flags.path} found no divergence: the path is not one this seed drew with these options (--profile ${profile}, --max-commands ${flags.maxCommands}), or the divergence is gone`, {
+            hint: `${REPLAY_HINT}; to check a fix, fuzz without --path`,
+          });
+        }
         const replay = report.divergence ? replayCommand(flags, profile, report.seed, report.divergence.path, process.env[IN_VM_ENV] === '1') : '';
         const results = FuzzResults.parse({
           schemaVersion: 2,

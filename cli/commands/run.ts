@@ -85,6 +85,8 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     throw new UserError('--rdmavt-src builds the rdmavt.ko that rvt_sim0 runs on in the VM', { hint: 'add --vm --device rvt_sim0' });
   }
   if (flags.kernel !== undefined && !flags.vm) throw new UserError('--kernel chooses the kernel the VM boots', { hint: 'add --vm' });
+  // before a VM boots for it: a --case that matches nothing (or cannot be matched) is exit 2 here
+  const cases = selectCases(allCases, flags.case);
   if (flags.vm) {
     ensureVmAdapter(flags.adapter);
     const kernel = kernelOf(flags.kernel);
@@ -103,7 +105,6 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     printAnnotations((await finishGuestResults(outDir, flags.format)).annotations, flags.json);
     return status;
   }
-  const cases = selectCases(allCases, flags.case);
   const inGuest = process.env[RENDER_ON_HOST_ENV] === '1';
   const outDir = inGuest ? await outputDir('--out', flags.out) : await reportSetDir('--out', flags.out);
   const adapter = await createAdapter(flags.adapter, adapterOptionsOf(flags));

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { UserError } from '../../spec/errors.js';
+import { readInputFile } from '../../spec/input-file.js';
 import { clauses } from '../../spec/clauses/index.js';
 import { coverage } from '../../reports/coverage.js';
 import { clausesTouchedBy } from '../../spec/drift-clauses.js';
@@ -34,7 +34,7 @@ async function importSnapshot(flags: SetFlags & { out?: string; force: boolean }
   const source = await openKernelSource(flags.kernelSrc);
   const snapshot = await buildSnapshot(source, { onDiagnostic: printDiagnostic, ...(flags.files ? { patterns: flags.files } : {}) });
   // The snapshot this one replaces, if any: rdmavt's pinned one, or the set's own.
-  const previous = flags.files === undefined ? loadPinnedSnapshot() : existsSync(out) ? await readPinned(out) : undefined;
+  const previous = flags.files === undefined ? loadPinnedSnapshot() : existsSync(out) ? readPinned(out) : undefined;
   const lost = previous === undefined ? [] : lostFiles(previous, snapshot);
   if (lost.length > 0 && !flags.force) {
     throw new UserError(`${flags.kernelSrc} has no kernel-doc in ${lost.join(', ')}, which the pinned snapshot documents: not written`, {
@@ -46,19 +46,21 @@ async function importSnapshot(flags: SetFlags & { out?: string; force: boolean }
   process.stdout.write(`imported linux ${snapshot.kernel.version} (${snapshot.kernel.source}): ${counts}\nwritten: ${relative(process.cwd(), out) || out}\n`);
 }
 
-async function readPinned(path: string): Promise<Snapshot> {
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UserError(`No pinned snapshot at ${path} (${error.code ?? error.message}).`, {
-      hint: 'Import the set first with `rvt-conform spec import --kernel-src PATH --files ...` (the same --files).',
-      cause: error,
-    });
-  });
+/** A pinned snapshot is about 100 kB. */
+const MAX_SNAPSHOT_BYTES = 16 << 20;
+
+function readPinned(path: string): Snapshot {
+  const text = readInputFile(path, {
+    what: 'the pinned snapshot',
+    maxBytes: MAX_SNAPSHOT_BYTES,
+    hint: 'Import the set first with `rvt-conform spec import --kernel-src PATH --files ...` (the same --files).',
+  }).toString('utf8');
   return loadSnapshot(text, relative(process.cwd(), path) || path);
 }
 
 async function checkDrift(flags: SetFlags & { snapshot?: string; json: boolean }): Promise<number> {
   const path = snapshotPathOf(flags);
-  const pinned = await readPinned(path);
+  const pinned = readPinned(path);
   const options = { onDiagnostic: printDiagnostic, ...(pinned.patterns ? { patterns: pinned.patterns } : {}) };
   const other = await buildSnapshot(await openKernelSource(flags.kernelSrc), options);
   const drift = diffSnapshots(pinned, other);

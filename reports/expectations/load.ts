@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
 import { type Document, isMap, isPair, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import type { z } from 'zod';
 import { UserError } from '../../spec/errors.js';
+import { readInputFile } from '../../spec/input-file.js';
 import { type ExpectationEntry, ExpectationsFile, expectationKey } from './schema.js';
 
 /** An entry of an expectations file and where it is written (`file:line`), for error messages and reports. */
@@ -138,22 +138,10 @@ export function parseExpectations(text: string, file: string, options: LoadOptio
 }
 
 export async function loadExpectations(file: string, options: LoadOptions): Promise<Expectation[]> {
-  let text: string;
-  try {
-    // a FIFO would block the read forever, a huge file would cost minutes: refuse both unread
-    const info = await stat(file);
-    if (!info.isFile()) throw new UserError(`the expectations file ${file} is not a regular file`, { hint: 'give the path of a YAML file such as expectations/rxe.yaml' });
-    if (info.size > MAX_EXPECTATIONS_BYTES) {
-      throw new UserError(`the expectations file ${file} is ${info.size} bytes, more than ${MAX_EXPECTATIONS_BYTES} (1 MiB)`, {
-        hint: 'an expectations file lists deviations, a few kB: check that this is the file you meant',
-      });
-    }
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if (error instanceof UserError) throw error;
-    throw new UserError(`cannot read the expectations file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
-      hint: 'give the path of a YAML file such as expectations/rxe.yaml',
-    });
-  }
+  const text = readInputFile(file, {
+    what: 'the expectations file',
+    maxBytes: MAX_EXPECTATIONS_BYTES,
+    hint: 'give the path of a YAML file such as expectations/rxe.yaml (an expectations file lists deviations, a few kB)',
+  }).toString('utf8');
   return parseExpectations(text, file, options);
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { Adapter, Profile } from '../../adapters/adapter.js';
 import { isModel } from '../../adapters/model/index.js';
+import { UserError } from '../../spec/errors.js';
 import { type Mode, SRQ, commandArbitraries, modeArbitrary, type World } from './commands.js';
 import { openSide } from './side.js';
 
@@ -53,6 +54,9 @@ export interface FuzzReport {
  * the implementation and on the reference; the first disagreement fails the run and fast-check
  * shrinks it to a minimal sequence.
  */
+/** What to do about a replay that cannot be one. */
+export const REPLAY_HINT = "copy the whole replay command from fuzz.json (divergence.replay): its --seed, --path, --profile and --max-commands go together";
+
 export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const info = await options.adapter.info();
   const resize = info.capabilities.includes('srq_resize');
@@ -85,12 +89,19 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       await Promise.all([real.session.close(), ref.session.close()]);
     }
   });
-  const details = await fc.check(property, {
-    numRuns: options.runs,
-    endOnFailure: options.shrink === false,
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(runPath === undefined ? {} : { path: runPath }),
-  });
+  let details: fc.RunDetails<[Iterable<fc.AsyncCommand<object, World>>]>;
+  try {
+    details = await fc.check(property, {
+      numRuns: options.runs,
+      endOnFailure: options.shrink === false,
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(runPath === undefined ? {} : { path: runPath }),
+    });
+  } catch (error) {
+    // a path that this seed's draws do not have: fast-check throws (at once, or at the first draw)
+    if (options.path === undefined) throw error;
+    throw new UserError(`--path ${options.path} is no replay path of seed ${options.seed ?? '(none)'}: ${error instanceof Error ? error.message : String(error)}`, { hint: REPLAY_HINT });
+  }
   const durationMs = performance.now() - started;
   const counterexample = details.counterexample?.[0];
   // fast-check prints the sequence with its replay path in a comment: keep the sequence, carry the path.

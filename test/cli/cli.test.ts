@@ -55,6 +55,9 @@ describe('rvt-conform run', () => {
     [['run', '--profile', 'strict'], /expected one of: documented, rdmavt/],
     [['run', '--case', 'nothing/*'], /--case 'nothing\/\*' matches no case/],
     [['run', '--case', ''], /--case is empty/],
+    [['run', '--case', 'p'.repeat(2000)], /--case is 2000 characters long, more than 1024/],
+    // a nested extglob: as a regular expression it backtracks for minutes on an id it does not match
+    [['run', '--case', '*/+(+([a-z-]))x'], /--case '\*\/\+\(\+\(\[a-z-\]\)\)x' took more than 2 s to match the case ids: the pattern backtracks/],
     [['run', '--timeout', '-3'], /expected whole seconds from 1 to 3600/],
     // 2^31 ms or more overflows Node's timer, which then fires at once: every case would time out
     [['run', '--timeout', '2147484'], /expected whole seconds from 1 to 3600/],

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,10 +78,13 @@ describe('rvt-conform compare', () => {
   });
 
   it.each([
-    ['a file that is not there', async () => join(dir, 'nothing.json'), /cannot read .*nothing\.json: ENOENT/],
+    ['a file that is not there', async () => join(dir, 'nothing.json'), /cannot read .*nothing\.json: no such file \(ENOENT\)/],
     ['a file that is not JSON', async () => write('notjson.json', '{'), /notjson\.json is not JSON/],
     ['an older schema version', async () => write('old.json', JSON.stringify({ schemaVersion: 1 })), /old\.json has results schema version 1; this rvt-conform reads version 3/],
     ['a malformed results.json', async () => write('bad.json', JSON.stringify({ schemaVersion: 3, cases: 3 })), /bad\.json is not a valid results\.json:\n {2}tool: /],
+    // unread: a FIFO would block compare for ever, a device fill its memory
+    ['a FIFO', async () => fifo(join(dir, 'results.fifo')), /the results file \S+results\.fifo is not a regular file/],
+    ['a device', async () => '/dev/zero', /the results file \/dev\/zero is not a regular file/],
   ])('rejects %s with its path (exit 2)', async (_, make, message) => {
     const r = await cli(['compare', path('model'), await make()]);
     expect(r.exitCode).toBe(2);
@@ -93,6 +97,11 @@ describe('rvt-conform compare', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('compare needs two or more results.json files');
   });
+
+  function fifo(path: string): string {
+    execFileSync('mkfifo', [path]);
+    return path;
+  }
 
   async function write(name: string, text: string): Promise<string> {
     await writeFile(join(dir, name), text);

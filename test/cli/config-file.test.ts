@@ -62,7 +62,7 @@ describe('the config file', () => {
     }
     const missing = await runCli(['run', '--config', join(dir, 'nope.yaml')]);
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read the config file .*nope\.yaml: ENOENT/);
+    expect(missing.stderr).toMatch(/cannot read the config file .*nope\.yaml: no such file \(ENOENT\)/);
   });
 
   it('merges adapter options with --adapter-option, the command line winning; in the guest it leaves vm to the host', () => {

@@ -61,6 +61,42 @@ describe('rvt-conform fuzz', () => {
     expect(FuzzResults.parse(JSON.parse(replay.stdout)).divergence?.commands).toBe(first.divergence?.commands);
   });
 
+  describe('a replay that cannot be one (exit 2, one line, never "no divergence" with exit 0)', () => {
+    let found: Promise<string> | undefined;
+    /** The path of a real divergence, of seed -9. */
+    const divergencePath = () =>
+      (found ??= (async () => {
+        const out = await mkdtemp(join(tmpdir(), 'rvt-fuzz-'));
+        await cli(['fuzz', '--adapter', 'mutant:bad-wr-one-past', '--runs', '50', '--seed=-9', '--out', out]);
+        return (await fuzzJson(out)).divergence?.path ?? '';
+      })());
+
+    it.each([
+      ['a path of another seed', '5', (path: string) => path, /--path \S+ is no replay path of seed 5: Unable to replay/],
+      ['a run that was never drawn', '-9', (path: string) => `99999:0@${path.split('@')[1]}`, /--path 99999:0@\S+ is no replay path of seed -9/],
+      ["another sequence's replay part", '-9', (path: string) => `${path.split('@')[0]}@AAAA:BBBB`, /--path \S+@AAAA:BBBB is no replay path of seed -9/],
+    ])('%s', async (_name, seed, pathOf, message) => {
+      const r = await cli(['fuzz', '--adapter', 'mutant:bad-wr-one-past', '--runs', '50', `--seed=${seed}`, '--path', pathOf(await divergencePath())]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).toContain('copy the whole replay command from fuzz.json');
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+
+    it('a well-formed path whose replay finds nothing', async () => {
+      const r = await cli(['fuzz', '--seed', '4', '--path', '3', '--out', await mkdtemp(join(tmpdir(), 'rvt-fuzz-'))]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/^rvt-conform: the replay of --seed=4 --path 3 found no divergence: the path is not one this seed drew/);
+      expect(r.stdout).not.toContain('no divergence');
+    });
+
+    it('a path without its seed', async () => {
+      const r = await cli(['fuzz', '--path', '3']);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/--path replays a divergence of one seed: give its --seed too/);
+    });
+  });
+
   it('replays with the adapter reached the same way: device, VM, agent and credentials, each word quoted as the shell needs', () => {
     const flags = { adapter: 'grpc', target: 'lab:7471', tlsCa: '/etc/ca dir/ca.pem', tokenFile: "it's.token" };
     const line = replayCommand(flags, 'documented', -7, '3:1@Ab"c', false);

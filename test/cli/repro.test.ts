@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,10 +60,13 @@ describe('rvt-conform repro', () => {
 
   it.each([
     [['repro', 'post_srq_recv/nope', '--from', 'RESULTS'], /has no case 'post_srq_recv\/nope'\n {2}its cases: post_srq_recv\/bad-wr-first, post_send\/send-delivered/],
-    [['repro', 'post_srq_recv/bad-wr-first', '--from', 'missing.json'], /cannot read missing\.json: ENOENT/],
+    [['repro', 'post_srq_recv/bad-wr-first', '--from', 'missing.json'], /cannot read the results file missing\.json: no such file \(ENOENT\)/],
     [['repro', 'post_srq_recv/bad-wr-first'], /required option '--from <results.json>' not specified/],
+    [['repro', 'post_srq_recv/bad-wr-first', '--from', 'FIFO'], /the results file \S+results\.fifo is not a regular file/],
   ])('exits 2 with a clear message for %j', async (args, message) => {
-    const r = await cli(args.map((a) => (a === 'RESULTS' ? results() : a)));
+    const fifo = join(dir, 'results.fifo');
+    if (args.includes('FIFO') && !existsSync(fifo)) execFileSync('mkfifo', [fifo]);
+    const r = await cli(args.map((a) => (a === 'RESULTS' ? results() : a === 'FIFO' ? fifo : a)));
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);

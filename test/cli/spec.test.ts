@@ -40,6 +40,15 @@ describe('rvt-conform spec: bad input', () => {
     expect(r.stderr).toContain(`${fifo} is neither a directory nor a regular file`);
   });
 
+  it('refuses a FIFO as check --snapshot instead of blocking on it (exit 2)', async () => {
+    const fifo = join(await mkdtemp(join(tmpdir(), 'rvt-fifo-')), 'snapshot.json');
+    execFileSync('mkfifo', [fifo]);
+    const r = await cli(['spec', 'check', '--kernel-src', tmpdir(), '--snapshot', fifo]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`the pinned snapshot ${fifo} is not a regular file`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('refuses to replace the pinned snapshot with one that lost its kernel-doc, unless --force (exit 2)', async () => {
     const tree = await mkdtemp(join(tmpdir(), 'rvt-tree-'));
     await writeFile(join(tree, 'Makefile'), 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\nEXTRAVERSION =\n');

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recoverSet, writeSetAtomic } from '../../reports/atomic.js';
+import { recoverSet, writeFileAtomic, writeSetAtomic } from '../../reports/atomic.js';
 
 /** The state a kill leaves between a swap's two renames: `out` gone, the new set and the old one hidden beside it. */
 async function interruptedSwap(withFresh: boolean): Promise<{ parent: string; out: string }> {
@@ -45,5 +45,21 @@ describe('writeSetAtomic after a kill between its two renames', () => {
     await recoverSet(out);
     expect((await readdir(parent)).sort()).toEqual(['.out.set-AbC123', '.out.set-AbC123-old', 'out']);
     expect(await readdir(out)).toEqual([]);
+  });
+});
+
+describe('writeSetAtomic', () => {
+  it("leaves the folder's and the files' modes to the umask, so other users (CI's collectors) can read them", async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'rvt-atomic-'));
+    const before = process.umask(0o022);
+    try {
+      await writeSetAtomic(join(parent, 'out'), new Map([['results.json', '{}\n']]), ['results.json']);
+      await writeFileAtomic(join(parent, 'out', 'fuzz.json'), '{}\n');
+    } finally {
+      process.umask(before);
+    }
+    expect((await stat(join(parent, 'out'))).mode & 0o777).toBe(0o755);
+    expect((await stat(join(parent, 'out', 'results.json'))).mode & 0o777).toBe(0o644);
+    expect((await stat(join(parent, 'out', 'fuzz.json'))).mode & 0o777).toBe(0o644);
   });
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli-in-process.js';
 import { CLI, MODEL_EXPECTATIONS } from '../../helpers.js';
-import { makeCertificates } from './certificates.js';
+import { type Certificates, expiredCertificate, makeCertificates } from './certificates.js';
 
 const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { CI: '1' } });
 /** Where the process is not the point (a refusal before anything starts), the CLI runs in this process. */
@@ -39,7 +40,7 @@ describe('rvt-conform agent', () => {
     [['--listen', '0.0.0.0:7471'], /refusing to listen on 0\.0\.0\.0:7471 without a token or client certificates: anyone who can reach it/],
     [['--listen', 'nowhere'], /--listen 'nowhere' is not HOST:PORT/],
     [['--tls-cert', '/nonexistent.pem'], /--tls-cert and --tls-key go together; --tls-key is missing/],
-    [['--token-file', '/nonexistent-token'], /--token-file \/nonexistent-token: no such file/],
+    [['--token-file', '/nonexistent-token'], /cannot read --token-file \/nonexistent-token: no such file \(ENOENT\)/],
   ])('exits 2 with a clear message for %j', async (args, message) => {
     const r = await cliHere(['agent', ...args]);
     expect(r.exitCode).toBe(2);
@@ -80,9 +81,9 @@ describe('rvt-conform agent', () => {
   it("gives `agent status`'s own flags to status, not to the parent agent command (the real command line)", async () => {
     const r = await cliHere(['agent', 'status', '--target', '127.0.0.1:1', '--tls-cert', '/nonexistent-cert.pem', '--tls-key', '/nonexistent-key.pem']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/--tls-cert \/nonexistent-cert\.pem: no such file/);
+    expect(r.stderr).toMatch(/cannot read --tls-cert \/nonexistent-cert\.pem: no such file/);
     const token = await cliHere(['agent', 'status', '--target', '127.0.0.1:1', '--token-file', '/nonexistent-token']);
-    expect(token.stderr).toMatch(/--token-file \/nonexistent-token: no such file/);
+    expect(token.stderr).toMatch(/cannot read --token-file \/nonexistent-token: no such file/);
   });
 
   it('checks the name --tls-server-name gives in the agent\'s certificate, and says which flag is missing when TLS refuses', async () => {
@@ -116,5 +117,66 @@ describe('rvt-conform agent', () => {
     const r = await cliHere(['run', '--target', '127.0.0.1:7471']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--target is for --adapter grpc, not model/);
+  });
+});
+
+/** Files that are no credential: garbage, half a certificate, a FIFO. */
+interface Bad {
+  garbage: string;
+  truncated: string;
+  fifo: string;
+}
+
+describe('credential files, checked before the agent listens or the client connects', () => {
+  let made: Promise<{ certs: Certificates; bad: Bad }> | undefined;
+  const files = () =>
+    (made ??= (async () => {
+      const certs = makeCertificates();
+      const at = (name: string) => join(certs.dir, name);
+      const pem = (await readFile(certs.files.agentCert)).toString();
+      await writeFile(at('garbage.pem'), 'not a certificate\n');
+      await writeFile(at('truncated.pem'), pem.slice(0, pem.length / 2));
+      execFileSync('mkfifo', [at('fifo')]);
+      return { certs, bad: { garbage: at('garbage.pem'), truncated: at('truncated.pem'), fifo: at('fifo') } };
+    })());
+
+  it.each([
+    ['a garbage certificate', (c: Certificates, bad: Bad) => ['--tls-cert', bad.garbage, '--tls-key', c.files.agentKey], /--tls-cert \S+garbage\.pem is not a PEM certificate/],
+    ['a truncated certificate', (c: Certificates, bad: Bad) => ['--tls-cert', bad.truncated, '--tls-key', c.files.agentKey], /--tls-cert \S+truncated\.pem is not a PEM certificate/],
+    ['a certificate as its key', (c: Certificates) => ['--tls-cert', c.files.agentCert, '--tls-key', c.files.agentCert], /--tls-key \S+agent\.pem is not a PEM private key/],
+    ["another certificate's key", (c: Certificates) => ['--tls-cert', c.files.agentCert, '--tls-key', c.files.clientKey], /--tls-key \S+client\.key is not the key of the certificate in --tls-cert \S+agent\.pem/],
+    ['a garbage CA', (c: Certificates, bad: Bad) => ['--tls-cert', c.files.agentCert, '--tls-key', c.files.agentKey, '--client-ca', bad.garbage], /--client-ca \S+garbage\.pem is not a PEM certificate/],
+    ['a FIFO', (c: Certificates, bad: Bad) => ['--tls-cert', bad.fifo, '--tls-key', c.files.agentKey], /--tls-cert \S+fifo is not a regular file/],
+    ['a device as the token', () => ['--token-file', '/dev/zero'], /--token-file \/dev\/zero is not a regular file/],
+  ])('the agent exits 2 with one clear line for %s', async (_name, args, message) => {
+    const { certs, bad } = await files();
+    const r = await cliHere(['agent', ...args(certs, bad)]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(noStack);
+  });
+
+  it.each([
+    ['a garbage CA', (_c: Certificates, bad: Bad) => ['--tls-ca', bad.garbage], /--tls-ca \S+garbage\.pem is not a PEM certificate/],
+    ["another certificate's key", (c: Certificates) => ['--tls-ca', c.files.ca, '--tls-cert', c.files.clientCert, '--tls-key', c.files.agentKey], /--tls-key \S+agent\.key is not the key of the certificate in --tls-cert/],
+    ['a FIFO as the token', (_c: Certificates, bad: Bad) => ['--token-file', bad.fifo], /--token-file \S+fifo is not a regular file/],
+  ])('run --adapter grpc and agent status exit 2 with one clear line for %s, before connecting', async (_name, args, message) => {
+    const { certs, bad } = await files();
+    for (const command of [['run', '--adapter', 'grpc'], ['agent', 'status']]) {
+      // port 1: nothing listens there, so a check made after connecting would say "cannot reach"
+      const r = await cliHere([...command, '--target', '127.0.0.1:1', ...args(certs, bad)]);
+      expect(r.exitCode, command.join(' ')).toBe(2);
+      expect(r.stderr, command.join(' ')).toMatch(message);
+      expect(r.stderr).not.toMatch(noStack);
+    }
+  });
+
+  it('warns at start about an expired certificate, and serves', async () => {
+    const { certs } = await files();
+    const expired = expiredCertificate(certs.dir);
+    const { agent } = await startAgentProcess(['--tls-cert', expired.cert, '--tls-key', expired.key]);
+    agent.kill('SIGINT');
+    const stopped = await agent;
+    expect(stopped.stderr).toMatch(/rvt-conform agent: warning: --tls-cert \S+expired\.pem: the certificate expired on Jan {2}1 00:00:00 2020 GMT/);
   });
 });

@@ -7,7 +7,7 @@ import { agentService } from '../../../adapters/grpc/protocol.js';
 import { StatusError } from '../../../adapters/grpc/status.js';
 import { DEFAULT_LIMITS } from '../../../adapters/remote/budget.js';
 import { allCases } from '../../../suites/index.js';
-import { referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
+import { MR_LIMIT_BYTES, mrRoundTripAtLimit, referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
 import { evidence, RawClient, serveModel, statusOfCall } from './fixture.js';
 
 /** Small enough to break on purpose, large enough for the shared cases. */
@@ -79,6 +79,13 @@ describe('the gRPC agent serving the model', () => {
     expect(await statusOfCall(raw.unary(agentService.WriteMr, { mr: 0, offset: 0, data: huge }, s))).toBe(grpc.status.RESOURCE_EXHAUSTED);
     expect(await raw.unary(agentService.AllocPd, {}, s)).toEqual({ raw_return: 0, pd: expect.any(String) });
   });
+
+  it('writes and reads back an MR at the advertised size limit (16 MiB), over both transports', async () => {
+    expect(MR_LIMIT_BYTES).toBe(DEFAULT_LIMITS.maxMrBytes);
+    const served = await serveModel();
+    expect(await mrRoundTripAtLimit(served.client({ transport: 'stream' }))).toBe(true);
+    expect(await mrRoundTripAtLimit(served.client({ transport: 'unary' }))).toBe(true);
+  }, 60_000);
 
   it('says which limit a request broke, through the client adapter too', async () => {
     const served = await serveModel({ limits: LIMITS });

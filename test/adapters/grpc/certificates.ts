@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -33,4 +33,16 @@ export function makeCertificates(agentNames = 'IP:127.0.0.1,DNS:localhost'): Cer
     clientKey: join(dir, 'client.key'),
   };
   return { dir, files, read: (file) => readFileSync(file) };
+}
+
+/** A self-signed certificate and its key that expired in 2020 (openssl req cannot back-date one; openssl ca can). */
+export function expiredCertificate(dir: string): { cert: string; key: string } {
+  mkdirSync(join(dir, 'expired-db'), { recursive: true });
+  writeFileSync(join(dir, 'expired-db', 'index.txt'), '');
+  writeFileSync(join(dir, 'expired-db', 'serial'), '01\n');
+  const config = '[ca]\ndefault_ca = d\n[d]\ndatabase = expired-db/index.txt\nnew_certs_dir = expired-db\nserial = expired-db/serial\ndefault_md = sha256\npolicy = p\n[p]\ncommonName = supplied\n';
+  writeFileSync(join(dir, 'expired.cnf'), config);
+  openssl(dir, ['req', ...KEY, '-keyout', 'expired.key', '-out', 'expired.csr', '-subj', '/CN=expired']);
+  openssl(dir, ['ca', '-batch', '-config', 'expired.cnf', '-selfsign', '-keyfile', 'expired.key', '-in', 'expired.csr', '-out', 'expired.pem', '-startdate', '20190101000000Z', '-enddate', '20200101000000Z']);
+  return { cert: join(dir, 'expired.pem'), key: join(dir, 'expired.key') };
 }

@@ -45,6 +45,27 @@ describe('the gRPC client at its boundary', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it.each([
+    [grpc.status.INTERNAL, 'INTERNAL'],
+    [grpc.status.PERMISSION_DENIED, 'PERMISSION_DENIED'],
+    [grpc.status.UNIMPLEMENTED, 'UNIMPLEMENTED'],
+    [grpc.status.FAILED_PRECONDITION, 'FAILED_PRECONDITION'],
+  ])('takes an Info answered with an error status (%i, a proxy in front of the agent) as unusable infrastructure: exit 2, one line', async (code, name) => {
+    const target = await fakeAgent((_call, callback) => callback({ code, details: 'denied by the proxy' }));
+    const r = await run(target);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^rvt-conform: info on the agent at ${target}: ${name}: denied by the proxy\n  check the agent's log`));
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('makes agent status exit 2 with one line when the agent answers an error status (here: no health service)', async () => {
+    const target = await fakeAgent((_call, callback) => callback(null, {}));
+    const r = await runCli(['agent', 'status', '--target', target], { CI: '1' });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^rvt-conform: Health.Check on the agent at ${target}: UNIMPLEMENTED: `));
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('takes an agent that is full (RESOURCE_EXHAUSTED) as the infrastructure, not the implementation (exit 2)', async () => {
     const target = await fakeAgent((_call, callback) => callback({ code: grpc.status.RESOURCE_EXHAUSTED, details: 'at most 64 sessions at once' }));
     const r = await run(target);

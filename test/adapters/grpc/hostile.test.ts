@@ -6,9 +6,12 @@ import { connect, type Socket } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { service as healthService } from 'grpc-health-check';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Adapter } from '../../../adapters/adapter.js';
+import { withToken } from '../../../adapters/grpc/metadata.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
+import { encodeRequest, sessionMethod } from '../../../adapters/grpc/stream-codec.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../../../adapters/grpc/connections.js';
 import { maxStreamsPerConnection, startAgent } from '../../../adapters/grpc/server.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { DEFAULT_LIMITS, type HostLimits, NO_LIMITS } from '../../../adapters/remote/budget.js';
@@ -125,6 +128,35 @@ describe('a client that posts enormous lists', () => {
   });
 });
 
+describe('a client that sends bytes that are not a message', () => {
+  // each decodes as no WriteMrRequest: a field cut short, a wire type the protocol has not, a varint of 11 bytes
+  const malformed = [Buffer.from([0x0a, 0x05, 0x01]), Buffer.from([0x0f]), Buffer.from([0x08, ...Array(10).fill(0xff), 0x01]), Buffer.from([0x09, 1, 2])];
+
+  it('gets INVALID_ARGUMENT saying so, never INTERNAL, and the agent serves on', async () => {
+    const served = await serveModel();
+    const raw = new RawClient(served.agent.address);
+    const s = await raw.openSession();
+    for (const bytes of malformed) {
+      const sent = new Promise((resolve, reject) => {
+        raw.client.makeUnaryRequest(agentService.WriteMr.path, (b: Buffer) => b, (b: Buffer) => b, bytes, raw.metadata(s), (error, response) => (error ? reject(error) : resolve(response)));
+      });
+      await expect(sent).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: expect.stringMatching(/^writeMr: the request is not an encoded WriteMrRequest \(.+\)$/) });
+    }
+    await stillServes(served.client());
+  });
+
+  it('on the session stream: the stream ends INVALID_ARGUMENT (its message has no readable id)', async () => {
+    const served = await serveModel();
+    const raw = new RawClient(served.agent.address);
+    const stream = raw.client.makeBidiStreamRequest(agentService.Session.path, (b: Buffer) => b, (b: Buffer) => b, raw.metadata());
+    stream.on('data', () => undefined);
+    const ended = new Promise<grpc.ServiceError>((resolve) => stream.on('error', resolve));
+    stream.write(malformed[0] as Buffer);
+    expect(await ended).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: expect.stringMatching(/^session: the request is not an encoded SessionRequest/) });
+    await vi.waitFor(() => expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 }), { timeout: 2000, interval: 20 });
+  });
+});
+
 describe('a client that holds every session', () => {
   it('gets RESOURCE_EXHAUSTED at its own share, and a client from another address still gets in', async () => {
     // listening on every address (so both 127.0.0.1 and ::1 reach it) needs a token
@@ -143,6 +175,18 @@ describe('a client that holds every session', () => {
       ['127.0.0.1', 2],
       ['::1', 2],
     ]);
+  });
+
+  it('in a flood of refused streams, has them logged at a bounded rate (the log and the notices), the rest summed up', async () => {
+    const lines: string[] = [];
+    const served = await serveModel({ limits: limits({ maxSessions: 1 }), log: (line) => lines.push(line), refusalRate: { lines: 5, windowMs: 1000 } });
+    const raw = new RawClient(served.agent.address);
+    await raw.openSession();
+    const codes = await Promise.all(Array.from({ length: 50 }, () => statusOfCall(raw.openSession())));
+    expect(new Set(codes)).toEqual(new Set([grpc.status.RESOURCE_EXHAUSTED]));
+    await vi.waitFor(() => expect(served.notices).toHaveLength(6), { timeout: 3000, interval: 50 });
+    expect(served.notices.at(-1)).toBe('45 more refused in the last 1 s (127.0.0.1: 45)');
+    expect(lines.filter((line) => line.includes('status=RESOURCE_EXHAUSTED'))).toHaveLength(5);
   });
 
   it('finds a full agent RESOURCE_EXHAUSTED, not INVALID_ARGUMENT', async () => {
@@ -235,10 +279,19 @@ const closed = (socket: Socket) => socket.destroyed || socket.readyState === 'cl
 describe('a client that opens connections and says nothing', () => {
   it('has each closed once it has made no call for --first-call-within, and the agent serves others meanwhile', async () => {
     const served = await serveModel({ connections: { maxConnections: 256, maxConnectionsPerClient: 64, firstCallWithinMs: 300 } });
-    const sockets = await Promise.all(Array.from({ length: 40 }, () => silentConnection(served.agent.address)));
+    const sockets = await Promise.all(Array.from({ length: 20 }, () => silentConnection(served.agent.address)));
     await stillServes(served.client());
+    await vi.waitFor(() => expect(sockets.filter(closed)).toHaveLength(20), { timeout: 5000, interval: 50 });
+    expect(served.notices.filter((line) => /closed connection client=127\.0\.0\.1: no authenticated call within 300 ms/.test(line))).toHaveLength(20);
+  });
+
+  it('in a flood, has its closes logged at a bounded rate, the rest summed up per client', async () => {
+    const served = await serveModel({ connections: { maxConnections: 256, maxConnectionsPerClient: 64, firstCallWithinMs: 100 }, refusalRate: { lines: 10, windowMs: 1500 } });
+    const sockets = await Promise.all(Array.from({ length: 40 }, () => silentConnection(served.agent.address)));
     await vi.waitFor(() => expect(sockets.filter(closed)).toHaveLength(40), { timeout: 5000, interval: 50 });
-    expect(served.notices.filter((line) => /closed connection client=127\.0\.0\.1: no call within 300 ms/.test(line))).toHaveLength(40);
+    await vi.waitFor(() => expect(served.notices).toHaveLength(11), { timeout: 5000, interval: 50 });
+    expect(served.notices.slice(0, 10)).toEqual(Array(10).fill(expect.stringMatching(/^closed connection client=127\.0\.0\.1: no authenticated call within 100 ms/)));
+    expect(served.notices[10]).toBe('30 more refused in the last 1.5 s (127.0.0.1: 30)');
   });
 
   it('keeps a connection that has made a call, a health check included', async () => {
@@ -251,16 +304,143 @@ describe('a client that opens connections and says nothing', () => {
     expect(served.agent.connections.count().get('127.0.0.1')).toBe(1);
   });
 
-  it('cannot hold more than its share of connections: the one past it is closed at once', async () => {
+  it('cannot hold more than its share of connections: the one past it takes the place of its oldest silent one', async () => {
     const served = await serveModel({ connections: { maxConnections: 256, maxConnectionsPerClient: 5, firstCallWithinMs: 60_000 } });
-    const sockets = await Promise.all(Array.from({ length: 5 }, () => silentConnection(served.agent.address)));
+    const sockets: Socket[] = [];
+    for (let i = 0; i < 5; i++) sockets.push(await silentConnection(served.agent.address));
     const extra = await silentConnection(served.agent.address);
-    await vi.waitFor(() => expect(closed(extra)).toBe(true), { timeout: 2000, interval: 20 });
-    expect(sockets.filter(closed)).toHaveLength(0);
-    expect(served.notices).toEqual([expect.stringMatching(/refused connection client=127\.0\.0\.1: 127\.0\.0\.1 has 5 connections open, the limit per client/)]);
-    for (const socket of sockets) socket.destroy();
+    await vi.waitFor(() => expect(closed(sockets[0] as Socket)).toBe(true), { timeout: 2000, interval: 20 });
+    expect([...sockets.slice(1), extra].filter(closed)).toHaveLength(0);
+    expect(served.agent.connections.count().get('127.0.0.1')).toBe(5);
+    expect(served.notices).toEqual([expect.stringMatching(/^closed connection client=127\.0\.0\.1: no authenticated call yet, and a new connection needs its slot$/)]);
+    for (const socket of [...sockets, extra]) socket.destroy();
     await vi.waitFor(() => expect(served.agent.connections.count().get('127.0.0.1') ?? 0).toBe(0), { timeout: 2000, interval: 20 });
     await stillServes(served.client());
+  });
+});
+
+/** A gRPC client on a connection of its own (grpc-js shares one between clients of a target otherwise). */
+function ownConnection(address: string, options: grpc.ChannelOptions = {}): grpc.Client {
+  const client = new grpc.Client(address, grpc.credentials.createInsecure(), { ...options, 'grpc.use_local_subchannel_pool': 1 });
+  connectionsToClose.push(client);
+  return client;
+}
+const connectionsToClose: grpc.Client[] = [];
+afterEach(() => {
+  for (const client of connectionsToClose.splice(0)) client.close();
+});
+
+/** A health check, which needs no credentials: the call the issue's attacker held its slots with. */
+function healthCheck(client: grpc.Client, token?: string): Promise<grpc.status> {
+  const check = healthService.Check as MethodDefinition<{ service: string }, unknown, unknown, unknown>;
+  const metadata = new grpc.Metadata();
+  if (token !== undefined) withToken(metadata, token);
+  return statusOfCall(new Promise((resolve, reject) => client.makeUnaryRequest(check.path, check.requestSerialize, check.responseDeserialize, { service: '' }, metadata, (e, r) => (e ? reject(e) : resolve(r)))));
+}
+
+/**
+ * The issue's attack: ReadMr after ReadMr of an MR of `bytes` on raw HTTP/2, no answer read (so no
+ * window update); resolves when the agent closes the connection.
+ */
+async function readMrsUnread(served: Awaited<ReturnType<typeof serveModel>>, bytes: number, reads: number): Promise<void> {
+  const raw = new RawClient(served.agent.address);
+  const s = await raw.openSession();
+  const { pd } = await raw.unary(agentService.AllocPd, {}, s);
+  const { mr } = await raw.unary(agentService.RegMr, { pd, length: bytes, access: [] }, s);
+  const session = connectHttp2(`http://${served.agent.address}`);
+  session.on('error', () => undefined);
+  const gone = new Promise<void>((resolve) => session.once('close', resolve));
+  const request = agentService.ReadMr.requestSerialize({ mr, offset: '0', length: bytes });
+  const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, 0]), request]);
+  framed.writeUInt32BE(request.length, 1);
+  for (let i = 0; i < reads; i++) {
+    const stream = session.request({ ':method': 'POST', ':path': agentService.ReadMr.path, 'content-type': 'application/grpc', te: 'trailers', 'rvt-session': s });
+    stream.on('error', () => undefined);
+    stream.end(framed);
+  }
+  await gone;
+}
+
+describe('a client that asks for answers and never reads them', () => {
+  it('has its connection closed past its memory budget of unsent answers, which go with it, and others are served', async () => {
+    const served = await serveModel({ limits: limits({ maxMrBytes: 4 * MiB, maxClientMemory: 32 * MiB }) });
+    // 8 MiB of hex each
+    await readMrsUnread(served, 4 * MiB, 12);
+    expect(served.notices).toContainEqual(expect.stringMatching(/^closed connection client=127\.0\.0\.1: it does not read its answers: 3\d\.\d MiB of answers to 127\.0\.0\.1 wait unread, over its budget of client memory \(32\.0 MiB\)$/));
+    expect(served.agent.connections.unsent()).toEqual(new Map());
+    await stillServes(served.client());
+  });
+});
+
+describe('a client that stops reading under its budget', () => {
+  it('has its connection closed when none of its answers could be sent for a minute (here 0.3 s), and its memory goes with it', async () => {
+    const served = await serveModel({ connections: { ...DEFAULT_CONNECTION_LIMITS, sendStalledMs: 300 } });
+    await readMrsUnread(served, MiB, 2);
+    expect(served.notices).toEqual([expect.stringMatching(/^closed connection client=127\.0\.0\.1: it does not read its answers: none sent in 0\.3 s, \d+ bytes waiting$/)]);
+    expect(served.agent.connections.unsent()).toEqual(new Map());
+    await stillServes(served.client());
+  });
+});
+
+describe('a client that asks for answers on its session stream and stops reading them', () => {
+  it('has its connection closed past its budget: the stream buffer counts too', async () => {
+    const served = await serveModel({ limits: limits({ maxMrBytes: 4 * MiB, maxClientMemory: 32 * MiB }) });
+    // it would take the answers, were it reading (grpc-js refuses a message over 4 MiB by default)
+    const client = ownConnection(served.agent.address, { 'grpc.max_receive_message_length': -1 });
+    const stream = client.makeBidiStreamRequest(sessionMethod.path, sessionMethod.requestSerialize, sessionMethod.responseDeserialize, new grpc.Metadata());
+    const failed = new Promise<grpc.ServiceError>((resolve) => stream.on('error', resolve));
+    const answers: Record<string, { pd?: string; mr?: string } | undefined>[] = [];
+    const read = (message: Record<string, { pd?: string; mr?: string } | undefined>) => answers.push(message);
+    stream.on('data', read);
+    stream.write(encodeRequest(1, 'allocPd', {}));
+    await vi.waitFor(() => expect(answers.find((a) => a['alloc_pd'] !== undefined)).toBeDefined(), { timeout: 2000, interval: 10 });
+    const pd = answers.find((a) => a['alloc_pd'] !== undefined)?.['alloc_pd']?.pd;
+    stream.write(encodeRequest(2, 'regMr', { pd: Number(pd), length: 4 * MiB, access: [] }));
+    await vi.waitFor(() => expect(answers.find((a) => a['reg_mr'] !== undefined)).toBeDefined(), { timeout: 2000, interval: 10 });
+    const mr = Number(answers.find((a) => a['reg_mr'] !== undefined)?.['reg_mr']?.mr);
+    // from here on nothing is read
+    stream.off('data', read);
+    stream.pause();
+    for (let id = 3; id < 40; id++) stream.write(encodeRequest(id, 'readMr', { mr, offset: 0, length: 4 * MiB }));
+    expect((await failed).code).toBe(grpc.status.UNAVAILABLE);
+    expect(served.notices).toContainEqual(expect.stringMatching(/^closed connection client=127\.0\.0\.1: it does not read its answers: .* over its budget of client memory \(32\.0 MiB\)$/));
+    await vi.waitFor(() => expect(served.agent.connections.unsent()).toEqual(new Map()), { timeout: 2000, interval: 20 });
+    await vi.waitFor(() => expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 }), { timeout: 2000, interval: 20 });
+    await stillServes(served.client());
+  });
+});
+
+describe('clients that hold connections without credentials', () => {
+  it('keep them only --first-call-within: a call without the token does not keep a connection, one with it does', async () => {
+    const served = await serveModel({ token: 't', connections: { maxConnections: 256, maxConnectionsPerClient: 32, firstCallWithinMs: 300 } });
+    const stranger = ownConnection(served.agent.address);
+    expect(await healthCheck(stranger)).toBe(grpc.status.OK);
+    const holder = ownConnection(served.agent.address);
+    expect(await healthCheck(holder, 't')).toBe(grpc.status.OK);
+    expect(served.agent.connections.count().get('127.0.0.1')).toBe(2);
+    await vi.waitFor(() => expect(served.agent.connections.count().get('127.0.0.1')).toBe(1), { timeout: 3000, interval: 50 });
+    expect(served.notices).toEqual([expect.stringMatching(/^closed connection client=127\.0\.0\.1: no authenticated call within 300 ms/)]);
+  });
+
+  it('cannot lock out a client with the token: the agent full of them, its connection takes the place of the oldest', async () => {
+    const served = await serveModel({ token: 't', connections: { maxConnections: 8, maxConnectionsPerClient: 8, firstCallWithinMs: 60_000 } });
+    // the issue's attack: every slot held by a connection that made a health check (or a call refused UNAUTHENTICATED)
+    const held = Array.from({ length: 8 }, () => ownConnection(served.agent.address));
+    expect(await Promise.all(held.map((c) => healthCheck(c)))).toEqual(Array(8).fill(grpc.status.OK));
+    expect(served.agent.connections.count().get('127.0.0.1')).toBe(8);
+    await stillServes(served.client({ token: 't' }));
+    expect(served.notices.filter((line) => line.includes('a new connection needs its slot')).length).toBeGreaterThan(0);
+  });
+
+  it('finds an agent whose every slot holds a client with the token full: RESOURCE_EXHAUSTED, saying so', async () => {
+    const served = await serveModel({ token: 't', connections: { maxConnections: 2, maxConnectionsPerClient: 8, firstCallWithinMs: 60_000 } });
+    const holders = [ownConnection(served.agent.address), ownConnection(served.agent.address)];
+    for (const holder of holders) expect(await healthCheck(holder, 't')).toBe(grpc.status.OK);
+    await expect(served.client({ token: 't' }).info()).rejects.toMatchObject({
+      name: 'InfrastructureError',
+      message: expect.stringMatching(/^info: the agent at \S+ is full: the agent has 2 connections open, its limit, each held by an authenticated client$/),
+    });
+    expect(served.notices.at(-1)).toMatch(/^refused connection client=127\.0\.0\.1: the agent has 2 connections open, its limit$/);
   });
 });
 

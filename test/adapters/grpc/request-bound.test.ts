@@ -13,9 +13,15 @@ describe('countFields (a request measured before it is decoded)', () => {
     expect(countFields(encode({ qp: '1', wrs: [sendWr, sendWr] }), lookup('PostSendRequest'), lookup, 1000)).toBe(1 + 2 * 8);
   });
 
-  it('stops past the limit, and counts a malformed encoding as too large', () => {
+  it('stops past the limit', () => {
     const buffer = encode({ qp: '1', wrs: Array.from({ length: 100 }, () => sendWr) });
     expect(countFields(buffer, lookup('PostSendRequest'), lookup, 50)).toBeGreaterThan(50);
-    expect(countFields(buffer.subarray(0, buffer.length - 3), lookup('PostSendRequest'), lookup, 10_000)).toBe(10_001);
+  });
+
+  it('throws for a malformed encoding (truncated, or a wire type the protocol does not use), so it is refused as malformed', () => {
+    const buffer = encode({ qp: '1', wrs: Array.from({ length: 100 }, () => sendWr) });
+    expect(() => countFields(buffer.subarray(0, buffer.length - 3), lookup('PostSendRequest'), lookup, 10_000)).toThrow(RangeError);
+    expect(() => countFields(Buffer.from([0x09, 1, 2]), lookup('PostSendRequest'), lookup, 10_000)).toThrow(/truncated/);
+    expect(() => countFields(Buffer.from([0x0b]), lookup('PostSendRequest'), lookup, 10_000)).toThrow(/wire type 3/);
   });
 });

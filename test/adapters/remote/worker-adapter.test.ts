@@ -3,7 +3,7 @@ import type { Adapter, Session } from '../../../adapters/adapter.js';
 import { ImplementationCrash } from '../../../spec/errors.js';
 import { allCases } from '../../../suites/index.js';
 import { runCases } from '../../../suites/runner.js';
-import { referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
+import { mrRoundTripAtLimit, referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
 import { CRASH_WR_ID, modelWorkerAdapter } from './model-worker.js';
 
 /** A session with an RC QP whose receive queue can be posted to. */
@@ -38,6 +38,11 @@ describe('a worker-backed adapter', () => {
     expect((await c.allocPd({})).rawReturn).toBe(0);
     await c.close();
   });
+
+  it("carries an MR at the size limit (16 MiB) whole through the worker's pipe, both ways", async () => {
+    adapter = modelWorkerAdapter();
+    expect(await mrRoundTripAtLimit(adapter)).toBe(true);
+  }, 60_000);
 
   it('runs the shared suite as the local model does, sessions one after another on one worker', async () => {
     adapter = modelWorkerAdapter();
