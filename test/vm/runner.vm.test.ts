@@ -109,7 +109,7 @@ describe.skipIf(vmSkipReason !== undefined)(`rxe VM runner${vmSkipReason ? ` (sk
       };
       const cold = await boot();
       expect(cold.log).toContain(STAGE1_READY);
-      expect(readdirSync(join(vmCacheDir(), 'saved'))).toEqual([expect.stringMatching(/^guest-[0-9a-f]{16}\.state$/)]);
+      expect(readdirSync(join(vmCacheDir(), 'saved'))).toEqual([expect.stringMatching(/^guest-.+-[0-9a-f]{16}\.state$/)]);
       const resumed = await boot(await freePort());
       for (const run of [cold, resumed]) {
         expect(run.result.exitCode).toBe(0);
