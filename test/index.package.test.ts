@@ -13,7 +13,7 @@ import { vmSkipReason } from './vm/helpers.js';
 const ROOT = process.cwd();
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 /** The commands `rvt-conform --help` lists, each of which must show its own help from the installed package. */
-const COMMANDS = ['run', 'list', 'compare', 'repro', 'mutants', 'fuzz', 'spec', 'agent', 'vm', 'tiers', 'build-native'];
+const COMMANDS = ['run', 'list', 'compare', 'expectations', 'repro', 'mutants', 'fuzz', 'spec', 'agent', 'vm', 'tiers', 'build-native'];
 const hasLibibverbs = existsSync('/usr/include/infiniband/verbs.h');
 
 let app: string;

@@ -90,7 +90,7 @@ function fail(file: string, problems: readonly Problem[]): never {
 export const MAX_EXPECTATIONS_BYTES = 1024 * 1024;
 
 /** Aliases may share a `when`; more than this many is an alias bomb, not an expectations file. */
-const MAX_ALIAS_COUNT = 100;
+export const MAX_ALIAS_COUNT = 100;
 
 /** The document as plain data, or the line of the alias that expands too far. */
 function plainData(doc: Document, file: string): unknown {
@@ -137,8 +137,8 @@ export function parseExpectations(text: string, file: string, options: LoadOptio
   return entries.map((entry, index) => ({ ...entry, source: `${file}:${lineOf(doc, lines, ['expectations', index])}` }));
 }
 
-export async function loadExpectations(file: string, options: LoadOptions): Promise<Expectation[]> {
-  let text: string;
+/** The text of an expectations file, refused unread if it cannot be one (a FIFO, a huge file): a UserError. */
+export async function readExpectationsText(file: string): Promise<string> {
   try {
     // a FIFO would block the read forever, a huge file would cost minutes: refuse both unread
     const info = await stat(file);
@@ -148,12 +148,15 @@ export async function loadExpectations(file: string, options: LoadOptions): Prom
         hint: 'an expectations file lists deviations, a few kB: check that this is the file you meant',
       });
     }
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (error) {
     if (error instanceof UserError) throw error;
     throw new UserError(`cannot read the expectations file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
       hint: 'give the path of a YAML file such as expectations/rxe.yaml',
     });
   }
-  return parseExpectations(text, file, options);
+}
+
+export async function loadExpectations(file: string, options: LoadOptions): Promise<Expectation[]> {
+  return parseExpectations(await readExpectationsText(file), file, options);
 }
