@@ -1,4 +1,4 @@
-import { docDriftOfRun, kernelOfRun, STATUS_LABEL } from '../labels.js';
+import { docDriftOfRun, expectationsOfRun, kernelOfRun, STATUS_LABEL } from '../labels.js';
 import { columnLabel, matrixRows } from '../matrix.js';
 import { type ClauseStatus, type Coverage, type RunResults } from '../results-schema.js';
 import { caseSections } from './cases.js';
@@ -19,7 +19,7 @@ function runTable(runs: readonly RunResults[]): string {
     row('kernel-doc', (r) => esc(docDriftOfRun(r) ?? '')) +
     row('profile', (r) => esc(r.run.profile)) +
     row('spec snapshot', (r) => esc(r.spec.snapshot ?? 'none')) +
-    row('expectations', (r) => esc(r.run.expectations ?? 'none')) +
+    row('expectations', (r) => esc(expectationsOfRun(r.run))) +
     row('started', (r) => `${esc(r.run.startedAt)}${r.run.interrupted ? ' <strong>interrupted</strong>' : ''}${r.run.filter ? ` <span class="note">cases ${esc(r.run.filter)}</span>` : ''}`) +
     `</table>`
   );

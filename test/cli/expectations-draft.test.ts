@@ -85,7 +85,7 @@ describe('rvt-conform expectations draft', () => {
 
     // the model, which keeps its capacity, passes the three: their entries no longer apply
     const fixed = join(dir, 'fixed');
-    expect((await cli(['run', '--case', SRQ_CASES, '--out', fixed, '--quiet'])).exitCode).toBe(1);
+    expect((await cli(['run', '--case', SRQ_CASES, '--out', fixed, '--quiet'])).exitCode).toBe(0);
     const marked = await cli(['expectations', 'draft', '--from', join(fixed, 'results.json'), '--update', file]);
     expect(marked.exitCode, marked.stderr).toBe(0);
     expect(marked.stderr).toContain('0 entries drafted');
