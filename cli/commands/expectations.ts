@@ -30,6 +30,7 @@ export async function draftCommand(flags: DraftFlags): Promise<void> {
   else await writeFileAtomic(out, outcome.text);
   const marked = outcome.marked.length > 0 ? `; ${outcome.marked.length} marked '# rvt-conform:' for a person to act on (${outcome.marked.join(', ')})` : '';
   const todo = outcome.added > 0 ? ": write each reason left TODO before a run uses the file" : '';
+  for (const note of draft.notes) process.stderr.write(`rvt-conform: not drafted: ${note}\n`);
   process.stderr.write(`rvt-conform: ${outcome.added} entr${outcome.added === 1 ? 'y' : 'ies'} drafted${out === undefined ? '' : ` into ${target}`}${marked}${todo}\n`);
 }
 
