@@ -53,7 +53,7 @@ const ATTRIBUTE: Partial<Record<keyof ConfigFile, string>> = { formats: 'format'
 export async function findConfig(given: string | undefined, cwd = process.cwd()): Promise<{ file: string; config: ConfigFile } | undefined> {
   const file = given ?? CONFIG_NAMES.map((name) => join(cwd, name)).find((candidate) => existsSync(candidate));
   if (file === undefined) return undefined;
-  const config = await loadYamlFile(file, ConfigFile, 'config file', 'see README (the config file) and schemas/config.schema.json');
+  const config = await loadYamlFile(file, ConfigFile, 'config file', 'see docs/reference.md (the config file) and schemas/config.schema.json');
   const folder = dirname(resolve(file));
   for (const key of PATH_KEYS) {
     const value = config[key];

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { dropIpServerNameWarning } from './ip-servername-warning.js';
 import { main } from './program.js';
 
 // A reader that stops early (`list --json | head`) closes the pipe: what is left is not wanted, so end quietly.
@@ -7,4 +8,5 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit();
 });
 
+dropIpServerNameWarning();
 await main(process.argv);

@@ -23,8 +23,8 @@ export interface BuildInput {
   finishedAt: Date;
   interrupted: boolean;
   snapshot: string | null;
-  /** The entries of the --expectations file, and the file as given. */
-  expectations?: { file: string; entries: readonly Expectation[] };
+  /** The entries of the --expectations file, and the file as given; byDefault: the adapter's own, read without the flag. */
+  expectations?: { file: string; entries: readonly Expectation[]; byDefault?: boolean };
   /** The capability probes that decided info.capabilities (none when the run did not probe). */
   probes?: readonly CapabilityProbe[];
   /** From the kernel-doc snapshot: how far the clauses reach the documented functions. */
@@ -102,6 +102,7 @@ export function buildResults(input: BuildInput, { validated = true }: { validate
       filter: input.filter,
       interrupted: input.interrupted,
       expectations: input.expectations?.file ?? null,
+      ...(input.expectations?.byDefault ? { expectationsByDefault: true } : {}),
     },
     adapter: input.info,
     probes: [...(input.probes ?? [])],

@@ -2,6 +2,7 @@ import { describeCheck } from './evidence.js';
 import { gateText } from './gate.js';
 import { bindingClauses, caseOutcome, type RunClauses } from './outcome.js';
 import { failureWhereLines } from './where.js';
+import { expectationsOfRun } from './labels.js';
 import type { CaseResult, ClauseResult, RunResults } from './results-schema.js';
 
 /**
@@ -125,7 +126,7 @@ function lines(tests: readonly KtapTest[], indent: string, header: readonly stri
 export function renderKtap(results: RunResults): string {
   const { adapter, run, gate } = results;
   const header = [
-    `${results.tool.name} ${results.tool.version}: ${adapter.adapter} (${adapter.implementation}), device ${adapter.device.name}, layer ${adapter.layer}, profile ${run.profile}${run.expectations ? `, expectations ${run.expectations}` : ''}`,
+    `${results.tool.name} ${results.tool.version}: ${adapter.adapter} (${adapter.implementation}), device ${adapter.device.name}, layer ${adapter.layer}, profile ${run.profile}${run.expectations === null ? '' : `, ${expectationsOfRun(run)}`}`,
     oneLine(gate.summary),
   ];
   return `${lines(ktapTests(results), '', header).join('\n')}\n`;

@@ -36,6 +36,15 @@ export function docDriftOfRun(results: Pick<RunResults, 'environment'>): string 
   return `the booted kernel (linux ${drift.checked}) documents the cited files differently from the snapshot that judged this run (linux ${drift.pinned}): ${drift.changes} change(s), ${cited} (rvt-conform spec check --kernel-src shows them)`;
 }
 
+/**
+ * The expectations a run read, as every report names them (`quote` marks the file up, e.g. in
+ * backticks). The model's own, applied without the flag, say so.
+ */
+export function expectationsOfRun(run: RunResults['run'], quote: (file: string) => string = (file) => file): string {
+  if (run.expectations === null) return 'no expectations';
+  return run.expectationsByDefault ? `the model's own expectations (${quote(run.expectations)}) applied by default` : `expectations ${quote(run.expectations)}`;
+}
+
 /** A clause source in one line, the same in every report. */
 export function describeSource(source: Source): string {
   switch (source.kind) {

@@ -1,5 +1,5 @@
 import { describeCheck } from './evidence.js';
-import { describeSource, docDriftOfRun, kernelOfRun, needsAttention, STATUS_LABEL } from './labels.js';
+import { describeSource, docDriftOfRun, expectationsOfRun, kernelOfRun, needsAttention, STATUS_LABEL } from './labels.js';
 import { ktapCounts } from './ktap.js';
 import { bindingClauses, caseOutcome, outcomeCounts } from './outcome.js';
 import type { CaseResult, ClauseResult, ClauseStatus, RunResults, TraceEntry } from './results-schema.js';
@@ -43,7 +43,7 @@ function headline(results: RunResults): string[] {
     '',
     `Adapter \`${adapter.adapter}\`: ${adapter.implementation}, device \`${adapter.device.name}\`, layer ${adapter.layer}; ` +
       `profile \`${run.profile}\`${run.filter ? `, cases matching \`${run.filter}\`` : ''}` +
-      `${run.expectations ? `, expectations \`${run.expectations}\`` : ''}${run.interrupted ? ', **interrupted**' : ''}.`,
+      `${run.expectations === null ? '' : `, ${expectationsOfRun(run, (file) => `\`${file}\``)}`}${run.interrupted ? ', **interrupted**' : ''}.`,
     '',
     ...(kernelOfRun(results) === undefined ? [] : [`Kernel: ${kernelOfRun(results)}.`, '']),
     ...(docDriftOfRun(results) === undefined ? [] : [`Kernel-doc: ${docDriftOfRun(results)}.`, '']),

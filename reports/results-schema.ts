@@ -108,6 +108,8 @@ export const RunResults = z
       interrupted: z.boolean(),
       /** The expectations file given with --expectations, as given. */
       expectations: z.string().nullable(),
+      /** Set when no --expectations was given and the adapter's own file applied (the model's expectations/model.yaml). */
+      expectationsByDefault: z.boolean().optional(),
     }),
     /** The adapter as the cases ran on it: its capabilities are those whose probe worked (or that have none). */
     adapter: AdapterInfo,

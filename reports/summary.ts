@@ -1,5 +1,5 @@
 import { clauseEvidence } from './evidence.js';
-import { STATUS_LABEL } from './labels.js';
+import { expectationsOfRun, STATUS_LABEL } from './labels.js';
 import { type CaseResult, type CaseStatus, type ClauseResult, ClauseStatus, type RunResults } from './results-schema.js';
 import { reproCommand } from './where.js';
 import { ALL_FORMATS, type ReportFormat, reportFileNames } from './write.js';
@@ -35,7 +35,7 @@ export function renderSummary(results: RunResults, outDir: string, formats: read
   const caseStatuses = Object.keys(results.totals) as CaseStatus[];
   const lines = [
     `rvt-conform ${results.tool.version}: ${results.adapter.adapter} (${results.adapter.implementation}), profile ${results.run.profile}` +
-      `${results.run.expectations ? `, expectations ${results.run.expectations}` : ''}`,
+      `${results.run.expectations === null ? '' : `, ${expectationsOfRun(results.run)}`}`,
     `cases: ${results.cases.length} run in ${results.run.durationMs} ms: ${counts(caseStatuses, results.totals)}${results.run.interrupted ? ' (interrupted)' : ''}`,
     `clauses: ${results.clauses.length}: ${counts(ClauseStatus.options, clauseTotals(results))}`,
     ...results.probes.filter((p) => !p.ok).map((p) => `  claimed but not seen to work: ${p.capability}: ${p.detail}`),

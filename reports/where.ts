@@ -32,11 +32,24 @@ export function sourceLocations(clause: ClauseResult, results: RunResults): Sour
     const line = clause.citations?.find((c) => c.source === index)?.line;
     if (source.kind !== 'kernel-doc' && source.kind !== 'kernel-code') return { text: describeSource(source) };
     if (line === undefined || kernel === undefined) return { text: `${source.file} (${describeSource(source)})` };
-    return {
-      text: `${source.file}:${line} (${describeSource(source)}, linux ${kernel})`,
-      href: `https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git/tree/${source.file}?h=v${kernel}#n${line}`,
-    };
+    return { text: `${source.file}:${line} (${describeSource(source)}, linux ${kernel})`, href: stableTreeUrl(source.file, kernel, line) };
   });
+}
+
+const stableTreeUrl = (file: string, kernel: string, line?: number) =>
+  `https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git/tree/${file}?h=v${kernel}${line === undefined ? '' : `#n${line}`}`;
+
+/**
+ * One link for a clause (an expectations entry's `link`): the line of its first source the run
+ * located, else the first kernel file it cites at the snapshot's kernel; none for a clause cited
+ * only from man pages or the IBA specification.
+ */
+export function clauseLink(clause: ClauseResult, results: RunResults): string | undefined {
+  const located = sourceLocations(clause, results).find((s) => s.href !== undefined)?.href;
+  if (located !== undefined) return located;
+  const kernel = snapshotKernel(results);
+  const file = clause.sources.flatMap((s) => (s.kind === 'kernel-doc' || s.kind === 'kernel-code' ? [s.file] : []))[0];
+  return kernel === undefined || file === undefined ? undefined : stableTreeUrl(file, kernel);
 }
 
 /** The repro command as the reports print it: run in the report folder, where results.json is. */

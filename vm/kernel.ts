@@ -71,7 +71,7 @@ export function resolveKernel(choice?: string): GuestKernel {
 }
 
 export function kernelFormsHint(): string {
-  return '--kernel takes a release installed in /boot (e.g. 6.1.0-57-amd64), a staged install (a folder with boot/vmlinuz-RELEASE and lib/modules/RELEASE), or a built kernel tree (the README, "Choosing the kernel")';
+  return '--kernel takes a release installed in /boot (e.g. 6.1.0-57-amd64), a staged install (a folder with boot/vmlinuz-RELEASE and lib/modules/RELEASE), or a built kernel tree (docs/driver-developer.md, "Choosing the kernel")';
 }
 
 function newestInstalled(): GuestKernel {

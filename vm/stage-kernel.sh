@@ -2,7 +2,7 @@
 # Stages a Debian kernel series into a folder without installing it on the host: the newest
 # linux-image-SERIES.*-amd64 (unsigned), its headers (with -common and linux-kbuild) unpacked with
 # dpkg -x, and linux-source-SERIES installed (siw and rdmavt sources, checkpatch, kernel-doc).
-# The folder is then a "staged install" for --kernel (README, "Choosing the kernel").
+# The folder is then a "staged install" for --kernel (docs/driver-developer.md, "Choosing the kernel").
 #   sh vm/stage-kernel.sh 6.12 /path/to/stage
 # Idempotent: a folder that already holds that release is left alone. As root (apt).
 set -eu

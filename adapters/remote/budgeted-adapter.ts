@@ -18,7 +18,7 @@ export function budgetedAdapter(adapter: Adapter, limits: HostLimits): Adapter {
   const refusal = (error: unknown) => {
     if (!(error instanceof OverBudget)) throw error;
     throw new InfrastructureError(`the agent's ${error.budget} budget refused a call of the case: ${error.message}`, {
-      hint: 'run when the agent is less busy, or start it with higher --max-* limits (README: "Limits and the cost model")',
+      hint: 'run when the agent is less busy, or start it with higher --max-* limits (docs/vendor-lab.md: "Limits and the cost model")',
     });
   };
   return {

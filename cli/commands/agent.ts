@@ -113,7 +113,7 @@ export function registerAgentCommand(program: Command): void {
     .option('--max-mr-bytes <n>', 'largest MR a client may register (bytes)', parsePositiveInt, DEFAULT_LIMITS.maxMrBytes)
     .option('--max-wrs-per-post <n>', 'work requests in one post', parsePositiveInt, DEFAULT_LIMITS.maxWrsPerPost)
     .option('--max-calls-in-flight <n>', 'calls of one session in progress at once', parsePositiveInt, DEFAULT_LIMITS.maxCallsInFlight)
-    .option('--max-session-memory <bytes>', "memory one session's queues and MRs may hold (README: the cost model)", parsePositiveInt, DEFAULT_LIMITS.maxSessionMemory)
+    .option('--max-session-memory <bytes>', "memory one session's queues and MRs may hold (docs/vendor-lab.md: the cost model)", parsePositiveInt, DEFAULT_LIMITS.maxSessionMemory)
     .option('--max-client-memory <bytes>', "memory all of one client address's sessions may hold together", parsePositiveInt, DEFAULT_LIMITS.maxClientMemory)
     .option('--max-agent-memory <bytes>', "memory all sessions' queues and MRs may hold together", parsePositiveInt, DEFAULT_LIMITS.maxAgentMemory)
     .option('-q, --quiet', 'no log line per call', false)

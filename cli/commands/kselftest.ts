@@ -36,7 +36,7 @@ async function writtenSince(file: string, start: number): Promise<boolean> {
 export async function kselftestCommand(flags: KselftestFlags): Promise<number> {
   // Checked first, so that what fails after them is the machine's lack, a skip.
   await reportSetDir('--out', flags.out);
-  await expectationsOf(flags.expectations);
+  await expectationsOf(flags.expectations, flags.adapter);
   const ktap = join(flags.out, REPORT_FORMATS.ktap.file);
   const start = Date.now() - 1;
   const formats = flags.format.includes('ktap') ? flags.format : [...flags.format, 'ktap' as const];

@@ -5,10 +5,8 @@ import { type MutationReport, runMutation } from '../../suites/mutation.js';
 import { parseNonNegativeInt, parsePositiveInt } from '../options.js';
 import { UserError } from '../../spec/errors.js';
 import { killMatrix, runKernelMutation } from '../../guest/rdmavt-mutants.js';
-import { projectRoot } from '../../vm/project-root.js';
 import { expectationsOf } from './run.js';
 import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
-import { join } from 'node:path';
 
 function renderTable(report: MutationReport): string {
   const width = Math.max(...report.mutants.map((m) => m.name.length));
@@ -54,7 +52,7 @@ export function registerMutantsCommand(program: Command): void {
         return;
       }
       if (flags.only !== undefined || flags.case !== undefined || flags.tries !== 1) throw new UserError('--only, --case and --tries are for --kernel', { hint: 'add --kernel' });
-      const model = await expectationsOf(join(projectRoot(), 'expectations/model.yaml'));
+      const model = await expectationsOf(undefined, 'model');
       const known = (status: string) => new Set((model?.entries ?? []).flatMap((e) => (e.status === status && e.id !== undefined ? [e.id] : [])));
       const { reference, adapterOf } = mutationAdapters();
       const report = await runMutation(reference, mutants, adapterOf, allCases, { knownFailures: known('fail'), knownErrors: known('error'), ...(flags.fuzzRuns > 0 ? { fuzzRuns: flags.fuzzRuns } : {}) });

@@ -4,7 +4,7 @@ import { ALL_FORMATS, type ReportFormat, writeGuestResults, writeReports } from 
 import { finishGuestResults } from '../../reports/guest-results.js';
 import { buildResults, caseResult } from '../../reports/build.js';
 import { statusWithExpectations } from '../../reports/expectations/apply.js';
-import { type Expectation, loadExpectations } from '../../reports/expectations/load.js';
+import { type Expectation, loadExpectations, parseExpectations, readExpectationsText } from '../../reports/expectations/load.js';
 import { type RunInfo, expectationsFor, runInfoOf } from '../../reports/expectations/match.js';
 import { publishToGithub } from '../../reports/github.js';
 import { probeCapabilities } from '../../suites/probes.js';
@@ -27,6 +27,7 @@ import { progressMode, progressPrinter } from '../progress.js';
 import { selectCases } from '../select.js';
 import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
+import { defaultExpectations, MODEL_EXPECTATIONS } from '../model-expectations.js';
 
 interface RunFlags {
   adapter: string;
@@ -47,11 +48,17 @@ interface RunFlags {
 }
 
 
-/** Reads --expectations before any case runs, so a bad file costs nothing (exit 2, file:line). */
-export async function expectationsOf(file: string | undefined) {
-  if (file === undefined) return undefined;
+/**
+ * Reads --expectations before any case runs, so a bad file costs nothing (exit 2, file:line);
+ * without it, the adapter's own (the model's), named as the package has it.
+ */
+export async function expectationsOf(file: string | undefined, adapter: string) {
   const knownIds = new Set([...clauses.map((c) => c.id), ...allCases.map((c) => c.id)]);
-  return { file, entries: await loadExpectations(file, { knownIds, today: new Date().toISOString().slice(0, 10) }) };
+  const options = { knownIds, today: new Date().toISOString().slice(0, 10) };
+  if (file !== undefined) return { file, entries: await loadExpectations(file, options) };
+  const own = defaultExpectations(adapter);
+  if (own === undefined) return undefined;
+  return { file: own.shown, byDefault: true, entries: parseExpectations(await readExpectationsText(own.path), own.shown, options) };
 }
 
 /** Case ids an expectation marks `skip` for this run: they are not run (e.g. known to oops the kernel). */
@@ -92,7 +99,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     const kernel = kernelOf(flags.kernel);
     const outDir = await reportSetDir('--out', flags.out);
     // A bad expectations file is exit 2 here, before a boot; the guest reads it again (the host's parse is not carried over).
-    await expectationsOf(flags.expectations);
+    await expectationsOf(flags.expectations, flags.adapter);
     // The guest runs this very command line, minus what only the host acts on; the flags were already checked here.
     // The VM runner (and what it builds with) loads only on the host, only for --vm.
     const { runRunInVm } = await import('../../guest/run-in-vm.js');
@@ -115,7 +122,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   claiming.catch(() => undefined);
   let expectations: Awaited<ReturnType<typeof expectationsOf>>;
   try {
-    expectations = await expectationsOf(flags.expectations);
+    expectations = await expectationsOf(flags.expectations, flags.adapter);
   } catch (error) {
     await claiming.catch(() => undefined);
     await adapter.dispose();
@@ -202,7 +209,7 @@ export function registerRunCommand(program: Command): void {
     .option('--seed <n>', 'seed recorded in the results (for randomised cases and replay)', parseSeed)
     .option('-q, --quiet', 'print nothing but errors', false)
     .option('--json', 'print the gate and totals as JSON on stdout (progress stays on stderr; add --quiet for none)', false)
-    .option('-e, --expectations <file>', 'known outcomes of this implementation (YAML, e.g. expectations/rxe.yaml): expected failures do not fail the gate, unexpected passes do')
+    .option('-e, --expectations <file>', `known outcomes of this implementation (YAML, e.g. expectations/rxe.yaml): expected failures do not fail the gate, unexpected passes do; default: the model's own (${MODEL_EXPECTATIONS}) for model and model:NAME, none otherwise`)
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (flags: RunFlags) => {
       process.exitCode = await runCommand(flags);

@@ -1,5 +1,5 @@
 import { STATUS_LABEL } from '../labels.js';
-import { columnLabel, matrixRows } from '../matrix.js';
+import { columnLabels, matrixRows } from '../matrix.js';
 import type { CheckResult, ClauseStatus } from '../results-schema.js';
 import type { LoadedRun } from './comparable.js';
 import type { ClauseChange, EvidenceChange, RunDiff } from './diff.js';
@@ -34,9 +34,9 @@ function evidenceLine(e: EvidenceChange): string {
   return `    ${e.case} [${e.clause}] ${e.what}: ${[...moved, ...status].join('; ')}`;
 }
 
-function diffLines(diff: RunDiff, runs: readonly LoadedRun[]): string[] {
+function diffLines(diff: RunDiff, runs: readonly LoadedRun[], labels: readonly string[]): string[] {
   const index = (path: string) => runs.findIndex((r) => r.path === path) + 1;
-  const target = runs.find((r) => r.path === diff.after);
+  const target = runs.findIndex((r) => r.path === diff.after);
   const section = <T>(title: string, items: readonly T[], line: (item: T) => string) =>
     items.length === 0 ? [] : [`  ${title} (${items.length}):`, ...items.map(line)];
   const body = [
@@ -46,7 +46,7 @@ function diffLines(diff: RunDiff, runs: readonly LoadedRun[]): string[] {
     ...section('changed evidence', diff.evidence, evidenceLine),
   ];
   return [
-    `${target ? columnLabel(target.results) : diff.after}: [${index(diff.before)}] -> [${index(diff.after)}]`,
+    `${labels[target] ?? diff.after}: [${index(diff.before)}] -> [${index(diff.after)}]`,
     ...(body.length > 0 ? body : ['  no change of status or evidence']),
   ];
 }
@@ -67,13 +67,14 @@ function layerLines(runs: readonly LoadedRun[], found: readonly LayerDisagreemen
 
 /** What `compare` prints: the runs, the clauses that differ, then each run against the previous one of the same target. */
 export function renderComparison(runs: readonly LoadedRun[], diffs: readonly RunDiff[]): string {
+  const labels = columnLabels(runs.map((r) => r.results));
   return [
     'runs:',
-    ...runs.map((r, i) => `  [${i + 1}] ${columnLabel(r.results)}  ${r.path}  ${r.results.gate.passed ? 'PASS' : 'FAIL'}${r.results.run.interrupted ? ' (interrupted)' : ''}`),
+    ...runs.map((r, i) => `  [${i + 1}] ${labels[i] ?? ''}  ${r.path}  ${r.results.gate.passed ? 'PASS' : 'FAIL'}${r.results.run.interrupted ? ' (interrupted)' : ''}`),
     '',
     ...matrixLines(runs),
     ...layerLines(runs, layerDisagreements(runs)),
-    ...diffs.flatMap((d) => ['', ...diffLines(d, runs)]),
+    ...diffs.flatMap((d) => ['', ...diffLines(d, runs, labels)]),
     '',
   ].join('\n');
 }

@@ -90,7 +90,7 @@ function fail(file: string, problems: readonly Problem[]): never {
 export const MAX_EXPECTATIONS_BYTES = 1024 * 1024;
 
 /** Aliases may share a `when`; more than this many is an alias bomb, not an expectations file. */
-const MAX_ALIAS_COUNT = 100;
+export const MAX_ALIAS_COUNT = 100;
 
 /** The document as plain data, or the line of the alias that expands too far. */
 function plainData(doc: Document, file: string): unknown {
@@ -137,11 +137,15 @@ export function parseExpectations(text: string, file: string, options: LoadOptio
   return entries.map((entry, index) => ({ ...entry, source: `${file}:${lineOf(doc, lines, ['expectations', index])}` }));
 }
 
-export async function loadExpectations(file: string, options: LoadOptions): Promise<Expectation[]> {
-  const text = readInputFile(file, {
+/** The text of an expectations file, refused unread if it cannot be one (a FIFO, a huge file): a UserError. */
+export async function readExpectationsText(file: string): Promise<string> {
+  return readInputFile(file, {
     what: 'the expectations file',
     maxBytes: MAX_EXPECTATIONS_BYTES,
     hint: 'give the path of a YAML file such as expectations/rxe.yaml (an expectations file lists deviations, a few kB)',
   }).toString('utf8');
-  return parseExpectations(text, file, options);
+}
+
+export async function loadExpectations(file: string, options: LoadOptions): Promise<Expectation[]> {
+  return parseExpectations(await readExpectationsText(file), file, options);
 }

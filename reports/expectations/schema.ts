@@ -42,13 +42,23 @@ export const UNWAIVABLE: readonly Capability[] = ['srq'];
  * optional feature the device does not support (status skip): clauses skipped only for lacking
  * it no longer fail the gate, and the headline still counts them.
  */
+/**
+ * What `rvt-conform expectations draft` leaves where a person has to write: the file it drafts does
+ * not load until each is replaced, so no entry waives a failure without someone saying why.
+ */
+export const PLACEHOLDER = 'TODO';
+const isWritten = (text: string) => !text.trimStart().startsWith(PLACEHOLDER);
+const placeholderLeft = (what: string) => `write ${what}: '${PLACEHOLDER}' is the placeholder 'rvt-conform expectations draft' leaves for a person`;
+
 export const ExpectationEntry = z
   .strictObject({
     id: z.string().min(1).optional().describe('a clause id (verb.topic.detail) or a case id (verb/name)'),
     capability: Capability.optional().describe('an optional feature the device does not support (status: skip), instead of id'),
     status: ExpectedStatus,
-    reason: z.string().min(1).describe('why the implementation ends so, in a sentence'),
-    link: z.url({ protocol: /^https?$/ }).describe('the bug, mailing-list thread or source line that shows it'),
+    reason: z.string().min(1).refine(isWritten, { error: placeholderLeft('why the implementation ends so') }).describe('why the implementation ends so, in a sentence'),
+    link: z
+      .url({ protocol: /^https?$/, error: (issue) => (typeof issue.input === 'string' && !isWritten(issue.input) ? placeholderLeft('the link to what shows it') : undefined) })
+      .describe('the bug, mailing-list thread or source line that shows it'),
     expires: z.iso.date().optional().describe('YYYY-MM-DD: after this day the entry is an error, so it gets re-checked'),
     when: When.optional(),
   })

@@ -1,5 +1,5 @@
 import { STATUS_LABEL } from '../labels.js';
-import { columnLabel } from '../matrix.js';
+import { columnLabels } from '../matrix.js';
 import type { CaseResult, RunResults } from '../results-schema.js';
 import { caseAnchor, esc, json } from './escape.js';
 import { counterexampleTimelines } from './timeline.js';
@@ -37,7 +37,8 @@ function caseDetails(c: CaseResult, column: number): string {
 
 /** Every case of every run with its evidence and its call trace, each once; clause rows link here. */
 export function caseSections(runs: readonly RunResults[]): string {
+  const labels = columnLabels(runs);
   return runs
-    .map((run, column) => `<h3>${esc(columnLabel(run))}</h3>${run.cases.map((c) => caseDetails(c, column)).join('')}`)
+    .map((run, column) => `<h3>${esc(labels[column] ?? '')}</h3>${run.cases.map((c) => caseDetails(c, column)).join('')}`)
     .join('');
 }

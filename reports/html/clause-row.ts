@@ -1,6 +1,6 @@
 import type { Source } from '../../spec/clauses/schema.js';
 import { describeSource, STATUS_LABEL } from '../labels.js';
-import { type MatrixRow, columnLabel } from '../matrix.js';
+import { type MatrixRow, columnLabels } from '../matrix.js';
 import type { CaseResult, ClauseResult, RunResults } from '../results-schema.js';
 import { caseAnchor, esc, json } from './escape.js';
 
@@ -40,6 +40,7 @@ const checkRows = (c: CaseResult, clauseId: string) =>
 
 /** Per column: the cases that check this clause, with the checks of this clause (expected vs actual). */
 function evidence(clause: ClauseResult, runs: readonly RunResults[]): string {
+  const labels = columnLabels(runs);
   return runs
     .map((run, column) => {
       const cell = run.clauses.find((c) => c.id === clause.id);
@@ -53,7 +54,7 @@ function evidence(clause: ClauseResult, runs: readonly RunResults[]): string {
           `${c.reason ? ` <span class="note">${esc(c.reason)}</span>` : ''}</p>` +
           `<table class="checks"><tr><th>check</th><th>what</th><th>expected</th><th>actual</th></tr>${checkRows(c, clause.id)}</table>`,
       );
-      return `<div class="evidence"><h4>${esc(columnLabel(run))}</h4>${expectation}${body.join('') || '<p class="note">no case checks it in this run</p>'}</div>`;
+      return `<div class="evidence"><h4>${esc(labels[column] ?? '')}</h4>${expectation}${body.join('') || '<p class="note">no case checks it in this run</p>'}</div>`;
     })
     .join('');
 }

@@ -1,5 +1,5 @@
-import { docDriftOfRun, kernelOfRun, STATUS_LABEL } from '../labels.js';
-import { columnLabel, matrixRows } from '../matrix.js';
+import { docDriftOfRun, expectationsOfRun, kernelOfRun, STATUS_LABEL } from '../labels.js';
+import { columnLabels, matrixRows } from '../matrix.js';
 import { type ClauseStatus, type Coverage, type RunResults } from '../results-schema.js';
 import { caseSections } from './cases.js';
 import { esc } from './escape.js';
@@ -8,10 +8,11 @@ import { SCRIPT } from './script.js';
 import { STYLE } from './style.js';
 
 function runTable(runs: readonly RunResults[]): string {
-  const row = (label: string, value: (r: RunResults) => string) => `<tr><th>${label}</th>${runs.map((r) => `<td>${value(r)}</td>`).join('')}</tr>`;
+  const labels = columnLabels(runs);
+  const row = (label: string, value: (r: RunResults, column: number) => string) => `<tr><th>${label}</th>${runs.map((r, column) => `<td>${value(r, column)}</td>`).join('')}</tr>`;
   return (
     `<table class="runs">` +
-    row('run', (r) => `<strong>${esc(columnLabel(r))}</strong>`) +
+    row('run', (_, column) => `<strong>${esc(labels[column] ?? '')}</strong>`) +
     row('gate', (r) => `<span class="verdict ${r.gate.passed ? 'pass' : 'fail'}">${r.gate.passed ? 'PASS' : 'FAIL'}</span> ${esc(r.gate.summary.replace(/^(PASS|FAIL): /, ''))}`) +
     row('implementation', (r) => `${esc(r.adapter.implementation)} <span class="note">${esc(r.adapter.version)}, layer ${esc(r.adapter.layer)}</span>`) +
     row('driver', (r) => esc(r.adapter.device.driver ?? '')) +
@@ -19,7 +20,7 @@ function runTable(runs: readonly RunResults[]): string {
     row('kernel-doc', (r) => esc(docDriftOfRun(r) ?? '')) +
     row('profile', (r) => esc(r.run.profile)) +
     row('spec snapshot', (r) => esc(r.spec.snapshot ?? 'none')) +
-    row('expectations', (r) => esc(r.run.expectations ?? 'none')) +
+    row('expectations', (r) => esc(expectationsOfRun(r.run))) +
     row('started', (r) => `${esc(r.run.startedAt)}${r.run.interrupted ? ' <strong>interrupted</strong>' : ''}${r.run.filter ? ` <span class="note">cases ${esc(r.run.filter)}</span>` : ''}`) +
     `</table>`
   );
@@ -59,8 +60,9 @@ function coverage(entries: readonly Coverage[] | undefined): string {
  */
 export function renderHtml(runs: readonly RunResults[]): string {
   const passed = runs.every((r) => r.gate.passed);
-  const title = `rvt-conform: ${passed ? 'PASS' : 'FAIL'}: ${runs.map(columnLabel).join(', ')}`;
-  const header = `<tr><th>clause</th><th>level</th>${runs.map((r) => `<th>${esc(columnLabel(r))}<br><span class="note">${esc(r.run.profile)}</span></th>`).join('')}</tr>`;
+  const labels = columnLabels(runs);
+  const title = `rvt-conform: ${passed ? 'PASS' : 'FAIL'}: ${labels.join(', ')}`;
+  const header = `<tr><th>clause</th><th>level</th>${runs.map((r, column) => `<th>${esc(labels[column] ?? '')}<br><span class="note">${esc(r.run.profile)}</span></th>`).join('')}</tr>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title><style>${STYLE}</style></head>

@@ -22,6 +22,21 @@ describe('rvt-conform run', () => {
     expect(results.run.profile).toBe('rdmavt');
   });
 
+  it("applies the model's own expectations when the model runs without --expectations, from any folder, and says so", async () => {
+    // a project that installed the package has no expectations/ of its own: the run reads the package's
+    const project = await outDir();
+    const r = await execa(process.execPath, [CLI, 'run', '--out', 'reports', '--quiet'], { cwd: project, reject: false, env: { CI: '1' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const results = RunResults.parse(JSON.parse(await readFile(join(project, 'reports/results.json'), 'utf8')));
+    expect(results.run).toMatchObject({ expectations: 'expectations/model.yaml', expectationsByDefault: true });
+    expect(results.gate.waived).toContain('post_srq_recv.context.interrupt');
+    expect(await readFile(join(project, 'reports/report.md'), 'utf8')).toContain("the model's own expectations (`expectations/model.yaml`) applied by default");
+    // another adapter has none of its own: a mutant's run reads no expectations
+    const mutant = await outDir();
+    await cli(['run', '--adapter', 'mutant:capacity-minus-one', '--case', 'post_srq_recv/single-wr', '--out', mutant, '--quiet']);
+    expect(RunResults.parse(JSON.parse(await readFile(join(mutant, 'results.json'), 'utf8'))).run.expectations).toBeNull();
+  });
+
   it('under GitHub Actions writes the step summary and annotates (on stderr with --json, so stdout stays JSON)', async () => {
     const out = await outDir();
     const summary = join(out, 'step-summary.md');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { docDriftOfRun, kernelOfRun } from '../../reports/labels.js';
 import { renderMarkdown } from '../../reports/markdown.js';
-import { columnLabel } from '../../reports/matrix.js';
+import { columnLabel, columnLabels } from '../../reports/matrix.js';
 import { RunResults } from '../../reports/results-schema.js';
 import { vmRunInfo, VM_RUN_ENV } from '../../vm/run-info.js';
 import { casesNamed, resultsFor } from './fixture.js';
@@ -46,5 +46,22 @@ describe('the kernel a run judged, in its results and reports', () => {
     const on = (release: string) => ({ ...base, adapter: { ...base.adapter, device: { ...base.adapter.device, kernel: release } } });
     expect(columnLabel(on('6.1.0-57-amd64'))).not.toBe(columnLabel(on('6.12.118+deb12-amd64')));
     expect(columnLabel(on('6.1.0-57-amd64'))).toContain('6.1.0-57-amd64');
+  });
+
+  it('labels runs of one device on one kernel apart by what differs: the tool version, else when each ran', async () => {
+    const base = await resultsFor({ cases: casesNamed('post_srq_recv/single-wr') });
+    const run = (startedAt: string, version = base.tool.version) => ({ ...base, tool: { ...base.tool, version }, run: { ...base.run, startedAt } });
+    const other = { ...base, adapter: { ...base.adapter, device: { ...base.adapter.device, name: 'other0' } } };
+    const name = `${base.adapter.adapter} (${base.adapter.device.name}`;
+    expect(columnLabels([run('2026-12-03T02:00:00.000Z'), run('2026-12-04T02:00:00.000Z'), other])).toEqual([
+      `${name}, 2026-12-03 02:00 UTC)`,
+      `${name}, 2026-12-04 02:00 UTC)`,
+      // a run no other shares a label with keeps the short one
+      columnLabel(other),
+    ]);
+    expect(columnLabels([run('2026-12-03T02:00:00.000Z', '0.1.0'), run('2026-12-04T02:00:00.000Z', '0.2.0')])).toEqual([
+      `${name}, rvt-conform 0.1.0, 2026-12-03 02:00 UTC)`,
+      `${name}, rvt-conform 0.2.0, 2026-12-04 02:00 UTC)`,
+    ]);
   });
 });
