@@ -15,6 +15,8 @@ function faultBefore(spec: string | undefined): { call: string; kind: number } |
   return { call: match[1] as string, kind: match[2] === 'warn' ? Fault.WARN : Fault.SLEEP_IN_ATOMIC };
 }
 
+const isProbe = (hosted: unknown) => typeof hosted === 'object' && hosted !== null && 'probe' in hosted;
+
 function provoke(kind: number, on: string): void {
   const control = new KernelControl(on);
   try {
@@ -57,7 +59,8 @@ export function serveKernelWorker(device: string | undefined, faultSpec: string 
         return null;
       case 'case':
         if (serveCase === undefined) throw new Error('this worker does not run cases');
-        return serveCase(forCases, request.case, request.progress);
+        // The test fault is for the cases: a probe that posts (the srq probe does) must not meet it.
+        return serveCase(isProbe(request.case) ? adapter : forCases, request.case, request.progress);
     }
   };
 
