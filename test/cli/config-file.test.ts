@@ -46,6 +46,17 @@ describe('the config file', () => {
     expect(await findConfig(undefined, await folder())).toBeUndefined();
   });
 
+  it('takes the kernel the VM boots: a folder relative to the file, a release as written; without --vm it is refused', async () => {
+    const dir = await folder();
+    const staged = await findConfig(await configIn(dir, 'kernel: kernels/6.12\n'));
+    expect(staged?.config.kernel).toBe(join(dir, 'kernels/6.12'));
+    const release = await findConfig(await configIn(dir, 'kernel: 6.1.0-57-amd64\n', 'other.yaml'));
+    expect(release?.config.kernel).toBe('6.1.0-57-amd64');
+    const r = await runCli(['run', '--config', join(dir, 'other.yaml'), '--quiet']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--kernel chooses the kernel the VM boots/);
+  });
+
   it('refuses an unknown key or a bad value, naming the file and the key (exit 2)', async () => {
     const dir = await folder();
     for (const [text, message] of [
