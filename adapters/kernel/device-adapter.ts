@@ -31,7 +31,7 @@ function moduleDigest(): string {
 /** Which rdmavt.ko is loaded: the stock one or one built from a source, and which file. */
 function rdmavtModule(): string {
   const source = process.env[RDMAVT_SOURCE_ENV];
-  return `${source === undefined ? "Debian's stock rdmavt.ko" : `rdmavt.ko built from ${source}`}: ${moduleDigest()}`;
+  return `${source === undefined ? "the booted kernel's own rdmavt.ko" : `rdmavt.ko built from ${source}`}: ${moduleDigest()}`;
 }
 
 /** Opens a control session, turning "cannot" into the reasons the parent has remedies for. */
