@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { clauses } from '../spec/clauses/index.js';
 import { clausesTouchedBy } from '../spec/drift-clauses.js';
@@ -30,7 +31,6 @@ export async function kernelDocDrift(kernel: GuestKernel, cacheDir: string): Pro
     .digest('hex')
     .slice(0, 16);
   const file = await cachedFile(join(cacheDir, 'doc-drift', `${key}.json`), async (tmp) => {
-    const { writeFile } = await import('node:fs/promises');
     let drift: DocDrift;
     try {
       const other = await buildSnapshot(await openKernelSource(source), { patterns: cited.files.map((f) => f.path) });
