@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { Session } from './adapter.js';
+import { type CallName, type CallResult, calls } from './calls.js';
+import { Handle } from '../spec/verbs/ints.js';
+import { WorkCompletion } from '../spec/verbs/wc.js';
+
+/**
+ * A batch: a list of verbs calls that the device side executes in order and answers with every
+ * outcome at once, so that a sequence of many calls pays one round trip (the fuzzer's commands
+ * against a device in a VM, where a crossing costs far more than the call). Outcomes are data
+ * (a refused post is a result like any other): a batch stops early only when a step could not be
+ * executed at all (a handle the session does not know, an adapter error), and says where.
+ */
+
+/** The calls a batch may hold: every verb but the concurrent workload, which is a batch of its own. */
+export const BATCH_CALLS = [
+  'queryDevice',
+  'queryPort',
+  'allocPd',
+  'deallocPd',
+  'regMr',
+  'writeMr',
+  'readMr',
+  'deregMr',
+  'createCq',
+  'pollCq',
+  'destroyCq',
+  'createSrq',
+  'modifySrq',
+  'querySrq',
+  'destroySrq',
+  'postSrqRecv',
+  'createQp',
+  'modifyQp',
+  'queryQp',
+  'destroyQp',
+  'postRecv',
+  'postSend',
+  'getAsyncEvents',
+] as const satisfies readonly CallName[];
+export type BatchCall = (typeof BATCH_CALLS)[number];
+
+/**
+ * Poll a CQ until `expect` completions have come or `waitMs` has passed, whichever is first: the
+ * wait for an event the previous steps allow (a loopback send completing), not a fixed sleep.
+ */
+export const DrainArgs = z.object({
+  cq: Handle,
+  expect: z.number().int().min(0).max(4096),
+  waitMs: z.number().int().min(0).max(60_000),
+});
+export type DrainArgs = z.infer<typeof DrainArgs>;
+export const DrainResult = z.object({ completions: z.array(WorkCompletion) });
+
+const callStep = <N extends BatchCall>(name: N) => z.object({ call: z.literal(name), args: calls[name].args });
+
+export type BatchStep = { [N in BatchCall]: { call: N; args: z.output<(typeof calls)[N]['args']> } }[BatchCall] | { call: 'drainCq'; args: DrainArgs };
+// Built from the call table, so the union's static type is spelled out above rather than inferred.
+export const BatchStep = z.discriminatedUnion('call', [
+  ...BATCH_CALLS.map(callStep),
+  z.object({ call: z.literal('drainCq'), args: DrainArgs }),
+] as unknown as [ReturnType<typeof callStep<BatchCall>>, ...ReturnType<typeof callStep<BatchCall>>[]]) as unknown as z.ZodType<BatchStep>;
+
+/** The longest batch one request carries: a chunk of a sequence, not a whole run. */
+export const MAX_BATCH_STEPS = 4096;
+
+export const BatchArgs = z.object({ steps: z.array(BatchStep).max(MAX_BATCH_STEPS) });
+
+/** One step's outcome, in step order; `error` when the step could not be executed (and the batch stopped there). */
+export type StepResult = { [N in BatchCall]: { call: N; result: CallResult<N> } }[BatchCall] | { call: 'drainCq'; result: z.output<typeof DrainResult> } | { call: BatchStep['call']; error: string };
+
+export interface BatchResult {
+  results: StepResult[];
+}
+
+const BATCH = 64;
+
+/** Every completion on `cq`, polling until `expect` have come or `waitMs` passed. */
+export async function drain(session: Pick<Session, 'pollCq'>, { cq, expect, waitMs }: DrainArgs): Promise<WorkCompletion[]> {
+  const got: WorkCompletion[] = [];
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    const { completions } = await session.pollCq({ cq, max: BATCH });
+    got.push(...completions);
+    if (completions.length === BATCH) continue;
+    if (got.length >= expect || performance.now() > deadline) return got;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+/**
+ * A batch executed call by call on `session`: what a device side without a batch request of its
+ * own does, and the meaning every batched implementation must keep.
+ */
+export async function runStepsOneByOne(session: Session, steps: readonly BatchStep[]): Promise<BatchResult> {
+  const results: StepResult[] = [];
+  for (const step of steps) {
+    try {
+      if (step.call === 'drainCq') {
+        results.push({ call: 'drainCq', result: { completions: await drain(session, step.args) } });
+      } else {
+        const run = session[step.call] as (args: unknown) => Promise<unknown>;
+        results.push({ call: step.call, result: await run(step.args) } as StepResult);
+      }
+    } catch (error) {
+      results.push({ call: step.call, error: error instanceof Error ? error.message : String(error) });
+      break;
+    }
+  }
+  return { results };
+}
