@@ -6,6 +6,7 @@ import type { Case } from './case.js';
 import { CaseRecord, type CaseRequest, fromProgress, parseWire } from './case-record.js';
 import type { Check } from './checks.js';
 import { CaseContext } from './context.js';
+import { errnoSignChecks } from './errno-sign.js';
 import { fenced } from './fence.js';
 import { Interrupted, Timeout, bounded } from './bounded.js';
 import { SetupError } from './fixtures.js';
@@ -243,6 +244,7 @@ async function runCaseOnly(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase:
 export async function sessionRun(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case, observer?: SessionObserver): Promise<Omit<CaseRun, 'case'>> {
   const { timeoutMs } = options;
   const end = await inSession(options, (ctx) => kase.run(ctx), observer);
+  if (end.error === undefined) end.checks.push(...errnoSignChecks(kase, end.trace));
   const durationMs = performance.now() - end.openedAt;
   return { durationMs, trace: end.trace, checks: end.checks, ...withCloseFailure(verdict(kase, end, timeoutMs), end.closeFailure, timeoutMs) };
 }

@@ -4,6 +4,8 @@ import { type Mutant, mutate } from './mutant.js';
 
 const VERB = 'post_srq_recv';
 
+const flipSign = <T extends { rawReturn: number }>(out: T): T => (out.rawReturn === 0 ? out : { ...out, rawReturn: -out.rawReturn });
+
 export const postSrqRecvMutants: Mutant[] = [
   mutate(rdmavt, 'posts-failing-wr', VERB, 'queues the WR that failed the num_sge check before returning the error', {
     postRecvList(b, rq, wrs, accept) {
@@ -11,6 +13,15 @@ export const postSrqRecvMutants: Mutant[] = [
       const failed = typeof out.badWr === 'number' ? wrs[out.badWr] : undefined;
       if (failed !== undefined && !rq.ring.isFull()) accept(copyRecvWqe(failed));
       return out;
+    },
+  }),
+  // Every post verb at once: a provider or shim that hands the kernel's errno up unflipped (or flips
+  // it twice) does so on every post path, and each failed post a case sees must catch it.
+  mutate(rdmavt, 'errno-sign-flipped', VERB, 'returns the errno of a failed post with the other layer\'s sign (positive from the kernel verbs), on every post verb', {
+    intercept: {
+      postSrqRecv: (_state, args, next) => flipSign(next(args)),
+      postRecv: (_state, args, next) => flipSign(next(args)),
+      postSend: (_state, args, next) => flipSign(next(args)),
     },
   }),
   mutate(rdmavt, 'bad-wr-unset', VERB, 'returns the errno but never writes *bad_wr', {

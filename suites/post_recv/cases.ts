@@ -20,7 +20,7 @@ export const postRecvCases = [
     id: 'post_recv/srq-attached-rejected',
     verb: 'post_recv',
     title: 'A QP created with an SRQ rejects post_recv (in INIT, where its state alone would accept it)',
-    clauses: ['post_recv.srq-attached.rejected'],
+    clauses: ['post_recv.srq-attached.rejected', 'post_recv.return.errno-sign'],
     requires: ['srq'],
     async run(ctx) {
       const pd = await ctx.pd();

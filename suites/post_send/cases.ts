@@ -181,7 +181,7 @@ export const postSendCases = [
     id: 'post_send/ud-rdma-write-rejected',
     verb: 'post_send',
     title: 'RDMA WRITE on a UD QP is rejected at post time',
-    clauses: ['post_send.opcode.invalid-for-type'],
+    clauses: ['post_send.opcode.invalid-for-type', 'post_send.return.errno-sign'],
     requires: ['ud'],
     async run(ctx) {
       const created = await tryCreateQp(ctx.verbs, await ctx.pd(), {
@@ -204,7 +204,7 @@ export const postSendCases = [
     id: 'post_send/bad-lkey-rejected',
     verb: 'post_send',
     title: 'A send sge with an lkey that names no MR is rejected at post time (rdmavt)',
-    clauses: ['post_send.lkey.checked-at-post'],
+    clauses: ['post_send.lkey.checked-at-post', 'post_send.return.errno-sign'],
     requires: ['rc_loopback'],
     async run(ctx) {
       const pair = await ctx.loopback();

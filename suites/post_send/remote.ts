@@ -77,7 +77,7 @@ export const remoteCases = [
     id: 'post_send/atomic-sge-checked',
     verb: 'post_send',
     title: 'An atomic whose sge is shorter than 8 bytes, or unaligned, is rejected at post (rdmavt: EINVAL)',
-    clauses: ['post_send.atomic.sge-checked-at-post'],
+    clauses: ['post_send.atomic.sge-checked-at-post', 'post_send.return.errno-sign'],
     requires: ['rc_loopback'],
     async run(ctx) {
       const pair = await ctx.loopback();

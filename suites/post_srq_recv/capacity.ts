@@ -8,7 +8,7 @@ export const capacityCases = [
     id: 'post_srq_recv/room-after-consume',
     verb: 'post_srq_recv',
     title: 'A full SRQ takes exactly as many new WRs as were consumed, across the ring wrap',
-    clauses: ['post_srq_recv.full.rejected', 'post_srq_recv.consume.fifo-unchanged'],
+    clauses: ['post_srq_recv.full.rejected', 'post_srq_recv.consume.fifo-unchanged', 'post_srq_recv.return.errno-sign'],
     requires: ['srq', 'rc_loopback'],
     async run(ctx) {
       const rig = await srqRig(ctx, { max_wr: 8 });

@@ -195,7 +195,7 @@ describe('a kernel splat', () => {
 
   async function documentedRun(adapter: Adapter & { onCaseStart?(id: string): void }, entries: readonly Expectation[]) {
     const info = await adapter.info();
-    const cases = casesNamed('post_srq_recv/check-order', 'post_srq_recv/single-wr');
+    const cases = casesNamed('post_srq_recv/num_sge-zero', 'post_srq_recv/single-wr');
     const { runs } = await runCases({
       adapter, info, cases, profile: 'documented', timeoutMs: 5000,
       onEvent: (event) => {
@@ -210,12 +210,12 @@ describe('a kernel splat', () => {
   }
 
   it('fails the gate at every profile, even in a case whose clauses are all reference-level (not binding under documented)', async () => {
-    const results = await documentedRun(splatsDuring('post_srq_recv/check-order'), []);
-    const kase = results.cases.find((c) => c.id === 'post_srq_recv/check-order');
+    const results = await documentedRun(splatsDuring('post_srq_recv/num_sge-zero'), []);
+    const kase = results.cases.find((c) => c.id === 'post_srq_recv/num_sge-zero');
     expect(kase?.splat).toEqual({ problem: 'a kernel WARNING: WARNING: CPU: 0 PID: 1 at drivers/infiniband/sw/rdmavt/qp.c:2041', fatal: false });
     expect(results.clauses.filter((c) => kase?.clauses.includes(c.id)).every((c) => !c.binding)).toBe(true);
     expect(results.gate.passed).toBe(false);
-    expect(results.gate.failures).toContain('post_srq_recv/check-order');
+    expect(results.gate.failures).toContain('post_srq_recv/num_sge-zero');
     expect(results.gate.summary).toContain('1 case(s) left a kernel splat');
   });
 
