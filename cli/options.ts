@@ -37,6 +37,15 @@ export function parseTimeoutSeconds(max: number): (value: string) => number {
   };
 }
 
+/** An integer from `min` to `max`: a parser for a bounded count flag (--repeat, --load). */
+export function parseIntIn(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+    return n;
+  };
+}
+
 export function parseNonNegativeInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer >= 0');

@@ -1,4 +1,16 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../reports/atomic.js';
+import type { RunResults } from '../../reports/results-schema.js';
+import { renderStability, stabilityOf } from '../../reports/stability.js';
+import { startBusyLoops } from '../busy-load.js';
+import { parseIntIn } from '../options.js';
+
+/** A stability run repeats tiers in one boot: 20 runs of CI's tiers is most of a day under TCG. */
+const MAX_REPEAT = 20;
+/** More busy loops than a few cores' worth says nothing more about timing. */
+const MAX_LOAD = 16;
 import type { Command } from 'commander';
 import { finishGuestResults } from '../../reports/guest-results.js';
 import { bindingFailureLines } from '../../reports/summary.js';
@@ -15,20 +27,22 @@ import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
  * passed, 1 when one failed, 2 when one could not run (its reason is printed), and no tier is lost
  * to another: a VM that ends early leaves the later tiers reported as not run.
  */
-export async function tiersCommand(file: string, defaultKernel?: string): Promise<number> {
-  const entries = await loadTiersFile(file);
-  for (const entry of entries) {
-    if (entry.expectations !== undefined && !existsSync(entry.expectations)) {
-      throw new UserError(`${file}: tier ${entry.name}: no expectations file ${entry.expectations}`);
-    }
-  }
-  // One boot per kernel, in the file's order of first mention; every kernel is resolved before any boot.
-  const byKernel = new Map<string | undefined, TierEntry[]>();
-  for (const entry of entries) {
-    const choice = entry.kernel ?? defaultKernel;
-    byKernel.set(choice, [...(byKernel.get(choice) ?? []), entry]);
-  }
-  const kernels = new Map([...byKernel.keys()].map((choice) => [choice, resolveKernel(choice)]));
+export interface TiersOptions {
+  kernel?: string;
+  /** Run every tier this many times (in the same boot), each run into <out>/run-<k>, and report every case whose status changed. */
+  repeat?: number;
+  /** Host busy loops beside the VM while the tiers run. */
+  load?: number;
+}
+
+/** A tier's runs when repeated: the same tier, its reports one folder down per run. */
+function repeated(entries: readonly TierEntry[], repeat: number): { entry: TierEntry; tier: string; run: number }[] {
+  if (repeat === 1) return entries.map((entry) => ({ entry, tier: entry.name, run: 1 }));
+  return Array.from({ length: repeat }, (_, i) => entries.map((entry) => ({ entry: { ...entry, name: `${entry.name}.run-${i + 1}`, out: join(entry.out, `run-${i + 1}`) }, tier: entry.name, run: i + 1 }))).flat();
+}
+
+/** The tiers of each kernel in one boot of it, in order: every tier's run, reported or not. */
+async function bootEach(byKernel: ReadonlyMap<string | undefined, TierEntry[]>, kernels: ReadonlyMap<string | undefined, ReturnType<typeof resolveKernel>>) {
   const { runTiersInVm } = await import('../../guest/run-in-vm.js');
   const runs = [];
   for (const [choice, group] of byKernel) {
@@ -51,20 +65,65 @@ export async function tiersCommand(file: string, defaultKernel?: string): Promis
       )),
     );
   }
+  return runs;
+}
+
+export async function tiersCommand(file: string, options: TiersOptions = {}): Promise<number> {
+  const defaultKernel = options.kernel;
+  const repeat = options.repeat ?? 1;
+  const load = options.load ?? 0;
+  const listed = await loadTiersFile(file);
+  const planned = repeated(listed, repeat);
+  const entries = planned.map((p) => p.entry);
+  for (const entry of entries) {
+    if (entry.expectations !== undefined && !existsSync(entry.expectations)) {
+      throw new UserError(`${file}: tier ${entry.name}: no expectations file ${entry.expectations}`);
+    }
+  }
+  // One boot per kernel, in the file's order of first mention; every kernel is resolved before any boot.
+  const byKernel = new Map<string | undefined, TierEntry[]>();
+  for (const entry of entries) {
+    const choice = entry.kernel ?? defaultKernel;
+    byKernel.set(choice, [...(byKernel.get(choice) ?? []), entry]);
+  }
+  const kernels = new Map([...byKernel.keys()].map((choice) => [choice, resolveKernel(choice)]));
+  const busy = load > 0 ? startBusyLoops(load) : undefined;
+  const runs = await bootEach(byKernel, kernels).finally(() => busy?.stop());
   let worst = 0;
+  const reported = new Map<string, RunResults | undefined>();
   for (const run of runs) {
     const { results, annotations } = run.exitCode === undefined ? { results: undefined, annotations: [] } : await finishGuestResults(run.out, ALL_FORMATS);
     if (results === undefined) {
       process.stdout.write(`tier ${run.tier.name}: not run to its end (the VM stopped first; see the console log above)\n`);
       worst = 2;
+      reported.set(run.tier.name, undefined);
       continue;
     }
+    reported.set(run.tier.name, results);
     for (const line of annotations) process.stdout.write(`${line}\n`);
     process.stdout.write(`tier ${run.tier.name} (${run.tier.adapter} on ${run.tier.device}): ${results.gate.summary}; ${(results.run.durationMs / 1000).toFixed(1)} s; reports in ${run.out}\n`);
     for (const line of bindingFailureLines(results, run.out)) process.stdout.write(`${line}\n`);
     worst = Math.max(worst, run.exitCode === 0 ? 0 : run.exitCode === 1 ? 1 : 2);
   }
+  if (repeat > 1) worst = Math.max(worst, await reportStability(listed, planned, reported, repeat, load));
   return worst;
+}
+
+/** Each tier's stability over its runs, written beside them (<out>/stability.json, .md) and summed up: 1 when a case changed status. */
+async function reportStability(listed: readonly TierEntry[], planned: ReturnType<typeof repeated>, reported: ReadonlyMap<string, RunResults | undefined>, repeat: number, load: number): Promise<number> {
+  let unstable = false;
+  for (const entry of listed) {
+    const runs = planned.filter((p) => p.tier === entry.name).map((p) => ({ run: p.run, out: p.entry.out, results: reported.get(p.entry.name) }));
+    const stability = stabilityOf(entry.name, repeat, load, runs);
+    await mkdir(entry.out, { recursive: true });
+    await writeFileAtomic(join(entry.out, 'stability.json'), `${JSON.stringify(stability, null, 2)}\n`);
+    await writeFileAtomic(join(entry.out, 'stability.md'), renderStability(stability));
+    const missing = stability.missing.length === 0 ? '' : `, runs ${stability.missing.join(', ')} did not report`;
+    process.stdout.write(`tier ${entry.name}: ${stability.stable ? 'STABLE' : 'UNSTABLE'} over ${stability.runs.length} of ${repeat} runs with ${load} busy loop(s)${missing}; ${stability.changed.length} case(s) changed status (${join(entry.out, 'stability.md')})\n`);
+    for (const c of stability.changed) process.stdout.write(`  ${c.id}: ${c.statuses.map((x) => `${x.run}:${x.status}`).join(' ')}\n`);
+    unstable ||= !stability.stable;
+  }
+  return unstable ? 1 : 0;
 }
 
 export function registerTiersCommand(program: Command): void {
@@ -73,7 +132,9 @@ export function registerTiersCommand(program: Command): void {
     .description('run several tiers of the shared suite (adapter on device: ibverbs or kernel on rxe0, siw0, rvt_sim0) in one VM boot, each with its own expectations and reports')
     .argument('<file>', 'the tiers (YAML: tiers: [{name, adapter, device, profile?, expectations?, timeout?, out, kernel?}]; paths relative to the current directory)')
     .option('--kernel <kernel>', `for the tiers that name none: ${KERNEL_OPTION_HELP}`)
-    .action(async (file: string, options: { kernel?: string }) => {
-      process.exitCode = await tiersCommand(file, options.kernel);
+    .option('--repeat <n>', 'run every tier n times in the boot (reports in <out>/run-<k>) and report each case whose status changed (<out>/stability.md); exit 1 if one did', parseIntIn(1, MAX_REPEAT), 1)
+    .option('--load <k>', 'start k busy loops on the host beside the VM while the tiers run (a stability run under load)', parseIntIn(0, MAX_LOAD), 0)
+    .action(async (file: string, options: TiersOptions) => {
+      process.exitCode = await tiersCommand(file, options);
     });
 }

@@ -49,6 +49,19 @@ describe('tiers files', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it.each([
+    ['--repeat', '0'],
+    ['--repeat', '21'],
+    ['--repeat', 'two'],
+    ['--load', '-1'],
+    ['--load', '17'],
+  ])('refuses %s %s before any boot (exit 2)', async (flag, value) => {
+    const r = await runCli(['tiers', await tiersFile(`tiers:\n${TIER}`), flag, value]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(flag);
+    expect(r.stderr).toMatch(/expected an integer from \d+ to \d+/);
+  });
+
   it('refuses an expectations file that is not there, before any boot', async () => {
     const r = await runCli(['tiers', await tiersFile(`tiers:\n${TIER}    expectations: expectations/nosuch.yaml\n`)]);
     expect(r.exitCode).toBe(2);
