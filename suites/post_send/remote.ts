@@ -26,6 +26,9 @@ async function responderAccess(ctx: CaseContext, pair: LoopbackPair, flags: MrAc
   if (out.rawReturn !== 0) throw new Error(`modifyQp RTS -> RTS ACCESS_FLAGS returned ${out.errno}`);
 }
 
+/** rvt_check_refs (rdmavt/mr.c) waits up to 5 s for an MR's references to drop before dereg fails with EBUSY. */
+const RVT_DEREG_WAIT_MS = 4_900;
+
 export const remoteCases = [
   defineCase({
     id: 'post_send/rdma-read',
@@ -198,7 +201,15 @@ export const remoteCases = [
       // No receive is posted and rnr_retry is 7: the send stays queued, holding the MR.
       await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(90, { sg_list: [{ addr: own.addr, length: 16, lkey: own.lkey }] })] });
       const early = await ctx.quietPoll(pair.sender.cq, 1);
+      const started = performance.now();
       const out = await ctx.verbs.deregMr({ mr: own.mr });
+      if (out.errno === 'EBUSY' && performance.now() - started >= RVT_DEREG_WAIT_MS) {
+        // rvt_dereg_mr waited its own 5 s for the MR's references and gave up: the flush that drops
+        // them had not run by then (on a loaded host it can be later, or lost to the race above), so
+        // whether dereg errors the QP and returns 0 was not seen either way.
+        ctx.check.notObservable('dereg_mr.in-use.errors-qp', `the implementation's own wait for the MR's references ran out first (EBUSY after ${Math.round(performance.now() - started)} ms; rdmavt's rvt_check_refs waits 5 s): the outcome depended on the host's speed, not on the contract`);
+        return;
+      }
       const sent = await ctx.poll(pair.sender.cq, 1);
       const { state } = await ctx.verbs.queryQp({ qp: pair.sender.qp });
       ctx.check.equal(
