@@ -29,7 +29,7 @@ import { RENDER_ON_HOST_ENV } from '../render-on-host.js';
  */
 export interface TiersOptions {
   kernel?: string;
-  /** Run every tier this many times (in the same boot), each run into <out>/run-<k>, and report every case whose status changed. */
+  /** Run every tier this many times (a boot per run), each run into <out>/run-<k>, and report every case whose status changed. */
   repeat?: number;
   /** Host busy loops beside the VM while the tiers run. */
   load?: number;
@@ -41,11 +41,11 @@ function repeated(entries: readonly TierEntry[], repeat: number): { entry: TierE
   return Array.from({ length: repeat }, (_, i) => entries.map((entry) => ({ entry: { ...entry, name: `${entry.name}.run-${i + 1}`, out: join(entry.out, `run-${i + 1}`) }, tier: entry.name, run: i + 1 }))).flat();
 }
 
-/** The tiers of each kernel in one boot of it, in order: every tier's run, reported or not. */
-async function bootEach(byKernel: ReadonlyMap<string | undefined, TierEntry[]>, kernels: ReadonlyMap<string | undefined, ReturnType<typeof resolveKernel>>) {
+/** Each group of tiers in one boot of its kernel, in order: every tier's run, reported or not. */
+async function bootEach(groups: readonly { choice: string | undefined; entries: TierEntry[] }[], kernels: ReadonlyMap<string | undefined, ReturnType<typeof resolveKernel>>) {
   const { runTiersInVm } = await import('../../guest/run-in-vm.js');
   const runs = [];
-  for (const [choice, group] of byKernel) {
+  for (const { choice, entries: group } of groups) {
     runs.push(
       ...(await runTiersInVm(
         group.map((entry) => ({
@@ -80,15 +80,19 @@ export async function tiersCommand(file: string, options: TiersOptions = {}): Pr
       throw new UserError(`${file}: tier ${entry.name}: no expectations file ${entry.expectations}`);
     }
   }
-  // One boot per kernel, in the file's order of first mention; every kernel is resolved before any boot.
-  const byKernel = new Map<string | undefined, TierEntry[]>();
-  for (const entry of entries) {
+  // One boot per kernel (and per run of a repeat, so a run is no longer than one boot may be), in the
+  // file's order of first mention; every kernel is resolved before any boot.
+  const groups = new Map<string, { choice: string | undefined; entries: TierEntry[] }>();
+  for (const { entry, run } of planned) {
     const choice = entry.kernel ?? defaultKernel;
-    byKernel.set(choice, [...(byKernel.get(choice) ?? []), entry]);
+    const key = JSON.stringify([run, choice ?? null]);
+    const group = groups.get(key) ?? { choice, entries: [] };
+    group.entries.push(entry);
+    groups.set(key, group);
   }
-  const kernels = new Map([...byKernel.keys()].map((choice) => [choice, resolveKernel(choice)]));
+  const kernels = new Map([...groups.values()].map(({ choice }) => [choice, resolveKernel(choice)]));
   const busy = load > 0 ? startBusyLoops(load) : undefined;
-  const runs = await bootEach(byKernel, kernels).finally(() => busy?.stop());
+  const runs = await bootEach([...groups.values()], kernels).finally(() => busy?.stop());
   let worst = 0;
   const reported = new Map<string, RunResults | undefined>();
   for (const run of runs) {
@@ -132,7 +136,7 @@ export function registerTiersCommand(program: Command): void {
     .description('run several tiers of the shared suite (adapter on device: ibverbs or kernel on rxe0, siw0, rvt_sim0) in one VM boot, each with its own expectations and reports')
     .argument('<file>', 'the tiers (YAML: tiers: [{name, adapter, device, profile?, expectations?, timeout?, out, kernel?}]; paths relative to the current directory)')
     .option('--kernel <kernel>', `for the tiers that name none: ${KERNEL_OPTION_HELP}`)
-    .option('--repeat <n>', 'run every tier n times in the boot (reports in <out>/run-<k>) and report each case whose status changed (<out>/stability.md); exit 1 if one did', parseIntIn(1, MAX_REPEAT), 1)
+    .option('--repeat <n>', 'run every tier n times, each run in a boot of its own (reports in <out>/run-<k>), and report each case whose status changed (<out>/stability.md); exit 1 if one did', parseIntIn(1, MAX_REPEAT), 1)
     .option('--load <k>', 'start k busy loops on the host beside the VM while the tiers run (a stability run under load)', parseIntIn(0, MAX_LOAD), 0)
     .action(async (file: string, options: TiersOptions) => {
       process.exitCode = await tiersCommand(file, options);
