@@ -56,7 +56,7 @@ describe('rvt-conform findings', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('exits 2 on a file that is not JSON, a path that does not exist, a folder without results, a format it does not write', async () => {
+  it('exits 2 on a file that is not JSON, a path that does not exist, a folder without results, a format it does not write, an --out it cannot write', async () => {
     const notJson = join(dir, 'not.json');
     await writeFile(notJson, 'not json');
     await mkdir(join(dir, 'empty'), { recursive: true });
@@ -66,6 +66,10 @@ describe('rvt-conform findings', () => {
       [[join(dir, 'empty')], `no results.json under ${join(dir, 'empty')}`],
       [[runs(), '--format', 'html'], 'unknown format html'],
     ] as const;
+    // the output is checked before any file is read: a bad --out costs nothing
+    const r = await runCli(['findings', runs(), '--out', join(notJson, 'out')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`--out ${join(notJson, 'out')}: cannot write there (ENOTDIR)`);
     for (const [args, message] of cases) {
       const r = await runCli(['findings', ...args, '--out', join(dir, 'out-refused')]);
       expect(r.exitCode, message).toBe(2);
