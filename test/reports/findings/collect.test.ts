@@ -87,6 +87,19 @@ describe('findings: from a set of runs', () => {
     expect(fortify?.reproducers[0]?.c).toBeUndefined();
   });
 
+  it('takes a case that never came back for a lockup, after an oops and before memory safety', () => {
+    const path = 'k612/kernel/results.json';
+    const results = runs[path] as RunResults;
+    const hung = { ...results, cases: results.cases.map((c) => (c.id === 'post_srq_recv/bad-wr-first' ? { ...c, status: 'error' as const, ran: 'timeout' as const, reason: 'timed out after 10 s' } : c)) };
+    const { findings } = collectFindings(loaded({ ...runs, [path]: hung }));
+    expect(findings.slice(0, 3).map((f) => [f.severity, f.cases[0]])).toEqual([
+      ['oops', 'post_srq_recv/single-wr'],
+      ['lockup', 'post_srq_recv/bad-wr-first'],
+      ['memory-safety', 'post_send/rdma-write'],
+    ]);
+    expect(findings[1]?.title).toMatch(/^post_srq_recv: never came back: /);
+  });
+
   it('gives a finding the same id in every report (from its key)', () => {
     expect(found().findings.map((f) => f.id)).toEqual(found().findings.map((f) => f.id));
     expect(new Set(found().findings.map((f) => f.id)).size).toBe(found().findings.length);
