@@ -20,7 +20,7 @@ interface Occurrence {
   severity: Severity;
   key: string;
   title: string;
-  /** The clauses it broke (for a contract finding, those that bind the run). */
+  /** The clauses it broke (for a contract finding, those that bind the run; for a crash or a hang, those the case names). */
   clauses: string[];
   splat: KernelSplat | undefined;
   log: string[] | undefined;
@@ -71,10 +71,11 @@ function occurrenceOf(run: number, results: RunResults, kase: CaseResult, bindin
     const call = /during (\w+)/.exec(words)?.[1];
     const signal = /\bSIG[A-Z]+\b/.exec(words)?.[0] ?? 'crash';
     const title = `${signal}${call === undefined ? '' : ` in ${callName(call, results.adapter.layer)}`}: ${kase.title}`;
-    return { ...base, severity: 'crash', key: `crash: ${device} ${kase.id} ${words}`, title };
+    // the case never got to check its clauses: they are what the crash broke
+    return { ...base, clauses: [...kase.clauses].sort(), severity: 'crash', key: `crash: ${device} ${kase.id} ${words}`, title };
   }
   if (kase.ran === 'timeout') {
-    return { ...base, severity: 'lockup', key: `timeout: ${device} ${kase.id}`, title: `${kase.verb}: never came back: ${kase.title}` };
+    return { ...base, clauses: [...kase.clauses].sort(), severity: 'lockup', key: `timeout: ${device} ${kase.id}`, title: `${kase.verb}: never came back: ${kase.title}` };
   }
   if (kase.status !== 'fail' && kase.status !== 'xfail') return undefined;
   const clauses = brokenClauses(kase).filter((id) => binding.has(id));

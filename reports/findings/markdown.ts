@@ -24,7 +24,7 @@ function sightings(list: readonly Sighting[], runs: readonly FindingsRun[]): str
   return list.map((s) => {
     const run = runs[s.run] as FindingsRun;
     const other = s.otherFinding === undefined ? '' : `, another finding: ${code(s.otherFinding)}`;
-    return `- ${runLabel(run)} (${deviceWords(run)}, ${run.profile}): ${code(s.case)} ${s.status}${s.ran === 'ok' ? '' : ` (${s.ran})`}${other} — ${code(run.path)}`;
+    return `- ${run.kernel ?? 'model'} ${deviceWords(run)} through ${LAYER_WORDS[run.layer]}, profile ${run.profile}: ${code(s.case)} ${s.status}${s.ran === 'ok' ? '' : ` (${s.ran})`}${other} — ${code(run.path)}`;
   });
 }
 
