@@ -123,7 +123,7 @@ function codeLocations(clause: ClauseResult, results: RunResults, located: Retur
     if (source.kind !== 'kernel-doc' && source.kind !== 'kernel-code') return [];
     const line = clause.citations?.find((c) => c.source === index)?.line ?? null;
     const href = located[index]?.href;
-    return [{ kernel: snapshotKernel(results), file: source.file, line, function: source.function, from: 'clause', ...(href === undefined ? {} : { href }) }];
+    return [{ kernel: snapshotKernel(results), file: source.file, line, function: source.function, module: null, from: 'clause', ...(href === undefined ? {} : { href }) }];
   });
 }
 
@@ -131,7 +131,7 @@ function codeLocations(clause: ClauseResult, results: RunResults, located: Retur
 function linkLocation(link: string): Location | undefined {
   const match = /\/tree\/([^?#]+\.[ch])(?:\?h=v?([\w.+-]+))?(?:#n(\d+))?/.exec(link);
   if (match === null) return undefined;
-  return { kernel: match[2] ?? null, file: match[1] as string, line: match[3] === undefined ? null : Number(match[3]), function: null, from: 'expectation', href: link };
+  return { kernel: match[2] ?? null, file: match[1] as string, line: match[3] === undefined ? null : Number(match[3]), function: null, module: null, from: 'expectation', href: link };
 }
 
 /** The first of each key, in order. */
@@ -192,7 +192,7 @@ function finding(key: string, occurrences: readonly Occurrence[], runs: readonly
   const fromLog = occurrences.flatMap((o): Location[] =>
     o.splat === undefined || (o.splat.file === undefined && o.splat.function === undefined)
       ? []
-      : [{ kernel: described[o.run]?.kernel ?? null, file: o.splat.file ?? null, line: o.splat.line ?? null, function: o.splat.function ?? null, from: 'kernel-log' }],
+      : [{ kernel: described[o.run]?.kernel ?? null, file: o.splat.file ?? null, line: o.splat.line ?? null, function: o.splat.function ?? null, module: o.splat.module ?? null, from: 'kernel-log' }],
   );
   const fromLinks = expectations.flatMap((e) => linkLocation(e.link) ?? []);
   const where = uniqueBy([...fromLog, ...broken.flatMap((b) => b.where), ...fromLinks], (l) => `${l.from} ${l.kernel} ${l.file} ${l.line} ${l.function}`);

@@ -20,16 +20,26 @@ function coordinates(sightings: readonly Sighting[], runs: readonly FindingsRun[
   return [...kernels].flatMap(([kernel, places]) => [`  - ${kernel}:`, ...[...places].map(([where, cases]) => `      ${where}: ${[...new Set(cases)].join('; ')}`)]);
 }
 
-/** The subsystem a linux-rdma subject names: the kernel module the splat is in, else the driver, else the user-space provider. */
+/** A kernel module as the subject names its subsystem: rdma_rxe -> rxe; the core's modules (ib_core, ib_uverbs, ...) -> core. */
+const moduleSubsystem = (module: string) => (/^(ib_|rdma_cm$|rdma_ucm$)/.test(module) ? 'core' : module.replace(/^rdma_/, ''));
+
+/**
+ * The subsystem a linux-rdma subject names: for a kernel splat, the driver folder of its file or
+ * the module the log names (never the user-space provider it came through); for a user-space
+ * crash, the provider's library; else the driver of a kernel-layer run, else the provider.
+ */
 function subsystem(finding: Drafted, runs: readonly FindingsRun[]): string {
   const seen = finding.seen.map((s) => runs[s.run] as FindingsRun);
-  const module = finding.where.find((l) => l.from === 'kernel-log')?.file?.match(/drivers\/infiniband\/(?:sw|hw|ulp)\/(\w+)\//)?.[1];
-  if (module !== undefined) return `RDMA/${module}`;
-  // a crash of the process is the user-space library's, whatever drives the device
-  const provider = seen.find((r) => r.provider !== null)?.provider ?? undefined;
-  if (finding.severity === 'crash' && provider !== undefined) return `rdma-core/${provider}`;
   const driver = seen.find((r) => r.driver !== null)?.driver ?? undefined;
-  if (driver !== undefined) return `RDMA/${driver.replace(/^rdma_/, '')}`;
+  const provider = seen.find((r) => r.provider !== null)?.provider ?? undefined;
+  const logged = finding.where.filter((l) => l.from === 'kernel-log');
+  const folder = logged.map((l) => l.file?.match(/drivers\/infiniband\/(?:sw|hw|ulp)\/(\w+)\//)?.[1]).find((f) => f !== undefined);
+  const module = logged.map((l) => l.module).find((m): m is string => m !== null);
+  if (folder !== undefined) return `RDMA/${folder}`;
+  if (module !== undefined) return `RDMA/${moduleSubsystem(module)}`;
+  if (finding.severity === 'crash' && provider !== undefined) return `rdma-core/${provider}`;
+  if (driver !== undefined) return `RDMA/${moduleSubsystem(driver)}`;
+  if (logged.length > 0 || finding.log.length > 0) return 'RDMA';
   return provider === undefined ? 'RDMA' : `rdma-core/${provider}`;
 }
 

@@ -49,6 +49,8 @@ export const Location = z.object({
   file: z.string().nullable(),
   line: z.number().int().positive().nullable(),
   function: z.string().nullable(),
+  /** The kernel module the log names with the function (`[rdmavt]`), when it does. */
+  module: z.string().nullable(),
   from: z.enum(['kernel-log', 'clause', 'expectation']),
   href: z.string().optional(),
 });

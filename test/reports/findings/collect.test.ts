@@ -38,7 +38,7 @@ describe('findings: from a set of runs', () => {
       [3, 'post_send/rdma-write', 'pass'],
       [4, 'post_send/rdma-write', 'pass'],
     ]);
-    expect(fortify?.where).toContainEqual({ kernel: '6.1.0-57-amd64', file: 'drivers/infiniband/sw/rdmavt/qp.c', line: 2041, function: 'rvt_post_send', from: 'kernel-log' });
+    expect(fortify?.where).toContainEqual({ kernel: '6.1.0-57-amd64', file: 'drivers/infiniband/sw/rdmavt/qp.c', line: 2041, function: 'rvt_post_send', module: 'rdmavt', from: 'kernel-log' });
     expect(fortify?.log).toHaveLength(1);
     expect(fortify?.log[0]?.lines[1]).toMatch(/field-spanning write/);
   });

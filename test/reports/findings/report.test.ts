@@ -21,6 +21,14 @@ describe('findings: the draft report to linux-rdma', () => {
     expect(of('contract').report.subject).toMatch(/^\[BUG\] RDMA\/rdmavt: post_srq_recv: /);
   });
 
+  it('names the module an oops is in, not the provider it came through', async () => {
+    const { modelRun, oopsLog, recordedOn, splatted, withCase } = await import('./fixture.js');
+    const through = recordedOn(await modelRun(), { kernel: '6.1.0-57-amd64', device: 'rxe0', provider: 'rxe', layer: 'libibverbs' });
+    const run = withCase(through, 'post_srq_recv/single-wr', (k) => splatted(k, oopsLog('rxe_post_recv').map((l) => l.replace('[rdmavt]', '[rdma_rxe]'))));
+    const [oops] = collectFindings(loaded({ 'rxe/results.json': run })).findings;
+    expect(oops?.report.subject).toBe('[BUG] RDMA/rxe: rxe_post_recv: BUG: kernel NULL pointer dereference');
+  });
+
   it('says where it was seen and where not, by kernel, device and layer', () => {
     const body = of('memory-safety').report.body;
     const seen = body.slice(body.indexOf('Affected versions'), body.indexOf('Not seen on'));
