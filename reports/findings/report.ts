@@ -20,8 +20,8 @@ function coordinates(sightings: readonly Sighting[], runs: readonly FindingsRun[
   return [...kernels].flatMap(([kernel, places]) => [`  - ${kernel}:`, ...[...places].map(([where, cases]) => `      ${where}: ${[...new Set(cases)].join('; ')}`)]);
 }
 
-/** A kernel module as the subject names its subsystem: rdma_rxe -> rxe; the core's modules (ib_core, ib_uverbs, ...) -> core. */
-const moduleSubsystem = (module: string) => (/^(ib_|rdma_cm$|rdma_ucm$)/.test(module) ? 'core' : module.replace(/^rdma_/, ''));
+/** A kernel module as the subject names its subsystem: rdma_rxe -> rxe; the core's modules (ib_core, ib_uverbs, ...) -> core; the model's `rdmavt (TypeScript model)` -> rdmavt. */
+const moduleSubsystem = (module: string) => (/^(ib_|rdma_cm$|rdma_ucm$)/.test(module) ? 'core' : (module.replace(/^rdma_/, '').split(' ')[0] ?? module));
 
 /**
  * The subsystem a linux-rdma subject names: for a kernel splat, the driver folder of its file or
