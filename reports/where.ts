@@ -19,7 +19,7 @@ export function reproCommandFor(caseId: string, resultsPath: string): string {
 }
 
 /** The kernel version of the spec snapshot the clauses were traced to (`linux-6.1.192:rdmavt`). */
-const snapshotKernel = (results: RunResults) => /^linux-([^:]+):/.exec(results.spec.snapshot ?? '')?.[1];
+export const snapshotKernel = (results: Pick<RunResults, 'spec'>): string | undefined => /^linux-([^:]+):/.exec(results.spec.snapshot ?? '')?.[1];
 
 /** A clause source as a report shows it: one line, and a link to the line where the tree has one. */
 export interface SourceLocation {

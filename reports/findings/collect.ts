@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { renderRepro } from '../repro/program.js';
 import type { CaseResult, ClauseResult, RunResults } from '../results-schema.js';
-import { reproCommandFor, sourceLocations } from '../where.js';
+import { reproCommandFor, snapshotKernel, sourceLocations } from '../where.js';
 import { isUserError } from '../../spec/errors.js';
 import { isKernelLog, type KernelSplat, logLinesOf, normaliseSplatLine, splatOf } from './kernel-log.js';
 import { draftReport } from './report.js';
@@ -102,12 +102,9 @@ export function runOf({ path, results }: LoadedRun): FindingsRun {
 
 /** The clause as the first run that records it has it, with each source located and quoted. */
 function brokenClause(id: string, runs: readonly LoadedRun[]): { clause: BrokenClause; where: Location[] } {
-  const found = runs.flatMap(({ results }) => {
-    const clause = results.clauses.find((c) => c.id === id);
-    return clause === undefined ? [] : [{ clause, results }];
-  })[0];
-  if (found === undefined) return { clause: { id, statement: '(not recorded)', level: 'unknown', sources: [] }, where: [] };
-  const { clause, results } = found;
+  const results = runs.find((r) => r.results.clauses.some((c) => c.id === id))?.results;
+  const clause = results?.clauses.find((c) => c.id === id);
+  if (results === undefined || clause === undefined) return { clause: { id, statement: '(not recorded)', level: 'unknown', sources: [] }, where: [] };
   const located = sourceLocations(clause, results);
   const sources = located.map((s, index) => {
     const quote = clause.citations?.find((c) => c.source === index)?.text;
@@ -116,14 +113,12 @@ function brokenClause(id: string, runs: readonly LoadedRun[]): { clause: BrokenC
   return { clause: { id, statement: clause.statement, level: clause.level, sources }, where: codeLocations(clause, results, located) };
 }
 
-const snapshotKernel = (results: RunResults) => /^linux-([^:]+):/.exec(results.spec.snapshot ?? '')?.[1] ?? null;
-
 function codeLocations(clause: ClauseResult, results: RunResults, located: ReturnType<typeof sourceLocations>): Location[] {
   return clause.sources.flatMap((source, index): Location[] => {
     if (source.kind !== 'kernel-doc' && source.kind !== 'kernel-code') return [];
     const line = clause.citations?.find((c) => c.source === index)?.line ?? null;
     const href = located[index]?.href;
-    return [{ kernel: snapshotKernel(results), file: source.file, line, function: source.function, module: null, from: 'clause', ...(href === undefined ? {} : { href }) }];
+    return [{ kernel: snapshotKernel(results) ?? null, file: source.file, line, function: source.function, module: null, from: 'clause', ...(href === undefined ? {} : { href }) }];
   });
 }
 

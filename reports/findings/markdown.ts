@@ -10,11 +10,13 @@ const SEVERITY_WORDS: Record<Finding['severity'], string> = {
   contract: 'contract',
 };
 
-/** Backticks in text would end a code span early: a span that holds them is fenced with more. */
+/** The longest run of backticks in text: a code span or block around it needs a longer fence, or the text would end it early. */
+const longestBackticks = (text: string) => Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+
 const code = (text: string) => {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${longest > 0 ? ' ' : ''}${text}${longest > 0 ? ' ' : ''}${fence}`;
+  const longest = longestBackticks(text);
+  const pad = longest > 0 ? ' ' : '';
+  return `${'`'.repeat(longest + 1)}${pad}${text}${pad}${'`'.repeat(longest + 1)}`;
 };
 /** A table cell stays on its row: no pipe, no line break. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
@@ -28,10 +30,9 @@ function sightings(list: readonly Sighting[], runs: readonly FindingsRun[]): str
   });
 }
 
-/** A fence longer than any run of backticks in the text, so a quoted program or log cannot close it. */
+/** A code block whose fence a quoted program or log cannot close. */
 function fenced(text: string, lang = ''): string[] {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
+  const fence = '`'.repeat(Math.max(3, longestBackticks(text) + 1));
   return [`${fence}${lang}`, text.replace(/\n$/, ''), fence];
 }
 

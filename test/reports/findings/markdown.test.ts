@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collectFindings } from '../../../reports/findings/collect.js';
 import { renderFindingsMarkdown } from '../../../reports/findings/markdown.js';
-import { loaded, sampleRuns } from './fixture.js';
+import { fortifyLog, loaded, modelRun, recordedOn, sampleRuns, splatted, withCase } from './fixture.js';
 
 describe('findings.md', () => {
   let md: string;
@@ -25,5 +25,13 @@ describe('findings.md', () => {
     expect(fortify).toContain('`drivers/infiniband/sw/rdmavt/qp.c:2041 rvt_post_send()` — linux 6.1.0-57-amd64, from the kernel log');
     expect(fortify).toMatch(/<details><summary>repro-F[0-9a-f]+\.c<\/summary>\n\n```c\n/);
     expect(fortify).toContain('```text\nSubject: [BUG] RDMA/rdmavt:');
+  });
+
+  it('fences a kernel log longer than any backticks in it, so a log line cannot end the block', async () => {
+    const lines = [...fortifyLog({ time: 1, pid: 1, line: 2041, offset: '0x1' }), '[1.000200] a line with ``` in it'];
+    const run = withCase(recordedOn(await modelRun(), { kernel: '6.1', device: 'rvt_sim0', driver: 'rdmavt', layer: 'kernel' }), 'post_send/rdma-write', (k) => splatted(k, lines));
+    const page = renderFindingsMarkdown({ tool: { name: 'rvt-conform', version: '0' }, ...collectFindings(loaded({ 'r/results.json': run })) });
+    expect(page).toContain('````\n[1.000000] ------------[ cut here ]');
+    expect(page).toContain('a line with ``` in it\n````\n');
   });
 });
