@@ -40,7 +40,7 @@ export function progress(state: ModelState): void {
       const timerRunning = qp.rnr !== undefined && state.tick < qp.rnr.dueTick;
       // The model completes a WR in one step, so each one is a new start (RVT_PROCESS_NEXT_SEND_OK).
       if (!stateAllows(qp.state, 'PROCESS_NEXT_SEND')) {
-        // SQD: the engine a post (or the timer) ran stops at clr_busy (qp.c:2945-2948), and only
+        // SQD: the engine a post (or the timer) ran stops at clr_busy (qp.c:2944-2946), and only
         // the next post_send runs it again: rvt_modify_qp back to RTS schedules nothing.
         if (qp.sq.count > 0 && !timerRunning) qp.sqStalled = true;
         continue;
@@ -77,7 +77,7 @@ function complete(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, statu
 
 function fail(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, status: WcStatus): Step {
   complete(state, handle, qp, wqe, status);
-  // rvt_ruc_loopback's serr path (qp.c:3189-3213): rvt_error_qp runs with RVT_S_BUSY set, so nothing
+  // rvt_ruc_loopback's serr path (qp.c:3187-3211): rvt_error_qp runs with RVT_S_BUSY set, so nothing
   // reschedules the engine and the rest of the queue is not flushed yet (found by fuzzing against
   // rvt_sim0). A QP the responder error already moved to ERR (connected to itself) is left as it is.
   qp.sqStalled = true;
@@ -123,7 +123,7 @@ function receiveQueue(state: ModelState, qp: Qp): { rq: RecvQueue; srqHandle: nu
 }
 
 /**
- * rvt_ruc_loopback's rnr_nak (qp.c:3147-3164): no retries left fails the send; otherwise one is
+ * rvt_ruc_loopback's rnr_nak (qp.c:3144-3165): no retries left fails the send; otherwise one is
  * used up (unless rnr_retry is 7) and the send waits for the RNR timer (rvt_add_rnr_timer). The
  * model has no clock but the verb count: each timer interval lasts one verb (it fires with the
  * consumer's next verb, after it, or before a poll), whatever min_rnr_timer says. So the retries

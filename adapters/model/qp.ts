@@ -136,7 +136,7 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
   if (next === 'RESET' && qp.state !== 'RESET') resetQp(qp);
   if (next === 'ERR') {
     // rvt_modify_qp (qp.c:1553) runs rvt_error_qp outside the send engine, so its schedule_send
-    // (qp.c:1306) is taken and a stalled queue is flushed; a QP already in ERR is left as it is
+    // (qp.c:1311) is taken and a stalled queue is flushed; a QP already in ERR is left as it is
     // (rvt_error_qp returns at once, qp.c:1294), its stalled queue still waiting for a post.
     if (qp.state !== 'ERR') qp.sqStalled = false;
     b.errorQp(state, handle, qp);
@@ -165,7 +165,7 @@ function resetQp(qp: Qp): void {
  * (unless `lastWqeEvent` is false: rvt_send_cq and rvt_recv_cq ignore rvt_error_qp's return).
  * A QP already in ERR (or RESET) is left as it is (qp.c:1294, "If we are already in error
  * state, just return"). The send queue is flushed by the send engine that rvt_error_qp schedules
- * (qp.c:1306), which does not run while the engine itself holds the QP (RVT_S_BUSY) or is stalled.
+ * (qp.c:1311), which does not run while the engine itself holds the QP (RVT_S_BUSY) or is stalled.
  */
 export function errorQp(state: ModelState, handle: Handle, qp: Qp, lastWqeEvent = true): void {
   if (qp.state === 'ERR' || qp.state === 'RESET') return;
@@ -196,7 +196,7 @@ export function cleanQps(state: ModelState, mr: Mr): void {
  * rvt_dereg_mr (mr.c:509): the lkey is unpublished first (rvt_free_lkey), the QPs holding it are
  * errored (cleanQps); rvt_check_refs (mr.c:442) then waits 5 s for the references still held and
  * returns -EBUSY, leaving the MR registered. Those are the sends of a queue stalled in ERR, which
- * rvt_qp_mr_clean skips (qp.c:705); a later dereg, after a post flushed them, returns 0.
+ * rvt_qp_mr_clean skips (qp.c:700); a later dereg, after a post flushed them, returns 0.
  */
 export function deregMr(state: ModelState, handle: Handle): number {
   const mr = lookup(state.mrs, handle, 'mr');
