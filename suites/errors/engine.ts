@@ -1,15 +1,8 @@
 import type { Handle } from '../../spec/verbs/ints.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
-import { type LoopbackPair, bringUp, createRcQp, moveTo, registerBuffer, slowRnrTimer } from '../fixtures.js';
-import { recvWr, send, wrIds, wrStatuses } from '../traffic.js';
-
-/**
- * A SEND of 128 bytes from the pair's buffer: longer than any receive of recvWr (64 bytes), so
- * the responder fails it (rvt_ruc_loopback's inv_err) and the sender's engine stops behind it.
- */
-export const oversizedSend = (pair: Pick<LoopbackPair, 'buffer'>, id: number) =>
-  send(id, { sg_list: [{ addr: pair.buffer.addr, length: 128, lkey: pair.buffer.lkey }] });
+import { bringUp, createRcQp, moveTo, registerBuffer, slowRnrTimer } from '../fixtures.js';
+import { oversizedSend, recvWr, send, wrIds, wrStatuses } from '../traffic.js';
 
 /** Moves `qp` to SQD and waits for the SQ Drained event where the device raises one (as qpInState does). */
 async function drainTo(ctx: CaseContext, qp: Handle): Promise<void> {

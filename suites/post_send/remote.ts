@@ -2,8 +2,7 @@ import type { MrAccess } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
 import { type LoopbackPair, slowRnrTimer } from '../fixtures.js';
-import { oversizedSend } from '../errors/engine.js';
-import { recvWr, send, sendMessages, stage, wrIds, wrStatuses } from '../traffic.js';
+import { oversizedSend, recvWr, send, sendMessages, stage, wrIds, wrStatuses } from '../traffic.js';
 
 /** Where remote operations aim in the pair's buffer: above the receive slots' staging area. */
 const REMOTE = 48 * 1024;
