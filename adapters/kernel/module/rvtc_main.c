@@ -568,7 +568,7 @@ static int rvtc_drain_cq(struct rvtc_session *s, u32 op, const void *p)
 	struct rvtc_object *obj = rvtc_lookup(s, req->cq, RVTC_CQ);
 	unsigned long deadline;
 	struct ib_wc *wc, *grown;
-	int cap = RVTC_DRAIN_CHUNK, got = 0, n, ret;
+	int cap = RVTC_DRAIN_CHUNK, got = 0, chunk, n, ret;
 
 	if (!obj)
 		return REFUSE(s, op, "no cq %u in this session", req->cq);
@@ -591,12 +591,13 @@ static int rvtc_drain_cq(struct rvtc_session *s, u32 op, const void *p)
 			kvfree(wc);
 			wc = grown;
 		}
-		n = ib_poll_cq(obj->cq, RVTC_DRAIN_CHUNK, wc + got);
+		chunk = min(RVTC_DRAIN_CHUNK, RVTC_MAX_POLL - got);
+		n = ib_poll_cq(obj->cq, chunk, wc + got);
 		if (n < 0)
 			break;
 		got += n;
 		/* A full chunk: more may be waiting, poll again at once. */
-		if (n == RVTC_DRAIN_CHUNK && got < RVTC_MAX_POLL)
+		if (n == chunk && got < RVTC_MAX_POLL)
 			continue;
 		if (got >= req->expect || got >= RVTC_MAX_POLL || time_after(jiffies, deadline) ||
 		    signal_pending(current))
