@@ -16,6 +16,7 @@ import { KernelRefusal, batchAnswers, batchPayload, frame } from '../adapters/ke
 import { openControl } from '../adapters/kernel/device-adapter.js';
 import { rcSteps } from '../adapters/rc-steps.js';
 import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 /** One fuzz-like command: a receive to the SRQ, a SEND that consumes it, the wait for both completions. */
 const COMMAND_STEPS = 3;
@@ -29,7 +30,7 @@ interface Loopback {
 }
 
 /** A PD, one CQ, an SRQ and an RC pair connected to each other through port 1, receiving from the SRQ. */
-async function loopback(session: Session): Promise<Loopback> {
+export async function loopback(session: Session): Promise<Loopback> {
   const must = <T>(what: string, r: { rawReturn: number }, value: T | null): T => {
     if (value === null || r.rawReturn !== 0) throw new Error(`${what} returned ${r.rawReturn}`);
     return value;
@@ -58,7 +59,7 @@ async function loopback(session: Session): Promise<Loopback> {
   return { cq, srq, sender: x.qp };
 }
 
-function commands({ cq, srq, sender }: Loopback, count: number, first = 0): BatchStep[] {
+export function commands({ cq, srq, sender }: Loopback, count: number, first = 0): BatchStep[] {
   return Array.from({ length: count }, (_, i): BatchStep[] => {
     const wr_id = BigInt(first + i + 1);
     return [
@@ -70,7 +71,7 @@ function commands({ cq, srq, sender }: Loopback, count: number, first = 0): Batc
 }
 
 /** A result without what differs between two runs of the same steps (QP numbers, the CPU a post ran on), completions in one order. */
-function comparable(result: BatchResult): unknown {
+export function comparable(result: BatchResult): unknown {
   return JSON.parse(
     JSON.stringify(result, (key, value: unknown) => {
       if (key === 'qp_num' || key === 'src_qp' || key === 'cpu') return undefined;
@@ -80,7 +81,7 @@ function comparable(result: BatchResult): unknown {
   );
 }
 
-async function inChunks(session: Session, steps: readonly BatchStep[], chunk: number): Promise<BatchResult> {
+export async function inChunks(session: Session, steps: readonly BatchStep[], chunk: number): Promise<BatchResult> {
   const results: BatchResult['results'] = [];
   for (let at = 0; at < steps.length; at += chunk) {
     const part = await executeSteps(session, steps.slice(at, at + chunk));
@@ -208,6 +209,8 @@ async function bench(device: string): Promise<BatchRates> {
   return { device, commandsPerSecond };
 }
 
-const [device = 'rxe0', mode = 'bench'] = process.argv.slice(2);
-const out = mode === 'check' ? await check(device) : await bench(device);
-process.stdout.write(`${JSON.stringify(out)}\n`);
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [device = 'rxe0', mode = 'bench'] = process.argv.slice(2);
+  const out = mode === 'check' ? await check(device) : await bench(device);
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
