@@ -337,12 +337,8 @@ export const kernelCalls: { [N in BatchCall]: KernelCall<CallArgs<N>, CallResult
   drainCq: {
     op: Op.DRAIN_CQ,
     encode: ({ cq, expect, waitMs }) => DrainCqReq.encode({ cq, expect, wait_ms: waitMs }),
-    decode: (body) => {
-      const { rawReturn, completions } = polled(body);
-      // the harness's drain (adapters/batch.ts) throws what pollCq would: a failed poll is no completion list
-      if (rawReturn !== 0) throw new Error(`ib_poll_cq returned ${rawReturn} while draining`);
-      return { completions };
-    },
+    // the completions only, as the harness's drain (adapters/batch.ts) keeps them from its polls
+    decode: (body) => ({ completions: polled(body).completions }),
   },
 
   createSrq: {

@@ -1586,6 +1586,7 @@ static int rvtc_batch(struct rvtc_session *s, u32 op, const void *p, size_t len)
 		got = s->response;
 		if (ret || !got)
 			break;
+		/* It ran, but its answer does not fit: say so in its place, and stop. */
 		if (a.len + ALIGN((size_t)got->len, 8) > RVTC_MAX_REQUEST) {
 			ret = rvtc_refuse(s, sub->op, -E2BIG, "the batch's answer would pass %u bytes at request %u",
 					  RVTC_MAX_REQUEST, done);
