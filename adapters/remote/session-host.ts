@@ -152,7 +152,8 @@ export class SessionHost {
     hosted.inFlight++;
     const kept = new Set<number>();
     try {
-      const { results } = await runBatch(admitted.map(({ step }) => step));
+      // a batch refused at its first step costs the device nothing
+      const { results } = admitted.length === 0 ? { results: [] } : await runBatch(admitted.map(({ step }) => step));
       const checked: StepResult[] = [];
       for (const [i, result] of results.entries()) {
         const { step, cost } = admitted[i] ?? {};

@@ -158,6 +158,8 @@ describe('SessionHost batches', () => {
       { call: 'drainCq', error: 'pollCq: this session holds no cq 77 (never created, or destroyed)' },
     ]);
     expect(host.accounting()).toEqual({ sessions: 1, resources: 1 });
+    expect(await host.batch(id, [{ call: 'queryQp', args: { qp: 5 } }])).toEqual({ results: [{ call: 'queryQp', error: 'queryQp: this session holds no qp 5 (never created, or destroyed)' }] });
+    expect(batches).toEqual([2]);
     await expect(host.batch(id, [{ call: 'runConcurrent', args: {} }])).rejects.toBeInstanceOf(InvalidRequest);
     await host.closeAll();
   });
