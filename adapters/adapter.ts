@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Transport } from '../spec/clauses/schema.js';
 import { Layer } from '../spec/layer.js';
 import type { PostContext } from '../spec/verbs/outcome.js';
+import type { BatchResult, BatchStep } from './batch.js';
 import type { CallArgs, CallName, CallResult } from './calls.js';
 
 /** What an implementation can do, declared by its adapter rather than guessed by the cases. */
@@ -74,8 +75,15 @@ export type SessionCall<N extends CallName> = (args: CallArgs<N>) => Promise<Cal
 /**
  * A session: one device context with everything created through it. `close()` releases
  * every resource the session still holds, so a failed case cannot leak into the next one.
+ * `runBatch`, where the device side has one: the steps executed there in one crossing, with the
+ * meaning of runStepsOneByOne (adapters/batch.ts); callers use executeSteps, which falls back to
+ * that. Not a call of the call table: a session without it (the model, a gRPC agent) loses nothing
+ * but speed, and the table's other users (gRPC codec, mutants) need no batch form.
  */
-export type Session = { [N in CallName]: SessionCall<N> } & { close(): Promise<void> };
+export type Session = { [N in CallName]: SessionCall<N> } & {
+  close(): Promise<void>;
+  runBatch?(steps: readonly BatchStep[]): Promise<BatchResult>;
+};
 
 /** What a watch saw while a case ran that no verb returned (e.g. a kernel splat). */
 export interface WatchFinding {
