@@ -58,6 +58,7 @@ async function bootEach(groups: readonly { choice: string | undefined; entries: 
             ...(entry.profile === undefined ? [] : ['--profile', entry.profile]),
             ...(entry.expectations === undefined ? [] : ['--expectations', entry.expectations]),
             ...(entry.timeout === undefined ? [] : ['--timeout', String(entry.timeout)]),
+            ...(entry.kernelCoverage === true ? ['--kernel-coverage'] : []),
           ],
         })),
         { [RENDER_ON_HOST_ENV]: '1' },
