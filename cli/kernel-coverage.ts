@@ -1,6 +1,6 @@
 import { release } from 'node:os';
 import { type Adapter, withWatch } from '../adapters/adapter.js';
-import { FunctionTrace, functionTraceWatch } from '../adapters/kernel/ftrace.js';
+import { FunctionTrace, type TraceFiles, functionTraceWatch } from '../adapters/kernel/ftrace.js';
 import type { CoverageEntry } from '../reports/coverage.js';
 import { type KernelCoverage, kernelCoverage } from '../reports/kernel-coverage.js';
 import { UserError } from '../spec/errors.js';
@@ -42,9 +42,9 @@ export interface KernelCoverageRun {
   close(): void;
 }
 
-/** Takes the function tracer for `module` (a UserError when this kernel or user cannot). `root`: a tracefs folder, for tests. */
-export function startKernelCoverage(module: string, root?: string): KernelCoverageRun {
-  const trace = FunctionTrace.open(module, root);
+/** Takes the function tracer for `module` (a UserError when this kernel or user cannot). `files`: a fake tracefs, for tests. */
+export function startKernelCoverage(module: string, files?: TraceFiles): KernelCoverageRun {
+  const trace = FunctionTrace.open(module, files);
   const { watch, cases } = functionTraceWatch(trace);
   return {
     watching: (adapter) => withWatch(adapter, watch),

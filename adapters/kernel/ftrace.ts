@@ -63,6 +63,23 @@ export function parseOverrun(stats: string): number {
   return match === null ? 0 : Number(match[1]);
 }
 
+/** The tracefs files, by their path under the root: the folder itself, or a test's fake kernel over one. */
+export interface TraceFiles {
+  read(file: string): string;
+  write(file: string, text: string): void;
+  /** The entries of a folder; none when it does not exist. */
+  list(dir: string): string[];
+}
+
+/** The files of a tracefs mounted (or faked) at `root`. */
+export function tracefsAt(root: string): TraceFiles {
+  return {
+    read: (file) => readFileSync(join(root, file), 'utf8'),
+    write: (file, text) => writeFileSync(join(root, file), text),
+    list: (dir) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir)) : []),
+  };
+}
+
 /** What the tracer saw while one case ran. */
 export interface TracedCase {
   caseId: string;
@@ -73,7 +90,7 @@ export interface TracedCase {
 }
 
 /**
- * The kernel's function tracer, filtered to one module's functions, at a tracefs root (a
+ * The kernel's function tracer, filtered to one module's functions, through tracefs's files (a
  * parameter, so a test can hand it a folder). Holds the tracer from `open` to `close`: nothing
  * else may use ftrace meanwhile.
  */
@@ -83,34 +100,43 @@ export class FunctionTrace {
   private readonly saved: { tracer: string; bufferKb: string; on: string };
 
   private constructor(
-    readonly root: string,
+    private readonly files: TraceFiles,
     readonly module: string,
   ) {
     this.saved = { tracer: this.read('current_tracer').trim(), bufferKb: this.read('buffer_size_kb').trim(), on: this.read('tracing_on').trim() };
-    this.write('tracing_on', '0');
-    this.write('current_tracer', 'nop');
+    try {
+      this.write('tracing_on', '0');
+      this.write('current_tracer', 'nop');
+      this.traceable = this.filter(module);
+      this.write('buffer_size_kb', String(BUFFER_SIZE_KB));
+      this.write('current_tracer', 'function');
+    } catch (error) {
+      // what it changed goes back before the run stops
+      this.close();
+      throw error;
+    }
+  }
+
+  /** Filters the tracer to `module`'s functions: those it took, read back. */
+  private filter(module: string): Set<string> {
     try {
       this.write('set_ftrace_filter', `:mod:${module}`);
     } catch (error) {
       throw new UserError(`--kernel-coverage: the function tracer refused the filter :mod:${module} (${(error as Error).message})`, {
-        hint: `is ${module} loaded (lsmod)? The kernel needs CONFIG_FUNCTION_TRACER and CONFIG_DYNAMIC_FTRACE`,
+        hint: 'the kernel needs CONFIG_FUNCTION_TRACER and CONFIG_DYNAMIC_FTRACE',
       });
     }
-    this.traceable = parseFilterFunctions(this.read('set_ftrace_filter'));
-    if (this.traceable.size === 0) {
-      this.close();
-      throw new UserError(`--kernel-coverage: the function tracer found no traceable function of ${module}`, { hint: `load ${module} first (lsmod lists it when it is)` });
-    }
-    this.write('buffer_size_kb', String(BUFFER_SIZE_KB));
-    this.write('current_tracer', 'function');
+    const traceable = parseFilterFunctions(this.read('set_ftrace_filter'));
+    if (traceable.size === 0) throw new UserError(`--kernel-coverage: the function tracer found no traceable function of ${module}`, { hint: `load ${module} first (lsmod lists it when it is)` });
+    return traceable;
   }
 
   /**
-   * Takes the function tracer for `module` at `root`, or at the first tracefs found (mounted at
-   * /sys/kernel/tracing when neither is: the VM's init mounts only what it needs).
+   * Takes the function tracer for `module` through `files`, or at the first tracefs found (mounted
+   * at /sys/kernel/tracing when neither is: the VM's init mounts only what it needs).
    */
-  static open(module: string, root?: string): FunctionTrace {
-    return new FunctionTrace(root ?? tracefsRoot(), module);
+  static open(module: string, files?: TraceFiles): FunctionTrace {
+    return new FunctionTrace(files ?? tracefsAt(tracefsRoot()), module);
   }
 
   /** Empties the ring and starts recording. */
@@ -143,19 +169,18 @@ export class FunctionTrace {
 
   /** Events overwritten on every CPU since the ring was last emptied (emptying resets the counts). */
   private overrun(): number {
-    const cpus = join(this.root, 'per_cpu');
-    if (!existsSync(cpus)) return 0;
-    return readdirSync(cpus)
+    return this.files
+      .list('per_cpu')
       .filter((name) => /^cpu\d+$/.test(name))
-      .reduce((sum, cpu) => sum + parseOverrun(this.read(join('per_cpu', cpu, 'stats'))), 0);
+      .reduce((sum, cpu) => sum + parseOverrun(this.read(`per_cpu/${cpu}/stats`)), 0);
   }
 
   private read(file: string): string {
-    return readFileSync(join(this.root, file), 'utf8');
+    return this.files.read(file);
   }
 
   private write(file: string, text: string): void {
-    writeFileSync(join(this.root, file), text);
+    this.files.write(file, text);
   }
 }
 
