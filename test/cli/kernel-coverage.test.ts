@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { kernelCoverageModule } from '../../cli/kernel-coverage.js';
+import { kernelCoverageModule, startKernelCoverage } from '../../cli/kernel-coverage.js';
+import { modelAdapter } from '../../adapters/model/index.js';
+import { coverage } from '../../reports/coverage.js';
+import { clauses } from '../../spec/clauses/index.js';
+import { loadPinnedSnapshot } from '../../spec/snapshots/pinned.js';
+import { defineCase } from '../../suites/case.js';
+import { allCases } from '../../suites/index.js';
+import { runCases } from '../../suites/runner.js';
+import { CAPTURED, fakeTracefs } from '../adapters/kernel/fake-tracefs.js';
 import { guestArgs } from '../../guest/run-in-vm.js';
 import { UserError } from '../../spec/errors.js';
 import { runCli } from '../cli-in-process.js';
@@ -25,6 +33,23 @@ describe('--kernel-coverage', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--kernel-coverage traces a kernel driver/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('traces each case of a run and records rdmavt against its documented functions, then gives the tracer back', async () => {
+    const fake = fakeTracefs();
+    const traced = startKernelCoverage('rdmavt', fake.files);
+    const CLAUSE = 'post_srq_recv.return.zero-on-success';
+    // the "driver" runs while the case does: the fake kernel's ring fills then
+    const posting = defineCase({ id: 'test/posting', verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { fake.record(CAPTURED, 0); ctx.check.equal(CLAUSE, 'x', 1, 1); } });
+    const idle = defineCase({ id: 'test/idle', verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { ctx.check.equal(CLAUSE, 'x', 1, 1); } });
+    const adapter = traced.watching(modelAdapter());
+    await runCases({ adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 1000, cases: [posting, idle] });
+    const record = traced.record(coverage(loadPinnedSnapshot(), clauses, allCases));
+    traced.close();
+    expect(record).toMatchObject({ module: 'rdmavt', universe: 'kernel-doc', cases: 2, overruns: [{ case: 'test/posting', lost: 12 }] });
+    expect(record.functions.find((f) => f.function === 'rvt_post_srq_recv')?.cases).toEqual(['test/posting']);
+    expect(record.seeAlso?.functions).toHaveLength(43);
+    expect(fake.read('current_tracer')).toBe('nop');
   });
 
   it('reaches the guest run: the VM host passes it on', () => {
