@@ -60,7 +60,7 @@ export interface KernelCoverageInput {
 /** Why a traceable, documented function did not run, from the harness's record of what reaches it. */
 function whyNotReached(entry: CoverageEntry): string | undefined {
   if (entry.status !== 'covered') return entry.reason;
-  return `its clauses (${entry.clauses.join(', ')}) are checked by ${entry.cases.length} case(s), none of which ran it here`;
+  return `the cases that check its clauses (${casesShown(entry.cases)}) did not run it here`;
 }
 
 /** The kernelCoverage section of results.json, from what the tracer saw. */
