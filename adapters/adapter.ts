@@ -100,9 +100,10 @@ export interface CaseWatch {
   /**
    * Called before the case's first verb. Spans may overlap (an agent runs several clients' cases
    * at once): each sees everything from its start to its end, so a splat in that time is each
-   * overlapping case's, since nothing tells which of them caused it.
+   * overlapping case's, since nothing tells which of them caused it. `caseId`: the case the span
+   * is for, when the caller knows it (a watch that records per case keys its record by it).
    */
-  start(): WatchSpan;
+  start(caseId?: string): WatchSpan;
 }
 
 /** One case's time under a watch. */
@@ -115,8 +116,8 @@ export interface WatchSpan {
  * `run` under a span of `watch`, ended however `run` ends (an open span would keep everything
  * the watch reads from then on): its value, and what the span saw.
  */
-export async function watched<T>(watch: CaseWatch | undefined, run: () => Promise<T>): Promise<{ value: T; finding: WatchFinding | undefined }> {
-  const span = watch?.start();
+export async function watched<T>(watch: CaseWatch | undefined, run: () => Promise<T>, caseId?: string): Promise<{ value: T; finding: WatchFinding | undefined }> {
+  const span = watch?.start(caseId);
   let value: T;
   try {
     value = await run();
@@ -125,6 +126,48 @@ export async function watched<T>(watch: CaseWatch | undefined, run: () => Promis
     throw error;
   }
   return { value, finding: span?.end() };
+}
+
+/**
+ * `adapter` with `extra` watching each case beside the adapter's own watch (read when a case
+ * starts: the kernel adapter's appears with its first info()). A span's finding is the adapter's
+ * watch's when it has one, else `extra`'s.
+ */
+export function withWatch(adapter: Adapter, extra: CaseWatch): Adapter {
+  const watch: CaseWatch = {
+    start(caseId) {
+      const span = extra.start(caseId);
+      let own: WatchSpan | undefined;
+      try {
+        own = adapter.watch?.start(caseId);
+      } catch (error) {
+        span.end();
+        throw error;
+      }
+      return {
+        end() {
+          // the adapter's span ends even when extra's cannot read what it saw
+          let theirs: WatchFinding | undefined;
+          try {
+            theirs = span.end();
+          } finally {
+            const mine = own?.end();
+            if (mine !== undefined) theirs = mine;
+          }
+          return theirs;
+        },
+      };
+    },
+  };
+  return {
+    info: () => adapter.info(),
+    open: () => adapter.open(),
+    dispose: () => adapter.dispose(),
+    watch,
+    get caseHost() {
+      return adapter.caseHost;
+    },
+  };
 }
 
 /**
