@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { Adapter, CaseWatch, Session } from '../../../adapters/adapter.js';
+import type { Behaviour } from '../../../adapters/model/behaviour.js';
+import { modelAdapter } from '../../../adapters/model/index.js';
+import { rdmavt } from '../../../adapters/model/rdmavt.js';
+import { Post, Resize, SRQ, Send, type SendSpec, type WrSpec } from '../../../suites/fuzz/commands.js';
+import { Divergence } from '../../../suites/fuzz/compare.js';
+import { fuzz } from '../../../suites/fuzz/run.js';
+import { openSide } from '../../../suites/fuzz/side.js';
+import { World } from '../../../suites/fuzz/world.js';
+
+/**
+ * rdmavt whose RNR timer fires late: a receive queue that holds a WR is seen empty by the next
+ * `misses` attempts of a waiting send (each verb is one attempt in the model), as when
+ * rvt_rc_rnr_retry runs well after the post that made the WR available.
+ */
+function lateRnr(misses: number): Behaviour {
+  let missed = 0;
+  return {
+    ...rdmavt,
+    name: 'late-rnr',
+    description: 'rdmavt whose RNR timer fires late',
+    takeRecvWqe: (rq) => {
+      if (rq.ring.count > 0 && missed < misses) {
+        missed++;
+        return undefined;
+      }
+      missed = 0;
+      return rdmavt.takeRecvWqe(rq);
+    },
+  };
+}
+
+/** A model adapter as a device would be: it waits `waitMs` for a completion that is due. */
+const slowToComplete = (adapter: Adapter, waitMs: number): Adapter => ({ ...adapter, info: async () => ({ ...(await adapter.info()), completionWaitMs: waitMs }) });
+
+const fits = (wr_id: bigint): WrSpec => ({ wr_id, sges: [{ slot: 0, length: 64, bogusLkey: false }], numSge: 'list' });
+const send64: SendSpec = { opcode: 'SEND', length: 64, fromMr: false, numSge: 'list', imm: 0, remote: 'buffer', slot: 0 };
+
+/** The example of issue 43: the SRQ resized to 1, sends waiting on RNR, then a list of receives posted. */
+const timerDependent = () => [new Resize(1), new Send(0, [send64, send64, send64]), new Post([fits(1n), fits(2n), fits(3n)])];
+
+async function runSequence(adapter: Adapter, commands: { run(m: object, w: World): Promise<void> }[], edit: (world: World) => void = () => undefined): Promise<void> {
+  const real = await openSide(adapter, SRQ);
+  const ref = await openSide(modelAdapter(), { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
+  const world = new World(real, ref, { profile: 'rdmavt', resize: true, wide: true, chunk: 16, commandTimeoutMs: 5000 });
+  edit(world);
+  for (const command of commands) await command.run({}, world);
+  await world.flush();
+}
+
+describe('verdicts that do not depend on timing', () => {
+  it('a send waiting on RNR whose timer fires early or late takes each newly posted WR without a divergence', async () => {
+    await expect(runSequence(modelAdapter(), timerDependent())).resolves.toBeUndefined();
+    await expect(runSequence(slowToComplete(modelAdapter(lateRnr(2), 'late'), 200), timerDependent())).resolves.toBeUndefined();
+  });
+
+  it('the same sequence diverges when the oracle does not wait for the consumption (the test has teeth)', async () => {
+    const late = slowToComplete(modelAdapter(lateRnr(2), 'late'), 200);
+    await expect(runSequence(late, timerDependent(), (world) => (world.real.waitMs = 0))).rejects.toThrow(Divergence);
+  });
+
+  it('random sequences against a late RNR timer find no divergence', async () => {
+    // Under documented only QP 0 sends, and its retries are infinite, as the late fake assumes.
+    const report = await fuzz({ adapter: slowToComplete(modelAdapter(lateRnr(2), 'late'), 200), reference: modelAdapter(), profile: 'documented', runs: 30, seed: 21 });
+    expect(report.divergence).toBeNull();
+  });
+});
+
+/**
+ * The model with a kernel log: a post_send of a negative num_sge "oopses" it (as rxe did), seen by
+ * the watch at the end of the span; `hang`: that post never returns instead.
+ */
+function oopsing(options: { fatal: boolean; hang?: boolean }): { adapter: Adapter; opens: () => number } {
+  const model = modelAdapter();
+  let splat = false;
+  let opens = 0;
+  const watch: CaseWatch = {
+    start: () => ({
+      end: () => {
+        if (!splat) return undefined;
+        splat = false;
+        return { problem: options.fatal ? 'kernel oops' : 'kernel warning', lines: ['BUG: unable to handle page fault', 'RIP: rvt_post_send'], fatal: options.fatal };
+      },
+    }),
+  };
+  const adapter: Adapter = {
+    ...model,
+    watch,
+    open: async () => {
+      opens++;
+      const session: Session = await model.open();
+      const post = session.postSend;
+      session.postSend = (args) => {
+        if (!args.wrs.some((wr) => wr.num_sge < 0)) return post(args);
+        splat = true;
+        return options.hang === true ? new Promise(() => undefined) : post(args);
+      };
+      return session;
+    },
+  };
+  return { adapter, opens: () => opens };
+}
+
+describe('the kernel log and a per-command timeout', () => {
+  it('an oops is a fatal finding: the run stops where it was, unshrunk, with the running sequence and the log', async () => {
+    const { adapter, opens } = oopsing({ fatal: true });
+    const report = await fuzz({ adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5 });
+    expect(report.finding).toMatchObject({ fatal: true, lines: ['BUG: unable to handle page fault', 'RIP: rvt_post_send'] });
+    expect(report.finding?.problem).toMatch(/^kernel oops during #\d+ /);
+    expect(report.finding?.sequence.some((c) => /\/negative/.test(c))).toBe(true);
+    // No shrink step opened the device again: the run that found it was the last.
+    expect(opens()).toBe(report.runs);
+  });
+
+  it('a warning is shrunk like a divergence, to the command that caused it and what shared its batch', async () => {
+    const { adapter } = oopsing({ fatal: false });
+    const report = await fuzz({ adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5 });
+    expect(report.finding?.fatal).toBe(false);
+    expect(report.divergence?.commands).toMatch(/^send\(\d; [^)]*\/negative[^)]*\)/);
+    expect(report.divergence?.commands.split('),').length).toBeLessThanOrEqual(2);
+    // One command per batch: the watch's span is the command's own.
+    const alone = await fuzz({ adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5, chunk: 1 });
+    expect(alone.divergence?.commands).toMatch(/^send\(\d; [^)]*\/negative[^)]*\)$/);
+  });
+
+  it('a command that never answers is a fatal finding after the timeout, never a hang', async () => {
+    const { adapter } = oopsing({ fatal: true, hang: true });
+    const report = await fuzz({ adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5, commandTimeoutMs: 300 });
+    expect(report.finding?.fatal).toBe(true);
+    expect(report.finding?.problem).toMatch(/^no answer within \d+ ms during #\d+ .*; the kernel log: kernel oops/);
+  });
+});
