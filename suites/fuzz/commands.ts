@@ -454,7 +454,7 @@ export function commandArbitraries(mode: Mode, profile: Profile): fc.Arbitrary<C
   const qp = fc.integer({ min: 0, max: QPS.length - 1 });
   // What may break a QP (an error path, a move out of RTS, a destroy) goes mostly to the QPs
   // connected to themselves, so that most commands still find the pair (0, 1) in RTS.
-  const mostlySelf = fc.constantFrom(0, 1, ...Array.from({ length: 36 }, (_, i) => 2 + (i % 2)));
+  const mostlySelf = fc.constantFrom(0, 1, ...Array.from({ length: 36 }, (_, i) => 2 + (i % (QPS.length - 2))));
   const kind = fc.constantFrom<MaskKind>('valid', 'valid', 'valid', 'bare', 'extra', 'bad-value', 'reconnect');
   const target = fc.oneof(
     fc.tuple(fc.constantFrom<'qp' | 'cq'>('qp', 'cq'), mostlySelf).map(([k, index]): DestroyTarget => ({ kind: k, index })),

@@ -17,9 +17,11 @@ export function executeSteps(session: Session, steps: readonly BatchStep[]): Pro
 
 /**
  * The QPs of a side, by index, the same on both sides (a QP's identity in the comparison is its
- * index, never its qp_num): a connected pair (0 sends to 1, which receives through the SRQ),
- * a QP on the SRQ connected to itself with a finite RNR retry and a CQ small enough to overflow,
- * and a QP with its own receive queue connected to itself. Each QP has one CQ of its own.
+ * index, never its qp_num): a connected pair (0, with its own receive queue, sends to 1, which
+ * receives through the SRQ) with infinite RNR retry; a second QP on the SRQ connected to itself
+ * with a finite RNR retry and a CQ small enough to overflow; a QP with its own receive queue
+ * connected to itself, where moves through every state and post_recv meet. Each QP has one CQ of
+ * its own. The model runs every QP's send engine after every verb: each QP costs every command.
  */
 export const QPS = [
   { name: 'sender', peer: 1, srq: false, rnr_retry: 7, cqe: 256 },
