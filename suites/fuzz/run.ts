@@ -105,7 +105,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     const real = await openSide(options.adapter, SRQ);
     // The reference gets the implementation's granted capacities, so rounding is not a divergence.
     const ref = await openSide(options.reference, { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
-    const world = new World(real, ref, { profile: options.profile, resize, wide: options.profile === 'rdmavt', chunk: options.chunk ?? CHUNK, watch: options.adapter.watch, commandTimeoutMs });
+    const world = new World(real, ref, { profile: options.profile, resize, chunk: options.chunk ?? CHUNK, watch: options.adapter.watch, commandTimeoutMs });
     try {
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
       await world.flush();

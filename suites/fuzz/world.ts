@@ -44,8 +44,6 @@ interface Pending {
 export interface WorldOptions {
   profile: Profile;
   resize: boolean;
-  /** Whether the rdmavt-only commands are drawn (modify, destroy, opcodes, other QPs). */
-  wide: boolean;
   /** Commands whose real-side steps go in one executeSteps call, at most. */
   chunk: number;
   watch?: CaseWatch | undefined;
@@ -107,14 +105,15 @@ export class World {
     for (let pass = 0; pass < 8; pass++) {
       let got = 0;
       for (const i of drained) {
-        const { completions } = await this.ref.session.pollCq({ cq: (this.ref.qps[i] as Side['qps'][number]).cq, max: 64 });
+        const { completions } = await this.ref.session.pollCq({ cq: (this.ref.qps[i] as Side['qps'][number]).cq, max: 4096 });
         if (completions.length === 0) continue;
         got += completions.length;
         (wcs[i] ??= []).push(...completions);
         this.account(i, completions);
       }
-      if (got === 0 && !drained.some((i) => QPS[i]?.rnr_retry !== 7 && this.outstanding[i] !== 0)) break;
-      if (got === 0 && pass > 0) break;
+      // Another pass only while a QP with a finite RNR retry has sends out, and the last pass moved something.
+      const finite = drained.some((i) => QPS[i]?.rnr_retry !== 7 && this.outstanding[i] !== 0);
+      if (!finite || (got === 0 && pass > 0)) break;
     }
     for (const i of drained) wcs[i] ??= [];
     const { events } = await this.ref.session.getAsyncEvents({});

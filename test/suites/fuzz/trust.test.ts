@@ -43,7 +43,7 @@ const timerDependent = () => [new Resize(1), new Send(0, [send64, send64, send64
 async function runSequence(adapter: Adapter, commands: { run(m: object, w: World): Promise<void> }[], edit: (world: World) => void = () => undefined): Promise<void> {
   const real = await openSide(adapter, SRQ);
   const ref = await openSide(modelAdapter(), { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
-  const world = new World(real, ref, { profile: 'rdmavt', resize: true, wide: true, chunk: 16, commandTimeoutMs: 5000 });
+  const world = new World(real, ref, { profile: 'rdmavt', resize: true, chunk: 16, commandTimeoutMs: 5000 });
   edit(world);
   for (const command of commands) await command.run({}, world);
   await world.flush();
