@@ -52,18 +52,18 @@ async function runSequence(adapter: Adapter, commands: { run(m: object, w: World
 describe('verdicts that do not depend on timing', () => {
   it('a send waiting on RNR whose timer fires early or late takes each newly posted WR without a divergence', async () => {
     await expect(runSequence(modelAdapter(), timerDependent())).resolves.toBeUndefined();
-    await expect(runSequence(slowToComplete(modelAdapter(lateRnr(2), 'late'), 200), timerDependent())).resolves.toBeUndefined();
+    await expect(runSequence(slowToComplete(modelAdapter(lateRnr(2), 'late'), 2000), timerDependent())).resolves.toBeUndefined();
   });
 
   it('the same sequence diverges when the oracle does not wait for the consumption (the test has teeth)', async () => {
-    const late = slowToComplete(modelAdapter(lateRnr(2), 'late'), 200);
+    const late = slowToComplete(modelAdapter(lateRnr(2), 'late'), 2000);
     await expect(runSequence(late, timerDependent(), (world) => (world.real.waitMs = 0))).rejects.toThrow(Divergence);
   });
 
   it('random sequences against a late RNR timer find no divergence', async () => {
     // Under documented only QP 0 sends, and its retries are infinite, as the late fake assumes.
     // Each late consumption costs the drain a few polls a millisecond apart: few, short sequences.
-    const report = await fuzz({ adapter: slowToComplete(modelAdapter(lateRnr(2), 'late'), 200), reference: modelAdapter(), profile: 'documented', runs: 10, seed: 21, maxCommands: 60 });
+    const report = await fuzz({ adapter: slowToComplete(modelAdapter(lateRnr(2), 'late'), 2000), reference: modelAdapter(), profile: 'documented', runs: 10, seed: 21, maxCommands: 60 });
     expect(report.divergence).toBeNull();
   }, 60_000);
 });
