@@ -61,6 +61,11 @@ export interface Side {
   mr: { mr: Handle | null; lkey: number; rkey: number; addr: bigint };
   /** The address of each receive slot in the buffer, computed once (bigint sums allocate). */
   recvAddrs: bigint[];
+  /**
+   * How long a drain waits for completions still due: the adapter's completion wait, or none where
+   * everything is delivered before the call that caused it returns (quietMs 0, the model): a
+   * mutant's missing completion then costs no wait at every shrink step.
+   */
   waitMs: number;
 }
 
@@ -106,7 +111,7 @@ export async function openSide(adapter: Adapter, attr: { max_wr: number; max_sge
   const { srq, attr: granted } = await createSrq(verbs, pd, attr);
   const made = await createQps(session, pd, srq, cqes);
   const buffer = await registerBuffer(verbs, pd, BUFFER_LENGTH);
-  const side: Side = { session, layer: info.layer, pd, srq, attr: { ...granted }, ...made, buffer, mr: { mr: null, lkey: 0, rkey: 0, addr: 0n }, recvAddrs: [], waitMs: info.completionWaitMs };
+  const side: Side = { session, layer: info.layer, pd, srq, attr: { ...granted }, ...made, buffer, mr: { mr: null, lkey: 0, rkey: 0, addr: 0n }, recvAddrs: [], waitMs: info.quietMs === 0 ? 0 : info.completionWaitMs };
   side.recvAddrs = Array.from({ length: SLOTS }, (_, slot) => buffer.addr + BigInt(RECV_BASE + slot * 64));
   const r = await session.regMr(regMrStep(side).args as Parameters<Session['regMr']>[0]);
   side.mr = { mr: r.mr, lkey: r.lkey, rkey: r.rkey, addr: r.addr };

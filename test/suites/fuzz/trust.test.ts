@@ -31,8 +31,14 @@ function lateRnr(misses: number): Behaviour {
   };
 }
 
-/** A model adapter as a device would be: it waits `waitMs` for a completion that is due. */
-const slowToComplete = (adapter: Adapter, waitMs: number): Adapter => ({ ...adapter, info: async () => ({ ...(await adapter.info()), completionWaitMs: waitMs }) });
+/** A model adapter as a device would be: a completion may come after the call that caused it, up to `waitMs` later. */
+const slowToComplete = (adapter: Adapter, waitMs: number): Adapter => ({
+  ...adapter,
+  info: async () => {
+    const { quietMs: _synchronous, ...info } = await adapter.info();
+    return { ...info, completionWaitMs: waitMs };
+  },
+});
 
 const fits = (wr_id: bigint): WrSpec => ({ wr_id, sges: [{ slot: 0, length: 64, bogusLkey: false }], numSge: 'list' });
 const send64: SendSpec = { opcode: 'SEND', length: 64, fromMr: false, numSge: 'list', imm: 0, remote: 'buffer', slot: 0 };
