@@ -108,7 +108,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     const world = new World(real, ref, { profile: options.profile, resize, chunk: options.chunk ?? CHUNK, watch: options.adapter.watch, commandTimeoutMs });
     try {
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
-      await world.flush();
+      await world.finish();
     } catch (error) {
       if (error instanceof KernelFinding && error.finding.fatal) fatal = error;
       throw error;

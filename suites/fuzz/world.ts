@@ -3,7 +3,7 @@ import type { BatchStep, StepResult } from '../../adapters/batch.js';
 import type { AsyncEvent } from '../../spec/verbs/events.js';
 import type { WorkCompletion } from '../../spec/verbs/wc.js';
 import { Timeout, bounded } from '../bounded.js';
-import { Divergence, sameCompletions, sameEvents } from './compare.js';
+import { Divergence, sameCompletions, settleEvents } from './compare.js';
 import { QPS, type Side, executeSteps } from './side.js';
 
 /** What the watch saw (a kernel oops, lockup or warning) or a command that never answered: a result, not a hang. */
@@ -75,6 +75,8 @@ export class World {
   /** The commands executed so far, for a finding's sequence. */
   readonly commands: object[] = [];
   private pending: Pending[] = [];
+  /** Events the reference raised that the implementation has not delivered yet (settleEvents). */
+  private owedEvents: string[] = [];
 
   constructor(
     readonly real: Side,
@@ -156,6 +158,16 @@ export class World {
     }
   }
 
+  /** The end of a sequence: the pending commands compared, and the events still owed read once more after the completion wait. */
+  async finish(): Promise<void> {
+    await this.flush();
+    if (this.owedEvents.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, this.real.waitMs));
+    const [read] = await this.now(() => 'the end of the sequence', [{ call: 'getAsyncEvents', args: {} }]);
+    // Whatever is still owed now was owed twice: settleEvents throws.
+    settleEvents('async events owed at the end of the sequence', this, resultOf<{ events: AsyncEvent[] }>(read).events, [], this.owedEvents);
+  }
+
   /** Steps whose results the command needs before it can go on (what the implementation granted): the pending ones first. */
   async now(label: () => string, steps: BatchStep[]): Promise<StepResult[]> {
     await this.flush();
@@ -198,7 +210,7 @@ export class World {
         sameCompletions(`completions of QP ${i} (${QPS[i]?.name})`, this.profile, this, got, p.ref.wcs[i] ?? []);
       }
       const { events } = resultOf<{ events: AsyncEvent[] }>(real.at(-1));
-      sameEvents('async events', this, events, p.ref.events);
+      this.owedEvents = settleEvents('async events', this, events, p.ref.events, this.owedEvents);
     } catch (error) {
       if (error instanceof Divergence) throw new Divergence(`${p.label()}: ${error.message}`);
       throw error;

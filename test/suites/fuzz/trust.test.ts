@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Adapter, CaseWatch, Session } from '../../../adapters/adapter.js';
+import type { AsyncEvent } from '../../../spec/verbs/events.js';
 import type { Behaviour } from '../../../adapters/model/behaviour.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { rdmavt } from '../../../adapters/model/rdmavt.js';
@@ -52,7 +53,7 @@ async function runSequence(adapter: Adapter, commands: { run(m: object, w: World
   const world = new World(real, ref, { profile: 'rdmavt', resize: true, chunk: 16, commandTimeoutMs: 5000 });
   edit(world);
   for (const command of commands) await command.run({}, world);
-  await world.flush();
+  await world.finish();
 }
 
 describe('verdicts that do not depend on timing', () => {
@@ -108,6 +109,36 @@ function oopsing(options: { fatal: boolean; hang?: boolean }): { adapter: Adapte
   };
   return { adapter, opens: () => opens };
 }
+
+/** The model, its async events delivered by `deliver` from what each read would have returned. */
+function eventsEdited(deliver: (events: AsyncEvent[], held: AsyncEvent[]) => AsyncEvent[]): Adapter {
+  const model = modelAdapter();
+  return {
+    ...model,
+    open: async () => {
+      const session = await model.open();
+      const read = session.getAsyncEvents;
+      const held: AsyncEvent[] = [];
+      session.getAsyncEvents = async (args) => ({ events: deliver((await read(args)).events, held) });
+      return session;
+    },
+  };
+}
+
+describe('async events that come late', () => {
+  it('an event delivered one read after the completion that came with it is no divergence', async () => {
+    // Each read returns what the read before found: every event a command late.
+    const late = eventsEdited((events, held) => held.splice(0, held.length, ...events));
+    const report = await fuzz({ adapter: late, reference: modelAdapter(), profile: 'rdmavt', runs: 60, seed: 41 });
+    expect(report.divergence).toBeNull();
+  });
+
+  it('an event never delivered is a divergence', async () => {
+    const lost = eventsEdited((events) => events.filter((e) => e.event_type !== 'QP_LAST_WQE_REACHED'));
+    const report = await fuzz({ adapter: lost, reference: modelAdapter(), profile: 'rdmavt', runs: 60, seed: 41 });
+    expect(report.divergence?.message).toMatch(/async events.*QP_LAST_WQE_REACHED/);
+  });
+});
 
 describe('the kernel log and a per-command timeout', () => {
   it('an oops is a fatal finding: the run stops where it was, unshrunk, with the running sequence and the log', async () => {
