@@ -60,7 +60,7 @@ function conclusion(kase: CaseResult): string[] {
 function teardown(scope: Scope): string[] {
   return [
     '/* The harness closed the session here: release what is still alive (not compared). */',
-    ...aliveInTeardownOrder(scope).map((r) => `if (${r.name})\n\t${scope.dialect.teardown[r.kind]}(${r.name});`),
+    ...aliveInTeardownOrder(scope).map((r) => `if (${r.name})\n\t${scope.dialect.teardown[r.kind](r.name)}`),
   ];
 }
 

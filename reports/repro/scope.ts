@@ -9,8 +9,8 @@ export type Kind = 'pd' | 'mr' | 'cq' | 'srq' | 'qp';
  */
 export interface Dialect {
   types: Record<Kind, string>;
-  /** The destroy call of each kind, in the order the end of a reproducer runs them: nothing is destroyed while something else still uses it. */
-  teardown: Record<Kind, string>;
+  /** The destroy statement of each kind, in the order the end of a reproducer runs them: nothing is destroyed while something else still uses it. */
+  teardown: Record<Kind, (name: string) => string>;
   gidType: string;
   /** A 64-bit constant. */
   u64: (value: bigint) => string;
@@ -18,7 +18,13 @@ export interface Dialect {
 
 export const IBVERBS: Dialect = {
   types: { pd: 'struct ibv_pd', mr: 'struct ibv_mr', cq: 'struct ibv_cq', srq: 'struct ibv_srq', qp: 'struct ibv_qp' },
-  teardown: { qp: 'ibv_destroy_qp', srq: 'ibv_destroy_srq', cq: 'ibv_destroy_cq', mr: 'ibv_dereg_mr', pd: 'ibv_dealloc_pd' },
+  teardown: {
+    qp: (name) => `ibv_destroy_qp(${name});`,
+    srq: (name) => `ibv_destroy_srq(${name});`,
+    cq: (name) => `ibv_destroy_cq(${name});`,
+    mr: (name) => `ibv_dereg_mr(${name});`,
+    pd: (name) => `ibv_dealloc_pd(${name});`,
+  },
   gidType: 'union ibv_gid',
   u64,
 };
@@ -47,6 +53,8 @@ interface Mr {
 export class Scope {
   readonly statics: string[] = [];
   readonly alive: { kind: Kind; name: string }[] = [];
+  /** The buffers the reproducer allocated for MRs, freed last (queued WRs may name them until the QPs are gone). */
+  readonly buffers: string[] = [];
   private readonly names = new Map<string, string>();
   private readonly mrs: Mr[] = [];
   private readonly qpNums = new Map<number, string>();
@@ -73,6 +81,16 @@ export class Scope {
 
   ref(kind: Kind, handle: Handle): string {
     return this.names.get(`${kind}:${handle}`) ?? `NULL /* ${kind} ${handle} was not created in this trace */`;
+  }
+
+  has(kind: Kind, handle: Handle): boolean {
+    return this.names.has(`${kind}:${handle}`);
+  }
+
+  /** The buffer standing in for a recorded MR's memory. */
+  bufferOf(handle: Handle): string {
+    const name = this.names.get(`mr:${handle}`);
+    return this.mrs.find((m) => m.name === name)?.buffer ?? `NULL /* mr ${handle} was not registered in this trace */`;
   }
 
   destroyed(kind: Kind, handle: Handle): void {
