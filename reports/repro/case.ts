@@ -27,11 +27,36 @@ export function deviceOf(results: RunResults): string {
   return `device ${device.name}${details ? ` (${details})` : ''}, through the ${adapter} adapter (${layer} layer)`;
 }
 
+/** How the harness names the check that the kernel log stayed clean (adapters/kernel/adapter.ts). */
+export const SPLAT_CHECK = /^the kernel (logged a splat|oopsed) while the case ran$/;
+
+type Check = CaseResult['checks'][number];
+
+/** A recorded splat in a line: its first lines past the "cut here" marker, without their timestamps (results.json has them all). */
+const splatSummary = (lines: unknown): string =>
+  Array.isArray(lines)
+    ? lines
+        .map((l) => String(l).replace(/^\[\s*[\d.]+\]\s*/, ''))
+        .filter((l) => !l.includes('cut here'))
+        .slice(0, 2)
+        .join(' / ')
+    : JSON.stringify(lines);
+
+/** Where a JSON value is long, its first part is enough for a line: the recording has the rest. */
+const brief = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > 300 ? `${text.slice(0, 300)}...` : text;
+};
+
+/** A failed check in a line: what it expected, what the recording got. */
+export const checkLine = (k: Check): string =>
+  `clause ${k.clause} (${k.what}) expects ${brief(k.expected)}; the recording got ${SPLAT_CHECK.test(k.what) ? splatSummary(k.actual) : brief(k.actual)}`;
+
 /** What the clauses expect where the recording broke them: the verdict the replay is about. */
 export function verdictLines(kase: CaseResult): string[] {
   const failed = kase.checks.filter((k) => k.status === 'fail');
   if (failed.length === 0) return [`in the recording the case ended ${kase.status}${kase.reason ? ` (${kase.reason})` : ''}`];
-  return failed.map((k) => `clause ${k.clause} (${k.what}) expects ${JSON.stringify(k.expected)}; the recording got ${JSON.stringify(k.actual)}`);
+  return failed.map(checkLine);
 }
 
 /** The clauses the case checks and, of them, those the recording broke (each once, in check order). */
@@ -63,7 +88,7 @@ export interface ClauseWords {
   quote: { text: string; where: string } | undefined;
 }
 
-/** The kernel-doc text the spec snapshot cites first, else a quoted source (a man page). */
+/** The kernel-doc text the spec snapshot cites first, else a man page's quote, else the note of the code or spec the clause rests on. */
 export function clauseWords(results: RunResults, clauseId: string): ClauseWords {
   const clause: ClauseResult | undefined = results.clauses.find((c) => c.id === clauseId);
   if (clause === undefined) return { statement: '(the clause is not in this results.json)', quote: undefined };
@@ -72,6 +97,8 @@ export function clauseWords(results: RunResults, clauseId: string): ClauseWords 
   if (citation !== undefined && cited !== undefined) {
     return { statement: clause.statement, quote: { text: citation.text, where: `${sourceName(cited)}${citation.line === undefined ? '' : `, comment at line ${citation.line}`}` } };
   }
-  const quoted = clause.sources.find((s) => s.kind === 'man-page');
-  return { statement: clause.statement, quote: quoted?.kind === 'man-page' ? { text: quoted.quote, where: sourceName(quoted) } : undefined };
+  const words = (source: Source): string | undefined => (source.kind === 'man-page' ? source.quote : source.kind === 'kernel-doc' ? undefined : source.note);
+  const source = clause.sources.find((s) => s.kind === 'man-page') ?? clause.sources.find((s) => words(s) !== undefined);
+  const text = source === undefined ? undefined : words(source);
+  return { statement: clause.statement, quote: source === undefined || text === undefined ? undefined : { text, where: sourceName(source) } };
 }
