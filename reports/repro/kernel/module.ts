@@ -68,12 +68,10 @@ function verdict(kase: CaseResult): string[] {
   ];
 }
 
+/** A step whose recorded call threw (the implementation crashed, say) says so in its announcement (stepTitle). */
 const emitStep = (group: readonly AnyRecorded[], scope: Scope): string[] => {
   const call = group[0];
-  if (call === undefined) return [];
-  const threw = group.find((c) => c.error !== undefined);
-  const warning = threw === undefined ? [] : [prInfo(`#${threw.seq} ${threw.call}: in the recording this call threw: ${threw.error}`, 1)];
-  return [...warning, ...(KERNEL_EMITTERS[call.call] as Emitter<CallName>)(group, scope)];
+  return call === undefined ? [] : (KERNEL_EMITTERS[call.call] as Emitter<CallName>)(group, scope);
 };
 
 /** The locals the replay's statements use, and only those (an unused local is a warning in a kernel build). */
