@@ -72,33 +72,49 @@ function sgeLines(seq: number, wr: RecvWr | SendWr, i: number, scope: Scope): { 
   return { name, lines };
 }
 
-const CONTEXT_NOTE = {
-  softirq: 'the recording posted from a softirq (a tasklet); the replay posts from the init path (process context)',
-  hardirq: 'the recording posted from a hard interrupt (an hrtimer); the replay posts from the init path (process context)',
+/** The kernel verb of each post, and the job kind that makes it from an interrupt (the prelude's run_post). */
+const POSTS = {
+  postSrqRecv: { verb: 'ib_post_srq_recv', kind: 'POST_SRQ_RECV', target: 'srq', list: 'recv' },
+  postRecv: { verb: 'ib_post_recv', kind: 'POST_RECV', target: 'qp', list: 'recv' },
+  postSend: { verb: 'ib_post_send', kind: 'POST_SEND', target: 'qp', list: 'send' },
 } as const;
 
 /**
- * A post, in the context it was recorded in where the module can give it: process context, or
- * interrupts off. The list is the recorded one: num_sge as recorded, negative included.
+ * A post, in the context it was recorded in, as rvtc made it: process context, interrupts off, a
+ * softirq (a tasklet) or a hard interrupt (an hrtimer). The list is the recorded one: num_sge as
+ * recorded, negative included.
  */
-function post(call: Recorded<'postSrqRecv' | 'postRecv' | 'postSend'>, verb: string, target: string, list: { lines: string[]; head: string; sentinel: string; stride: string }) {
+function post(call: Recorded<'postSrqRecv' | 'postRecv' | 'postSend'>, target: string, list: { lines: string[]; head: string; stride: string }) {
+  const how = POSTS[call.call];
   const count = call.args.wrs.length;
+  const head = count === 0 ? 'NULL' : list.head;
+  const bad = `bad_${how.list}`;
   const context = call.args.context ?? 'process';
-  const invoke = `ret = ${verb}(${target}, ${count === 0 ? 'NULL' : list.head}, &bad_${list.sentinel});`;
+  const invoke = `ret = ${how.verb}(${target}, ${head}, &${bad});`;
   const badWr = call.result === undefined ? 'NULL' : cString(String(call.result.badWr));
-  return [
-    ...announce([call], `${count} WR(s)${count === 0 ? '' : `, num_sge ${[...new Set(call.args.wrs.map((w) => w.num_sge))].join(' or ')}`}`),
-    ...list.lines,
-    `bad_${list.sentinel} = &untouched_${list.sentinel};`,
-    ...(context === 'irqs-off'
+  const made =
+    context === 'irqs-off'
       ? ['local_irq_save(flags);', invoke, 'local_irq_restore(flags);']
       : context === 'softirq' || context === 'hardirq'
-        ? [prInfo(`#${call.seq} note: ${CONTEXT_NOTE[context]}`, 1), invoke]
-        : [invoke]),
+        ? [
+            `job.kind = ${how.kind};`,
+            `job.${how.target} = ${target};`,
+            `job.${how.list} = ${head};`,
+            `job.${bad} = &untouched_${how.list};`,
+            `post_in_${context}(&job);`,
+            'ret = job.ret;',
+            `${bad} = job.${bad};`,
+          ]
+        : [`${bad} = &untouched_${how.list};`, invoke];
+  return [
+    ...announce([call], `${count} WR(s)${count === 0 ? '' : `, num_sge ${[...new Set(call.args.wrs.map((w) => w.num_sge))].join(' or ')}`}${context === 'process' ? '' : `, from ${context === 'irqs-off' ? 'a section with interrupts off' : `a ${context === 'softirq' ? 'softirq' : 'hard interrupt'}`}`}`),
+    ...list.lines,
+    ...(context === 'irqs-off' ? [`${bad} = &untouched_${how.list};`] : []),
+    ...made,
     ...checkRet(call, 'ret'),
     ...(call.result === undefined
       ? []
-      : [wrapCall('check_str', [String(call.seq), cString(call.call), '"bad_wr"', badWr, `bad_wr_name(bad_${list.sentinel}, &untouched_${list.sentinel}, ${count === 0 ? 'NULL' : list.head}, ${list.stride}, ${count})`], ';', 1)]),
+      : [wrapCall('check_str', [String(call.seq), cString(call.call), '"bad_wr"', badWr, `bad_wr_name(${bad}, &untouched_${how.list}, ${head}, ${list.stride}, ${count})`], ';', 1)]),
   ];
 }
 
@@ -116,7 +132,7 @@ function recvList(call: Recorded<'postSrqRecv' | 'postRecv'>, scope: Scope) {
       ...(i + 1 < count ? [`${wrs}[${i}].next = &${wrs}[${i + 1}];`] : []),
     ];
   });
-  return { lines, head: wrs, sentinel: 'recv', stride: 'sizeof(struct ib_recv_wr)' };
+  return { lines, head: wrs, stride: 'sizeof(struct ib_recv_wr)' };
 }
 
 const ATOMIC = new Set(['ATOMIC_CMP_AND_SWP', 'ATOMIC_FETCH_AND_ADD']);
@@ -147,7 +163,7 @@ function sendList(call: Recorded<'postSend'>, scope: Scope) {
           ]),
     ];
   });
-  return { lines, head: `&${wrs}[0].wr`, sentinel: 'send', stride: 'sizeof(union any_send_wr)' };
+  return { lines, head: `&${wrs}[0].wr`, stride: 'sizeof(union any_send_wr)' };
 }
 
 function wcCheck(seq: number, i: number, wc: WorkCompletion, scope: Scope, wcs: string): string[] {
@@ -368,7 +384,7 @@ export const KERNEL_EMITTERS: { [N in CallName]: Emitter<N> } = {
   postSrqRecv: (group, scope) => {
     const call = first(group);
     const srq = scope.ref('srq', call.args.srq);
-    return post(call, 'ib_post_srq_recv', srq, recvList(call, scope));
+    return post(call, srq, recvList(call, scope));
   },
   createQp: (group, scope) => {
     const call = first(group);
@@ -422,11 +438,11 @@ export const KERNEL_EMITTERS: { [N in CallName]: Emitter<N> } = {
   destroyQp: destroyed('qp', (name) => `ib_destroy_qp(${name})`),
   postRecv: (group, scope) => {
     const call = first(group);
-    return post(call, 'ib_post_recv', scope.ref('qp', call.args.qp), recvList(call, scope));
+    return post(call, scope.ref('qp', call.args.qp), recvList(call, scope));
   },
   postSend: (group, scope) => {
     const call = first(group);
-    return post(call, 'ib_post_send', scope.ref('qp', call.args.qp), sendList(call, scope));
+    return post(call, scope.ref('qp', call.args.qp), sendList(call, scope));
   },
   /** Events come to the handlers the module gave each object (and the device): read until the recorded ones came, or the wait ran out. */
   getAsyncEvents: (group, scope) => {

@@ -14,8 +14,11 @@ const MR_SLACK = 64;
  */
 export const KERNEL_PRELUDE = `#define pr_fmt(fmt) "rvt-repro: " fmt
 
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
@@ -291,6 +294,77 @@ static __maybe_unused void check_wc(int seq, int i, const struct ib_wc *wc, u64 
 	}
 	snprintf(what, sizeof(what), "wc[%d].qp_num", i);
 	check_num(seq, "pollCq", what, qp_num, wc->qp ? wc->qp->qp_num : 0);
+}
+
+enum post_kind { POST_SRQ_RECV, POST_RECV, POST_SEND };
+
+/* A post made from a softirq (a tasklet) or a hard interrupt (an hrtimer), as rvtc makes them. */
+struct post_job {
+	enum post_kind kind;
+	struct ib_srq *srq;
+	struct ib_qp *qp;
+	const struct ib_recv_wr *recv;
+	const struct ib_send_wr *send;
+	const struct ib_recv_wr *bad_recv;
+	const struct ib_send_wr *bad_send;
+	int ret;
+	struct completion done;
+	struct hrtimer timer;
+	struct tasklet_struct tasklet;
+};
+
+static __maybe_unused struct post_job job;
+
+static __maybe_unused void run_post(struct post_job *j)
+{
+	switch (j->kind) {
+	case POST_SRQ_RECV:
+		j->ret = ib_post_srq_recv(j->srq, j->recv, &j->bad_recv);
+		break;
+	case POST_RECV:
+		j->ret = ib_post_recv(j->qp, j->recv, &j->bad_recv);
+		break;
+	default:
+		j->ret = ib_post_send(j->qp, j->send, &j->bad_send);
+		break;
+	}
+}
+
+static __maybe_unused void post_softirq(struct tasklet_struct *t)
+{
+	struct post_job *j = from_tasklet(j, t, tasklet);
+
+	run_post(j);
+	complete(&j->done);
+}
+
+static __maybe_unused enum hrtimer_restart post_hardirq(struct hrtimer *timer)
+{
+	struct post_job *j = container_of(timer, struct post_job, timer);
+
+	run_post(j);
+	complete(&j->done);
+	return HRTIMER_NORESTART;
+}
+
+static __maybe_unused void post_in_softirq(struct post_job *j)
+{
+	init_completion(&j->done);
+	tasklet_setup(&j->tasklet, post_softirq);
+	tasklet_schedule(&j->tasklet);
+	wait_for_completion(&j->done);
+	tasklet_kill(&j->tasklet);
+}
+
+static __maybe_unused void post_in_hardirq(struct post_job *j)
+{
+	init_completion(&j->done);
+	hrtimer_init(&j->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	j->timer.function = post_hardirq;
+	hrtimer_start(&j->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_HARD);
+	wait_for_completion(&j->done);
+	/* Waits until the callback has left the timer. */
+	hrtimer_cancel(&j->timer);
 }
 
 /*

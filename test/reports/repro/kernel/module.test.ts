@@ -13,6 +13,7 @@ import { casesNamed, resultsFor } from '../../fixture.js';
 // Real kernel-adapter recordings (k61 runs), cut down to one case and its clauses.
 const RDMAVT_WRITE = 'test/fixtures/repro/k61-kernel-rdmavt-rdma-write.json';
 const RXE_ORDER = 'test/fixtures/repro/k61-kernel-rxe-check-order.json';
+const RDMAVT_CONTEXTS = 'test/fixtures/repro/k61-kernel-rdmavt-interrupt-context.json';
 
 const moduleFrom = async (file: string, caseId: string) => renderKernelRepro(await readResults(file), caseId, file);
 const source = (files: ModuleFiles) => files[`${MODULE_NAME}.c`] ?? '';
@@ -94,11 +95,21 @@ describe('repro --as module: the module it writes', () => {
     expect(c).toContain('differences++; /* the recorded call never returned */');
   });
 
+  it('posts from the context the recording posted from: interrupts off, a softirq (tasklet), a hard interrupt (hrtimer)', async () => {
+    const c = source(await moduleFrom(RDMAVT_CONTEXTS, 'post_send/interrupt-context'));
+    expect(c).toMatch(/local_irq_save\(flags\);\n\tret = ib_post_send\(qp_\d+, &wr_\d+\[0\]\.wr, &bad_send\);\n\tlocal_irq_restore\(flags\);/);
+    for (const context of ['softirq', 'hardirq']) {
+      expect(c).toMatch(new RegExp(`job\\.kind = POST_SEND;\\n\\tjob\\.qp = qp_\\d+;\\n\\tjob\\.send = &wr_\\d+\\[0\\]\\.wr;\\n\\tjob\\.bad_send = &untouched_send;\\n\\tpost_in_${context}\\(&job\\);\\n\\tret = job\\.ret;\\n\\tbad_send = job\\.bad_send;`));
+    }
+    expect(c).toContain('postSend: 1 WR(s), num_sge 1, from a hard interrupt');
+  });
+
   it('keeps its arrays static and declares only the locals it uses (an unused one is a warning in a kernel build)', async () => {
     const c = source(await fromModel('post_srq_recv/num_sge-negative', 'rxe0'));
     expect(c).toMatch(/^static struct ib_recv_wr wr_\d+\[1\];$/m);
     expect(c).toMatch(/static void replay_recording\(void\)\n\{\n\tconst struct ib_recv_wr \*bad_recv;\n\tint ret;\n\n/);
-    expect(c).not.toContain('bad_send;');
+    const replay = c.slice(c.indexOf('static void replay_recording(void)'));
+    expect(replay.slice(0, replay.indexOf('\n}\n'))).not.toContain('bad_send');
   });
 });
 
@@ -112,6 +123,7 @@ async function writeModules(): Promise<string[]> {
   const root = await mkdtemp(join(tmpdir(), 'rvt-krepro-'));
   const all = [
     await moduleFrom(RDMAVT_WRITE, 'post_send/rdma-write'),
+    await moduleFrom(RDMAVT_CONTEXTS, 'post_send/interrupt-context'),
     await moduleFrom(RXE_ORDER, 'post_srq_recv/check-order'),
     await fromModel('post_srq_recv/num_sge-negative', 'rxe0'),
     await fromModel('post_send/empty-list', 'rvt_sim0'),
@@ -137,7 +149,7 @@ async function build(dir: string, kbuild: { dir: string; makefile?: string }): P
 
 describe('repro --as module: builds as a kernel module', () => {
   it.skipIf(!existsSync(join(HEADERS_61, 'Makefile')))(
-    `compiles against the 6.1 headers (${HEADERS_61}), warning-free, for the FORTIFY, check-order, negative num_sge and empty-list cases`,
+    `compiles against the 6.1 headers (${HEADERS_61}), warning-free, for the FORTIFY, interrupt-context, check-order, negative num_sge and empty-list cases`,
     async () => {
       for (const dir of await writeModules()) await build(dir, { dir: HEADERS_61 });
     },
