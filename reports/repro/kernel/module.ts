@@ -100,9 +100,10 @@ function locals(body: readonly string[]): string[] {
   ];
 }
 
-function teardown(scope: Scope): string[] {
+/** The end of the replay; its label only where a step jumps to it (an unused label is a warning). */
+function teardown(scope: Scope, body: readonly string[]): string[] {
   return [
-    'out:',
+    ...(body.some((line) => line.includes('goto out;')) ? ['out:'] : []),
     '/* The harness closed the session here: release what is still alive (not compared). */',
     ...aliveInTeardownOrder(scope).map((r) => `if (${r.name})\n\t${scope.dialect.teardown[r.kind](r.name)}`),
     ...scope.buffers.map((b) => `kvfree(${b});`),
@@ -144,7 +145,7 @@ export function renderKernelRepro(results: RunResults, caseId: string, from: str
     '',
     ...body,
     ...splat,
-    ...teardown(scope),
+    ...teardown(scope, body),
   ];
   const source = [
     ...header(results, kase, from, options.device),

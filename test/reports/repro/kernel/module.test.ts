@@ -104,6 +104,12 @@ describe('repro --as module: the module it writes', () => {
     expect(c).toContain('postSend: 1 WR(s), num_sge 1, from a hard interrupt');
   });
 
+  it('replays no concurrent workload call by call, and then has no teardown to jump to', async () => {
+    const c = source(await moduleFrom('test/fixtures/repro/k61-kernel-rdmavt-concurrent.json', 'concurrent/posters-and-consumers'));
+    expect(c).toMatch(/#\d+ runConcurrent: a concurrent workload is not replayed call by call; its recorded history \(results\.json\) is the evidence/);
+    expect(c).not.toMatch(/^out:$/m);
+  });
+
   it('keeps its arrays static and declares only the locals it uses (an unused one is a warning in a kernel build)', async () => {
     const c = source(await fromModel('post_srq_recv/num_sge-negative', 'rxe0'));
     expect(c).toMatch(/^static struct ib_recv_wr wr_\d+\[1\];$/m);
