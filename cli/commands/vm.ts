@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { VM_DEVICES, type VmDevice, isVmDevice } from '../../vm/devices.js';
 import { kernelLabel } from '../../vm/kernel.js';
-import { runReproInVm, VERDICT_EXIT } from '../../vm/repro.js';
+import { runReproInVm, VERDICT_EXIT } from './vm-repro.js';
 import { runInVm, startEstimate } from '../../vm/run.js';
 import { UserError } from '../../spec/errors.js';
 import { MAX_TIMER_SECONDS } from '../options.js';

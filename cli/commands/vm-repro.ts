@@ -3,16 +3,16 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { isSplatLine } from '../adapters/kernel/kmsg.js';
-import { MODULE_NAME } from '../reports/repro/kernel/module.js';
-import { UserError } from '../spec/errors.js';
-import { isVmDevice, type VmDevice } from './devices.js';
-import { quote } from './job-script.js';
-import { type GuestKernel, kernelLabel, resolveKernel } from './kernel.js';
-import { prepareKernel } from './kernel-modules.js';
-import { buildModule } from './modules.js';
-import { vmCacheDir } from './project-root.js';
-import { runInVm, startEstimate } from './run.js';
+import { isSplatLine } from '../../adapters/kernel/kmsg.js';
+import { MODULE_NAME } from '../../reports/repro/kernel/module.js';
+import { UserError } from '../../spec/errors.js';
+import { isVmDevice, type VmDevice } from '../../vm/devices.js';
+import { quote } from '../../vm/job-script.js';
+import { type GuestKernel, kernelLabel, resolveKernel } from '../../vm/kernel.js';
+import { prepareKernel } from '../../vm/kernel-modules.js';
+import { buildModule } from '../../vm/modules.js';
+import { vmCacheDir } from '../../vm/project-root.js';
+import { runInVm, startEstimate } from '../../vm/run.js';
 
 /** A reproducer `rvt-conform repro` wrote: a kernel module's folder, or a libibverbs program's C file. */
 export type Reproducer = { kind: 'module'; dir: string } | { kind: 'program'; source: string };

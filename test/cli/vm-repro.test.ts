@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../spec/errors.js';
-import { consoleSplat, guestScript, LOG_MARKER, moduleDevice, reproducerAt, VERDICT_EXIT } from '../../vm/repro.js';
+import { consoleSplat, guestScript, LOG_MARKER, moduleDevice, reproducerAt, VERDICT_EXIT } from '../../cli/commands/vm-repro.js';
 import { runCli } from '../cli-in-process.js';
 
 let dir: string;
