@@ -40,6 +40,9 @@ const SPLATS: readonly RegExp[] = [
 /** After these the kernel cannot be trusted for the rest of the run (the VM should end). */
 const FATAL: readonly RegExp[] = [/\bOops\b/, /\bkernel BUG at /, /\bgeneral protection fault\b/, /\bBUG: unable to handle\b/, /\bKernel panic\b/];
 
+/** Whether a kernel log line is (the start of) a splat. */
+export const isSplatLine = (line: string): boolean => SPLATS.some((re) => re.test(line));
+
 /** Whether a kernel log (or console) line says the kernel went down. */
 export const isFatalLine = (line: string): boolean => FATAL.some((re) => re.test(line));
 
@@ -57,7 +60,7 @@ export interface Splat {
 
 /** The first splat in `records`, with the lines that follow it; undefined when the log is clean. */
 export function findSplat(records: readonly KmsgRecord[]): Splat | undefined {
-  const first = records.findIndex((r) => SPLATS.some((re) => re.test(r.text)));
+  const first = records.findIndex((r) => isSplatLine(r.text));
   if (first === -1) return undefined;
   const tail = records.slice(first);
   const context = records.slice(Math.max(0, first - CONTEXT_LINES), first);

@@ -1,13 +1,13 @@
 import type { CallName } from '../../adapters/calls.js';
-import { UserError } from '../../spec/errors.js';
 import type { CaseResult, RunResults } from '../results-schema.js';
 import { cComment, cString, indent } from './c-syntax.js';
+import { caseToReplay, clauseCounts, deviceOf, verdictLines } from './case.js';
 import { postEmitters } from './emit-posts.js';
 import { resourceEmitters } from './emit-resources.js';
 import type { Emitter } from './expect.js';
 import { PRELUDE } from './prelude.js';
 import { type AnyRecorded, recordedCalls, steps } from './recorded.js';
-import { Scope, TEARDOWN } from './scope.js';
+import { aliveInTeardownOrder, Scope } from './scope.js';
 
 /**
  * A concurrent workload is many threads' calls at once, made by the implementation's own engine:
@@ -31,21 +31,6 @@ function emitStep(group: readonly AnyRecorded[], scope: Scope): string[] {
   return [...warning, ...(EMITTERS[call.call] as Emitter<CallName>)(group, scope)];
 }
 
-/** The device a recording was made on, as a reader names it: its name, then what drives it. */
-function deviceOf(results: RunResults): string {
-  const { device, adapter, layer } = results.adapter;
-  const drivenBy = [device.driver && `driver ${device.driver}`, device.provider && `provider ${device.provider}`, device.rdma_core && `rdma-core ${device.rdma_core}`, device.kernel && `kernel ${device.kernel}`];
-  const details = drivenBy.filter(Boolean).join(', ');
-  return `device ${device.name}${details ? ` (${details})` : ''}, through the ${adapter} adapter (${layer} layer)`;
-}
-
-/** What the clauses expect where the recording broke them: the verdict the replay is about. */
-function verdictLines(kase: CaseResult): string[] {
-  const failed = kase.checks.filter((k) => k.status === 'fail');
-  if (failed.length === 0) return [`in the recording the case ended ${kase.status}${kase.reason ? ` (${kase.reason})` : ''}`];
-  return failed.map((k) => `clause ${k.clause} (${k.what}) expects ${JSON.stringify(k.expected)}; the recording got ${JSON.stringify(k.actual)}`);
-}
-
 /** What the program prints first: what it replays, what the clauses expect, and how it compares. */
 function notes(results: RunResults, kase: CaseResult): string[] {
   const layer = results.adapter.layer;
@@ -62,7 +47,7 @@ function notes(results: RunResults, kase: CaseResult): string[] {
 
 /** The last line: how the replay relates to the recording, and so to the clauses. */
 function conclusion(kase: CaseResult): string[] {
-  const broken = [...new Set(kase.checks.filter((k) => k.status === 'fail').map((k) => k.clause))];
+  const { broken } = clauseCounts(kase);
   const verdict = broken.length === 0 ? 'which met every clause it checks' : `which broke ${broken.join(', ')}`;
   return [
     'if (differences)',
@@ -73,11 +58,9 @@ function conclusion(kase: CaseResult): string[] {
 }
 
 function teardown(scope: Scope): string[] {
-  const order = Object.keys(TEARDOWN) as (keyof typeof TEARDOWN)[];
-  const alive = order.flatMap((kind) => scope.alive.filter((r) => r.kind === kind).reverse());
   return [
     '/* The harness closed the session here: release what is still alive (not compared). */',
-    ...alive.map((r) => `if (${r.name})\n\t${TEARDOWN[r.kind]}(${r.name});`),
+    ...aliveInTeardownOrder(scope).map((r) => `if (${r.name})\n\t${scope.dialect.teardown[r.kind](r.name)}`),
   ];
 }
 
@@ -87,13 +70,7 @@ function teardown(scope: Scope): string[] {
  * 2 when it cannot open a device.
  */
 export function renderRepro(results: RunResults, caseId: string, from: string): string {
-  const kase = results.cases.find((c) => c.id === caseId);
-  if (kase === undefined) {
-    throw new UserError(`${from} has no case '${caseId}'`, { hint: `its cases: ${results.cases.map((c) => c.id).join(', ') || 'none'}` });
-  }
-  if (kase.trace.length === 0) {
-    throw new UserError(`case ${caseId} made no verbs calls in ${from} (${kase.status}${kase.reason ? `: ${kase.reason}` : ''}): there is nothing to replay`);
-  }
+  const kase = caseToReplay(results, caseId, from);
   const scope = new Scope();
   const body = steps(recordedCalls(kase)).flatMap((group) => [...emitStep(group, scope), '']);
   return [

@@ -3,10 +3,37 @@ import { byteList, u32, u64 } from './c-syntax.js';
 
 export type Kind = 'pd' | 'mr' | 'cq' | 'srq' | 'qp';
 
-const C_TYPE: Record<Kind, string> = { pd: 'struct ibv_pd', mr: 'struct ibv_mr', cq: 'struct ibv_cq', srq: 'struct ibv_srq', qp: 'struct ibv_qp' };
+/**
+ * The names one layer's C gives the objects a reproducer handles: libibverbs for a program, the
+ * kernel verbs for a module. Everything else the scope maps is the same in both.
+ */
+export interface Dialect {
+  types: Record<Kind, string>;
+  /** The destroy statement of each kind, in the order the end of a reproducer runs them: nothing is destroyed while something else still uses it. */
+  teardown: Record<Kind, (name: string) => string>;
+  gidType: string;
+  /** A 64-bit constant. */
+  u64: (value: bigint) => string;
+}
 
-/** Torn down in this order at the end: nothing is destroyed while something else still uses it. */
-export const TEARDOWN: Record<Kind, string> = { qp: 'ibv_destroy_qp', srq: 'ibv_destroy_srq', cq: 'ibv_destroy_cq', mr: 'ibv_dereg_mr', pd: 'ibv_dealloc_pd' };
+export const IBVERBS: Dialect = {
+  types: { pd: 'struct ibv_pd', mr: 'struct ibv_mr', cq: 'struct ibv_cq', srq: 'struct ibv_srq', qp: 'struct ibv_qp' },
+  teardown: {
+    qp: (name) => `ibv_destroy_qp(${name});`,
+    srq: (name) => `ibv_destroy_srq(${name});`,
+    cq: (name) => `ibv_destroy_cq(${name});`,
+    mr: (name) => `ibv_dereg_mr(${name});`,
+    pd: (name) => `ibv_dealloc_pd(${name});`,
+  },
+  gidType: 'union ibv_gid',
+  u64,
+};
+
+/** The resources still alive, in teardown order (each kind newest first). */
+export function aliveInTeardownOrder(scope: Scope): { kind: Kind; name: string }[] {
+  const order = Object.keys(scope.dialect.teardown) as Kind[];
+  return order.flatMap((kind) => scope.alive.filter((r) => r.kind === kind).reverse());
+}
 
 /** An MR as recorded, and the buffer this program registers in its place. */
 interface Mr {
@@ -26,6 +53,8 @@ interface Mr {
 export class Scope {
   readonly statics: string[] = [];
   readonly alive: { kind: Kind; name: string }[] = [];
+  /** The buffers the reproducer allocated for MRs, freed last (queued WRs may name them until the QPs are gone). */
+  readonly buffers: string[] = [];
   private readonly names = new Map<string, string>();
   private readonly mrs: Mr[] = [];
   private readonly qpNums = new Map<number, string>();
@@ -35,6 +64,8 @@ export class Scope {
   port: string | undefined;
   gid: string | undefined;
 
+  constructor(readonly dialect: Dialect = IBVERBS) {}
+
   declare(declaration: string): void {
     if (!this.statics.includes(declaration)) this.statics.push(declaration);
   }
@@ -43,13 +74,23 @@ export class Scope {
   create(kind: Kind, handle: Handle | null, seq: number): string {
     const name = handle === null ? `${kind}_at_${seq}` : `${kind}_${handle}`;
     if (handle !== null) this.names.set(`${kind}:${handle}`, name);
-    this.declare(`static ${C_TYPE[kind]} *${name};`);
+    this.declare(`static ${this.dialect.types[kind]} *${name};`);
     this.alive.push({ kind, name });
     return name;
   }
 
   ref(kind: Kind, handle: Handle): string {
     return this.names.get(`${kind}:${handle}`) ?? `NULL /* ${kind} ${handle} was not created in this trace */`;
+  }
+
+  has(kind: Kind, handle: Handle): boolean {
+    return this.names.has(`${kind}:${handle}`);
+  }
+
+  /** The buffer standing in for a recorded MR's memory. */
+  bufferOf(handle: Handle): string {
+    const name = this.names.get(`mr:${handle}`);
+    return this.mrs.find((m) => m.name === name)?.buffer ?? `NULL /* mr ${handle} was not registered in this trace */`;
   }
 
   destroyed(kind: Kind, handle: Handle): void {
@@ -69,7 +110,7 @@ export class Scope {
   /** A recorded address inside a recorded MR becomes the same offset in this program's buffer. */
   address(addr: bigint): string {
     const mr = this.mrHolding(addr);
-    if (mr === undefined) return `${u64(addr)} /* recorded address, in no recorded MR */`;
+    if (mr === undefined) return `${this.dialect.u64(addr)} /* recorded address, in no recorded MR */`;
     return `ADDR(${mr.buffer}, 0x${(addr - mr.addr).toString(16)})`;
   }
 
@@ -102,10 +143,10 @@ export class Scope {
     this.gid = gid;
   }
 
-  /** A GID as an expression of type union ibv_gid. */
+  /** A GID as an expression of the dialect's GID union. */
   gidOf(recorded: string): string {
     const known = this.gids.get(recorded);
     if (known !== undefined) return known;
-    return `(union ibv_gid){ .raw = { ${byteList(recorded)} } } /* recorded GID */`;
+    return `(${this.dialect.gidType}){ .raw = { ${byteList(recorded)} } } /* recorded GID */`;
   }
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -70,5 +70,55 @@ describe('rvt-conform repro', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('rvt-conform repro: a kernel module for a case run through the kernel adapter', () => {
+  // A real kernel-adapter recording (rdmavt on rvt_sim0, 6.1), cut down to the one case.
+  const KERNEL_RESULTS = 'test/fixtures/repro/k61-kernel-rdmavt-rdma-write.json';
+  let dir: string;
+  const modelResults = () => join(dir, 'model', 'results.json');
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rvt-krepro-cli-'));
+    // The model records the crash (its gate fails: exit 1); the recording is what counts.
+    await cli(['run', '--case', 'post_send/empty-list', '--out', join(dir, 'model'), '--quiet']);
+    expect(existsSync(modelResults())).toBe(true);
+  }, 30_000);
+
+  it('writes rvt_repro.c, Kbuild and a Makefile into --out, and says how to build and load it', async () => {
+    const out = join(dir, 'rdma-write');
+    const r = await cli(['repro', 'post_send/rdma-write', '--from', KERNEL_RESULTS, '--out', out]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('');
+    for (const name of ['rvt_repro.c', 'Kbuild', 'Makefile']) expect(existsSync(join(out, name))).toBe(true);
+    expect(await readFile(join(out, 'rvt_repro.c'), 'utf8')).toContain('static char *device = "rvt_sim0";');
+    expect(r.stderr).toContain(`make -C ${out} && insmod ${join(out, 'rvt_repro.ko')}`);
+  });
+
+  it("writes a module from the model's recording of a case the kernel run skips, on the device named", async () => {
+    const out = join(dir, 'empty-list');
+    const r = await cli(['repro', 'post_send/empty-list', '--from', modelResults(), '--as', 'module', '--device', 'rvt_sim0', '--out', out]);
+    expect(r.exitCode).toBe(0);
+    const c = await readFile(join(out, 'rvt_repro.c'), 'utf8');
+    expect(c).toContain('static char *device = "rvt_sim0";');
+    expect(c).toMatch(/ret = ib_post_send\(qp_\d+, NULL, &bad_send\);/);
+  });
+
+  it('still writes the libibverbs program for the same recording when asked', async () => {
+    const r = await cli(['repro', 'post_send/rdma-write', '--from', KERNEL_RESULTS, '--as', 'program']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('ibv_post_send(');
+  });
+
+  it.each([
+    [['repro', 'post_send/rdma-write', '--from', KERNEL_RESULTS], /a kernel reproducer is a module: rvt_repro\.c, Kbuild and a Makefile; name a directory for them with --out/],
+    [['repro', 'post_send/empty-list', '--from', 'MODEL', '--as', 'module', '--out', 'OUT'], /was recorded by the model adapter on model-rdmavt, which is no kernel device: name the one the module replays on with --device/],
+    [['repro', 'post_send/empty-list', '--from', 'MODEL', '--device', 'rxe0'], /--device names the device of a kernel module \(--as module\)/],
+    [['repro', 'post_send/empty-list', '--from', 'MODEL', '--as', 'kmod'], /option '--as <kind>' argument 'kmod' is invalid\. expected one of program, module/],
+  ])('exits 2 with a clear message for %j', async (args, message) => {
+    const r = await cli(args.map((a) => (a === 'MODEL' ? modelResults() : a === 'OUT' ? join(dir, 'nowhere') : a)));
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { kernelLogWatch } from '../../../adapters/kernel/adapter.js';
-import { type KmsgRecord, findSplat, parseKmsgRecord } from '../../../adapters/kernel/kmsg.js';
+import { type KmsgRecord, findSplat, isSplatLine, parseKmsgRecord } from '../../../adapters/kernel/kmsg.js';
 
 const rec = (text: string, seq = 1): KmsgRecord => ({ seq, usec: seq * 1000, text });
 
@@ -12,6 +12,11 @@ describe('the kernel log', () => {
       text: 'BUG: scheduling while atomic: node/161/0x00000002',
     });
     expect(parseKmsgRecord('not a record')).toBeUndefined();
+  });
+
+  it('tells a splat line by the kernel\'s own words (a reproducer\'s quote of one must avoid them)', () => {
+    expect(isSplatLine('WARNING: CPU: 1 PID: 175 at drivers/infiniband/sw/rdmavt/qp.c:2041 rvt_post_send+0x7e6/0x8a0 [rdmavt]')).toBe(true);
+    expect(isSplatLine('rvt-repro: the recording got WARNING - CPU: 1 PID: 175 at drivers/infiniband/sw/rdmavt/qp.c:2041')).toBe(false);
   });
 
   it('finds no splat in a clean log', () => {

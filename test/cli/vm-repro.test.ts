@@ -1,0 +1,90 @@
+import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { UserError } from '../../spec/errors.js';
+import { consoleSplat, guestScript, LOG_MARKER, moduleDevice, reproducerAt, VERDICT_EXIT } from '../../cli/commands/vm-repro.js';
+import { runCli } from '../cli-in-process.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rvt-vm-repro-'));
+  await mkdir(join(dir, 'module'));
+  await writeFile(join(dir, 'module', 'rvt_repro.c'), '// SPDX-License-Identifier: GPL-2.0\nstatic char *device = "rvt_sim0";\n');
+  await writeFile(join(dir, 'module', 'Kbuild'), 'obj-m += rvt_repro.o\n');
+  await writeFile(join(dir, 'repro.c'), 'int main(void) { return 0; }\n');
+});
+
+describe('vm --run-repro: what it runs', () => {
+  it("tells a module's folder from a program's C file, and refuses anything else", () => {
+    expect(reproducerAt(join(dir, 'module'))).toEqual({ kind: 'module', dir: join(dir, 'module') });
+    expect(reproducerAt(join(dir, 'repro.c'))).toEqual({ kind: 'program', source: join(dir, 'repro.c') });
+    expect(() => reproducerAt(dir)).toThrow(UserError);
+    expect(() => reproducerAt(join(dir, 'missing'))).toThrow(/neither a kernel reproducer's folder \(rvt_repro\.c and Kbuild\) nor a program's \.c file/);
+  });
+
+  it("runs a module on its recorded device when --device names none", async () => {
+    expect(await moduleDevice(join(dir, 'module'))).toBe('rvt_sim0');
+  });
+
+  it('quotes the first splat of the guest console, with the two lines before it (a WARN\'s own message)', () => {
+    const console = ['boot', 'x', 'memcpy: detected field-spanning write', '[ 1.0] WARNING: CPU: 0 PID: 1 at qp.c:2041', 'RIP: rvt_post_send', 'end'].join('\n');
+    expect(consoleSplat(console).slice(0, 3)).toEqual(['x', 'memcpy: detected field-spanning write', '[ 1.0] WARNING: CPU: 0 PID: 1 at qp.c:2041']);
+    expect(consoleSplat('a clean boot\n')).toEqual([]);
+  });
+});
+
+/**
+ * The guest script, run here with insmod and dmesg stubbed (nothing is loaded on this host): the
+ * kernel log it prints starts after its own mark, and its exit status is the module's verdict.
+ */
+describe('vm --run-repro: the guest script', () => {
+  async function runScript(logAfterMark: string[]) {
+    const bin = await mkdtemp(join(tmpdir(), 'rvt-vm-repro-bin-'));
+    const kmsg = join(bin, 'kmsg');
+    await writeFile(join(bin, 'insmod'), `#!/bin/sh\necho "$@" >${join(bin, 'insmod.args')}\nexit 1\n`);
+    await writeFile(join(bin, 'dmesg'), `#!/bin/sh\necho 'before: not ours'\ncat ${kmsg}\n${logAfterMark.map((l) => `echo '${l}'`).join('\n')}\n`);
+    await chmod(join(bin, 'insmod'), 0o755);
+    await chmod(join(bin, 'dmesg'), 0o755);
+    const script = guestScript({ kind: 'module', ko: '/cache/rvt_repro.ko' }, 'rxe0', 3000, kmsg);
+    const r = await execa('/bin/sh', ['-c', script], { reject: false, env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    const args = await execa('cat', [join(bin, 'insmod.args')]);
+    return { ...r, insmod: args.stdout };
+  }
+
+  it('insmods the module on the device with its wait, prints the log from its mark on, and exits 0 when it reproduced', async () => {
+    const r = await runScript(['rvt-repro: post_send/rdma-write: reproduced: 1 of 1 clauses broken, as recorded']);
+    expect(r.insmod).toBe('/cache/rvt_repro.ko device=rxe0 wait_ms=3000');
+    expect(r.stdout).not.toContain('before: not ours');
+    expect(r.stdout).toContain('rvt-repro: post_send/rdma-write: reproduced: 1 of 1 clauses broken, as recorded');
+    expect(r.stderr).toContain('rvt-vm: insmod exited 1 (init returns -EAGAIN by design)');
+    expect(r.exitCode).toBe(VERDICT_EXIT.reproduced);
+    expect(LOG_MARKER).toBe('rvt-repro-vm: start');
+  });
+
+  it('exits 1 when it did not reproduce, and 4 when the module printed no verdict (it oopsed)', async () => {
+    expect((await runScript(['rvt-repro: x: not reproduced: 2 difference(s) from the recording, where 1 of 1 clauses broken'])).exitCode).toBe(VERDICT_EXIT.notReproduced);
+    const oops = await runScript(['rvt-repro: #7 postSrqRecv: 1 WR(s), num_sge -1', 'BUG: unable to handle page fault for address: ffff']);
+    expect(oops.exitCode).toBe(VERDICT_EXIT.noVerdict);
+    expect(oops.stdout).toContain('BUG: unable to handle page fault');
+  });
+
+  it('runs a program with the device as its argument and its wait in REPRO_WAIT_MS', () => {
+    const script = guestScript({ kind: 'program', binary: '/cache/repro' }, 'rvt_sim0', 3000);
+    expect(script).toContain("REPRO_WAIT_MS=3000 '/cache/repro' 'rvt_sim0'");
+    expect(script).toContain(`case $status in 0) exit ${VERDICT_EXIT.reproduced};; 1) exit ${VERDICT_EXIT.notReproduced};; *) exit ${VERDICT_EXIT.noVerdict};; esac`);
+  });
+});
+
+describe('rvt-conform vm --run-repro: refusals before any boot', () => {
+  it.each([
+    [['vm', '--run-repro', 'REPRO', '--', 'true'], /--run-repro runs the reproducer: give it no command as well/],
+    [['vm', '--run-repro', 'nowhere'], /--run-repro nowhere: neither a kernel reproducer's folder/],
+    [['vm'], /vm needs a command after -- \(or --run-repro PATH\)/],
+  ])('exits 2 for %j', async (args, message) => {
+    const r = await runCli(args.map((a) => (a === 'REPRO' ? join(dir, 'module') : a)), { CI: '1' });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
