@@ -24,7 +24,7 @@ const NO_BOGUS_POINTER = kernelDocs(
 );
 
 /** rdmavt's own words: what the ring holds is user writable, so it is checked before use. */
-const TAIL_IS_USER_WRITABLE = code('rvt_get_rwqe', 'Validate tail before using it since it is user writable. (then clamps tail to 0 when tail >= rq->size; head is not clamped)');
+const TAIL_IS_USER_WRITABLE = code('rvt_get_rwqe', 'Validate tail before using it since it is user writable. if (tail >= rq->size) tail = 0; (head is read unclamped: the count is head - tail, wrapped by size)');
 const INIT_SGE = code('init_sge', 'for (i = j = 0; i < wqe->num_sge; i++): walks the WQE by the num_sge read from the shared ring, writing each good SGE into qp->r_sg_list (max_sge - 1 entries)');
 const MODIFY_SRQ_COPY = code(
   'rvt_modify_srq',
