@@ -7,7 +7,7 @@ import { FATAL_LINE_ERE, type KmsgRecord, isFatalLine, parseKmsgRecord } from '.
 import { type GuestKernel, kernelLabel, resolveKernel } from '../vm/kernel.js';
 import { quote } from '../vm/job-script.js';
 import { installHint, projectRoot } from '../vm/project-root.js';
-import { runInVm, startEstimate } from '../vm/run.js';
+import { GuestEndedEarly, runInVm, startEstimate } from '../vm/run.js';
 import { type VmRunInfo, vmRunInfo } from '../vm/run-info.js';
 
 /** The hostile program's source: standalone C over libibverbs (adapters/ibverbs/hostile/hostile.c). */
@@ -60,13 +60,17 @@ export async function buildHostile(dir: string): Promise<string> {
 /**
  * The guest's job: each scenario in its own run of the program, between two markers written into
  * the kernel log, the log read after each; the boot stops after a scenario that took the kernel
- * down (an oops), since nothing after it could be trusted. Every file goes into `dir`.
+ * down (an oops that did not panic), since nothing after it could be trusted. Every file goes into `dir`.
  */
 export function hostileScript(options: { binary: string; device: string; scenarios: readonly string[]; dir: string; timeoutS: number }): string {
   const file = (scenario: string, ext: string) => quote(join(options.dir, `${scenario}.${ext}`));
+  // An oops, a soft lockup or a task stuck in the kernel panics, and the panic ends the VM at once
+  // (panic=-1, -no-reboot), its console the evidence: a dead task holding rdmavt's locks would
+  // otherwise leave the boot waiting for its exit until the VM's time limit.
   const lines = [
     `echo ${WATCHDOG_THRESH_S} >/proc/sys/kernel/watchdog_thresh 2>/dev/null || true`,
     `echo ${HUNG_TASK_S} >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null || true`,
+    ...['panic_on_oops', 'softlockup_panic', 'hung_task_panic'].map((knob) => `echo 1 >/proc/sys/kernel/${knob} 2>/dev/null || true`),
   ];
   for (const scenario of options.scenarios) {
     lines.push(
@@ -133,7 +137,10 @@ export async function runHostileInVm(options: {
   timeoutS: number;
   kernel?: GuestKernel | undefined;
   say: (line: string) => void;
+  /** The boot (tests give their own: the VM is what they cannot have). */
+  boot?: typeof runInVm;
 }): Promise<{ ends: HostileScenarioEnd[]; vm: VmRunInfo }> {
+  const boot = options.boot ?? runInVm;
   const kernel = options.kernel ?? resolveKernel();
   const dir = resolve(options.dir);
   const ends: HostileScenarioEnd[] = [];
@@ -144,7 +151,8 @@ export async function runHostileInVm(options: {
       for (const ext of ['started', 'out', 'err', 'status', 'ms', 'kmsg']) await rm(join(dir, `${scenario}.${ext}`), { force: true });
     }
     options.say(`rvt-conform hostile: booting ${kernelLabel(kernel)} for ${remaining.length} scenario(s) on rvt_sim0 (${startEstimate()})`);
-    const result = await runInVm({
+    // A scenario may take the kernel down (a panic ends the VM): what the boot left is read either way.
+    const result = await boot({
       command: ['/bin/sh', '-c', hostileScript({ binary: options.binary, device: 'rvt_sim0', scenarios: remaining, dir, timeoutS: options.timeoutS })],
       workDir: dir,
       kernel,
@@ -152,16 +160,20 @@ export async function runHostileInVm(options: {
       deviceOptions: { qibId: true },
       timeoutMs: (BOOT_MARGIN_S + remaining.length * (options.timeoutS + SETTLE_S + 10)) * 1000,
       stdout: process.stderr,
+    }).catch((error: unknown) => {
+      if (!(error instanceof GuestEndedEarly)) throw error;
+      options.say(`rvt-conform hostile: ${error.message}`);
+      return { exitCode: undefined, consoleLogPath: error.consoleLogPath, kernel, accel: error.accel };
     });
     vm = vmRunInfo(result.kernel, result.accel);
-    const boot = collectBoot(dir, remaining, read(result.consoleLogPath) ?? '');
-    if (boot.length === 0) {
-      throw new UserError(`the VM ran no hostile scenario (guest status ${result.exitCode}; console log ${result.consoleLogPath})`, {
+    const left = collectBoot(dir, remaining, read(result.consoleLogPath) ?? '');
+    if (left.length === 0) {
+      throw new UserError(`the VM ran no hostile scenario (guest status ${result.exitCode ?? 'none'}; console log ${result.consoleLogPath})`, {
         hint: 'rvt_sim0 must come up as a qib device: see the console log, and `rvt-conform run --adapter ibverbs --device rvt_sim0 --vm` for the same setup',
       });
     }
-    ends.push(...boot);
-    remaining = remaining.slice(boot.length);
+    ends.push(...left);
+    remaining = remaining.slice(left.length);
   }
   if (vm === undefined) throw new UserError('no hostile scenario was chosen');
   return { ends, vm };

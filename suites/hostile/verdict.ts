@@ -30,18 +30,21 @@ const tail = (text: string) => text.trim().split('\n').slice(-5).join(' | ');
 export function hostileCaseRun(scenario: HostileScenario, end: HostileScenarioEnd, timeoutS: number): CaseRun {
   const base = { case: scenarioCase(scenario), durationMs: end.durationMs, trace: [] };
   const line = parseHostileLine(end.stdout);
-  const failed = (ran: CaseRun['ran'], actual: unknown, splat?: Splat, problem?: string): CaseRun => ({
+  // A failure names its reproducer: the program the report set keeps (scenarios/hostile.c) and its arguments.
+  const reproduce = `hostile -d rvt_sim0 ${scenario.name}`;
+  const failed = (ran: CaseRun['ran'], actual: Record<string, unknown>, splat?: Splat, problem?: string): CaseRun => ({
     ...base,
     ran,
     status: 'fail',
-    checks: [{ clause: scenario.clause, what: 'the kernel after what user space wrote into the shared ring', expected: EXPECTED, actual, status: 'fail' }],
+    checks: [{ clause: scenario.clause, what: 'the kernel after what user space wrote into the shared ring', expected: EXPECTED, actual: { ...actual, reproduce }, status: 'fail' }],
     ...(splat === undefined || problem === undefined ? {} : { splat: { problem, fatal: splat.fatal } }),
     ...(splat?.fatal ? { stopsRun: problem } : {}),
   });
   if (end.status === undefined) {
     const splat = findSplat(consoleRecords(end.console ?? []));
-    if (splat !== undefined) return failed('crash', { console: splat.lines }, splat, 'the kernel went down while the scenario ran');
-    return failed('timeout', `the VM ended during the scenario with nothing in the kernel log: it stopped answering (a hang)${end.console?.length ? `; console: ${tail(end.console.join('\n'))}` : ''}`);
+    // The VM ended: whatever the splat, the kernel is gone (a lockup or a stuck task panics there).
+    if (splat !== undefined) return failed('crash', { console: splat.lines }, { ...splat, fatal: true }, 'the kernel went down while the scenario ran');
+    return failed('timeout', { problem: 'the VM ended during the scenario with nothing in the kernel log: it stopped answering (a hang)', console: end.console ?? [] });
   }
   const splat = findSplat(end.kmsg);
   if (splat !== undefined) {
@@ -49,7 +52,7 @@ export function hostileCaseRun(scenario: HostileScenario, end: HostileScenarioEn
     return failed(end.status === 0 ? 'ok' : 'crash', { kernelLog: splat.lines, program: line ?? `status ${end.status}` }, splat, problem);
   }
   if (end.status === TIMED_OUT || end.status === 128 + 9) {
-    return failed('timeout', `the program did not end within ${timeoutS} s (status ${end.status}): a verb the kernel never returned from, or a completion that never came`);
+    return failed('timeout', { problem: `the program did not end within ${timeoutS} s (status ${end.status}): a verb the kernel never returned from, or a completion that never came` });
   }
   if (end.status === 0 && line?.kind === 'ran') {
     return { ...base, ran: 'ok', status: 'pass', checks: [{ clause: scenario.clause, what: 'the kernel after what user space wrote into the shared ring', expected: EXPECTED, actual: line.answers, status: 'pass' }] };

@@ -23,6 +23,8 @@ describe("the hostile tier's guest job", () => {
     expect(lines[run]).toContain("echo $? >'/out/scenarios/rq-num-sge-over.status'");
     // A lockup is reported within the scenario's settle time, not in a later scenario's.
     expect(script).toContain('echo 2 >/proc/sys/kernel/watchdog_thresh');
+    // An oops, a lockup or a stuck task ends the VM at once instead of at its time limit.
+    for (const knob of ['panic_on_oops', 'softlockup_panic', 'hung_task_panic']) expect(script).toContain(`echo 1 >/proc/sys/kernel/${knob}`);
   });
 
   it('is a shell script sh accepts', async () => {

@@ -30,6 +30,7 @@ describe("a hostile scenario's verdict", () => {
     expect(actual.kernelLog.some((l) => l.includes('BUG: KASAN: slab-out-of-bounds in rvt_lkey_ok'))).toBe(true);
     expect(actual.kernelLog.some((l) => l.includes('rvt_get_rwqe'))).toBe(true);
     expect(actual.program.kind).toBe('ran');
+    expect(run.checks[0]?.actual).toMatchObject({ reproduce: 'hostile -d rvt_sim0 rq-num-sge-over' });
     expect(run.stopsRun).toBeUndefined();
   });
 
@@ -48,13 +49,19 @@ describe("a hostile scenario's verdict", () => {
     expect(JSON.stringify(run.checks[0]?.actual)).toContain('rvt_modify_srq');
   });
 
+  it('counts a lockup the VM panicked on as the kernel going down', () => {
+    const s = scenario('rq-rewrite-race');
+    const lines = ['[ 30.000000] rvt-hostile: scenario rq-rewrite-race starts', '[ 36.100000] watchdog: BUG: soft lockup - CPU#0 stuck for 4s! [hostile:301]', '[ 36.200000] Kernel panic - not syncing: softlockup: hung tasks'];
+    expect(hostileCaseRun(s, end({ scenario: s.name, status: undefined, console: lines }), 60)).toMatchObject({ status: 'fail', ran: 'crash', splat: { fatal: true } });
+  });
+
   it('fails as a hang when the VM ended with nothing in the log, or when the program outlived its timeout', () => {
     const s = scenario('rq-rewrite-race');
     expect(hostileCaseRun(s, end({ scenario: s.name, status: undefined, console: ['[ 30.000000] rvt-hostile: scenario rq-rewrite-race starts'] }), 60)).toMatchObject({ status: 'fail', ran: 'timeout' });
     for (const status of [124, 137]) {
       const run = hostileCaseRun(s, end({ scenario: s.name, status }), 60);
       expect(run).toMatchObject({ status: 'fail', ran: 'timeout' });
-      expect(String(run.checks[0]?.actual)).toContain('within 60 s');
+      expect(run.checks[0]?.actual).toMatchObject({ problem: expect.stringContaining('within 60 s'), reproduce: 'hostile -d rvt_sim0 rq-rewrite-race' });
     }
   });
 
