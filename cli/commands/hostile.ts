@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
@@ -11,6 +12,8 @@ import { hostileUserClauses } from '../../spec/clauses/hostile-user.js';
 import { UserError } from '../../spec/errors.js';
 import { HOSTILE_SCENARIOS, type HostileScenario } from '../../suites/hostile/scenarios.js';
 import { hostileCaseRun } from '../../suites/hostile/verdict.js';
+import { parseKernelConfig } from '../../vm/kernel-config.js';
+import { resolveKernel } from '../../vm/kernel.js';
 import { projectRoot } from '../../vm/project-root.js';
 import type { VmRunInfo } from '../../vm/run-info.js';
 import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
@@ -28,11 +31,15 @@ export interface HostileOptions {
 /** The folder of the report set that holds the program, its source and what the guest left of each scenario. */
 export const SCENARIO_DIR = 'scenarios';
 
-/** Who the scenarios ran against: rdmavt on rvt_sim0, reached from user space through ipathverbs. */
-export function hostileAdapterInfo(vm: VmRunInfo): AdapterInfo {
+/**
+ * Who the scenarios ran against: rdmavt on rvt_sim0, reached from user space through ipathverbs.
+ * Whether the kernel had KASAN says what a clean log is worth: without it an overrun shows only
+ * where it faults.
+ */
+export function hostileAdapterInfo(vm: VmRunInfo, kasan: boolean): AdapterInfo {
   return {
     adapter: 'hostile',
-    implementation: "rdmavt (the booted kernel's) on rvt_sim0 through rdma-core's ipathverbs, its shared receive rings written by a hostile process",
+    implementation: `rdmavt (the booted kernel's, ${kasan ? 'with KASAN' : 'without KASAN: an overrun shows only where it faults'}) on rvt_sim0 through rdma-core's ipathverbs, its shared receive rings written by a hostile process`,
     version: vm.kernel.release,
     layer: 'libibverbs',
     device: { name: 'rvt_sim0', driver: 'rdmavt', provider: 'ipathverbs', kernel: vm.kernel.release },
@@ -43,11 +50,11 @@ export function hostileAdapterInfo(vm: VmRunInfo): AdapterInfo {
 }
 
 /** The scenarios' verdicts as one run's results: the report set every other run writes, judged by the hostile clauses alone. */
-export function hostileResults(runs: Parameters<typeof buildResults>[0]['runs'], vm: VmRunInfo, startedAt: Date, filter: string | null): RunResults {
+export function hostileResults(runs: Parameters<typeof buildResults>[0]['runs'], vm: VmRunInfo, kasan: boolean, startedAt: Date, filter: string | null): RunResults {
   // The clauses of the scenarios chosen: one left out by --scenario is not unverified.
   const chosen = new Set(runs.flatMap((run) => run.case.clauses));
   const results = buildResults({
-    info: hostileAdapterInfo(vm),
+    info: hostileAdapterInfo(vm, kasan),
     profile: 'documented',
     seed: 0,
     filter,
@@ -66,7 +73,8 @@ export async function hostileCommand(options: HostileOptions): Promise<number> {
   if (!options.vm) {
     throw new UserError('hostile runs in the VM only: it writes outside the contract into the kernel\'s rings, and may take the kernel down', { hint: 'rvt-conform hostile --vm [--kernel K]' });
   }
-  const kernel = kernelOf(options.kernel);
+  const kernel = kernelOf(options.kernel) ?? resolveKernel();
+  const kasan = parseKernelConfig(readFileSync(kernel.config, 'utf8')).get('CONFIG_KASAN') === 'y';
   const out = await reportSetDir('--out', options.out);
   const scenarios = options.scenario ?? [...HOSTILE_SCENARIOS];
   const dir = join(out, SCENARIO_DIR);
@@ -81,7 +89,7 @@ export async function hostileCommand(options: HostileOptions): Promise<number> {
     return hostileCaseRun(scenario, end, options.timeout);
   });
   const filter = options.scenario === undefined ? null : scenarios.map((s) => s.name).join(',');
-  const results = hostileResults(runs, vm, startedAt, filter);
+  const results = hostileResults(runs, vm, kasan, startedAt, filter);
   await writeReports(out, results);
   process.stdout.write(`${renderSummary(results, out)}\n`);
   for (const end of ends) process.stdout.write(`${end.stdout.trim() || `hostile: ${end.scenario}: no line (status ${end.status ?? 'none: the VM ended'})`}\n`);

@@ -37,17 +37,19 @@ describe("the hostile run's results", () => {
   });
 
   it('pass the gate when every scenario left a clean kernel log, judged by the hostile clauses alone, on the guest kernel', () => {
-    const results = hostileResults(HOSTILE_SCENARIOS.map((s) => hostileCaseRun(s, clean(s.name), 60)), vm, new Date(), null);
+    const results = hostileResults(HOSTILE_SCENARIOS.map((s) => hostileCaseRun(s, clean(s.name), 60)), vm, false, new Date(), null);
     expect(() => RunResults.parse(results)).not.toThrow();
     expect(results.gate.passed).toBe(true);
     expect(results.clauses.map((c) => c.id).sort()).toEqual(HOSTILE_SCENARIOS.map((s) => s.clause).sort());
     expect(results.environment).toMatchObject({ kernel: '6.12.9-kasan', vm });
     expect(results.adapter).toMatchObject({ adapter: 'hostile', layer: 'libibverbs', device: { name: 'rvt_sim0', provider: 'ipathverbs' } });
+    // a clean log is worth less without KASAN, and the report says so
+    expect(results.adapter.implementation).toContain('without KASAN');
   });
 
   it('judge only the chosen scenarios (--scenario): the others are not unverified', () => {
     const [first] = HOSTILE_SCENARIOS;
-    const results = hostileResults([hostileCaseRun(first, clean(first.name), 60)], vm, new Date(), first.name);
+    const results = hostileResults([hostileCaseRun(first, clean(first.name), 60)], vm, false, new Date(), first.name);
     expect(results.clauses.map((c) => c.id)).toEqual([first.clause]);
     expect(results.gate.passed).toBe(true);
   });
@@ -56,8 +58,9 @@ describe("the hostile run's results", () => {
     const runs = HOSTILE_SCENARIOS.map((s) =>
       hostileCaseRun(s, s.name === 'rq-num-sge-over' ? { ...clean(s.name), kmsg: scenarioRecords(fixture('kasan.kmsg'), s.name) } : clean(s.name), 60),
     );
-    const results = hostileResults(runs, vm, new Date(), null);
+    const results = hostileResults(runs, vm, true, new Date(), null);
     expect(results.gate.passed).toBe(false);
+    expect(results.adapter.implementation).toContain('with KASAN');
     expect(results.gate.failures).toEqual(expect.arrayContaining(['hostile_user.rwqe.num_sge-over', 'hostile_user/rq-num-sge-over']));
     out = await mkdtemp(join(tmpdir(), 'hostile-report-'));
     await writeReports(out, results, ['json', 'md']);
