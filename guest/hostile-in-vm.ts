@@ -71,6 +71,8 @@ export function hostileScript(options: { binary: string; device: string; scenari
     `echo ${WATCHDOG_THRESH_S} >/proc/sys/kernel/watchdog_thresh 2>/dev/null || true`,
     `echo ${HUNG_TASK_S} >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null || true`,
     ...['panic_on_oops', 'softlockup_panic', 'hung_task_panic'].map((knob) => `echo 1 >/proc/sys/kernel/${knob} 2>/dev/null || true`),
+    // The markers must never be rate-limited away: the log of a scenario is what follows its own.
+    'echo on >/proc/sys/kernel/printk_devkmsg 2>/dev/null || true',
   ];
   for (const scenario of options.scenarios) {
     lines.push(

@@ -25,6 +25,7 @@ describe("the hostile tier's guest job", () => {
     expect(script).toContain('echo 2 >/proc/sys/kernel/watchdog_thresh');
     // An oops, a lockup or a stuck task ends the VM at once instead of at its time limit.
     for (const knob of ['panic_on_oops', 'softlockup_panic', 'hung_task_panic']) expect(script).toContain(`echo 1 >/proc/sys/kernel/${knob}`);
+    expect(script).toContain('echo on >/proc/sys/kernel/printk_devkmsg');
   });
 
   it('is a shell script sh accepts', async () => {
