@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Transport } from '../spec/clauses/schema.js';
 import { Layer } from '../spec/layer.js';
 import type { PostContext } from '../spec/verbs/outcome.js';
+import type { BatchResult, BatchStep } from './batch.js';
 import type { CallArgs, CallName, CallResult } from './calls.js';
 
 /** What an implementation can do, declared by its adapter rather than guessed by the cases. */
@@ -74,8 +75,15 @@ export type SessionCall<N extends CallName> = (args: CallArgs<N>) => Promise<Cal
 /**
  * A session: one device context with everything created through it. `close()` releases
  * every resource the session still holds, so a failed case cannot leak into the next one.
+ * `runBatch`, where the device side has one: the steps executed there in one crossing, with the
+ * meaning of runStepsOneByOne (adapters/batch.ts); callers use executeSteps, which falls back to
+ * that. Not a call of the call table: a session without it (the model, a gRPC agent) loses nothing
+ * but speed, and the table's other users (gRPC codec, mutants) need no batch form.
  */
-export type Session = { [N in CallName]: SessionCall<N> } & { close(): Promise<void> };
+export type Session = { [N in CallName]: SessionCall<N> } & {
+  close(): Promise<void>;
+  runBatch?(steps: readonly BatchStep[]): Promise<BatchResult>;
+};
 
 /** What a watch saw while a case ran that no verb returned (e.g. a kernel splat). */
 export interface WatchFinding {
@@ -92,9 +100,10 @@ export interface CaseWatch {
   /**
    * Called before the case's first verb. Spans may overlap (an agent runs several clients' cases
    * at once): each sees everything from its start to its end, so a splat in that time is each
-   * overlapping case's, since nothing tells which of them caused it.
+   * overlapping case's, since nothing tells which of them caused it. `caseId`: the case the span
+   * is for, when the caller knows it (a watch that records per case keys its record by it).
    */
-  start(): WatchSpan;
+  start(caseId?: string): WatchSpan;
 }
 
 /** One case's time under a watch. */
@@ -107,8 +116,8 @@ export interface WatchSpan {
  * `run` under a span of `watch`, ended however `run` ends (an open span would keep everything
  * the watch reads from then on): its value, and what the span saw.
  */
-export async function watched<T>(watch: CaseWatch | undefined, run: () => Promise<T>): Promise<{ value: T; finding: WatchFinding | undefined }> {
-  const span = watch?.start();
+export async function watched<T>(watch: CaseWatch | undefined, run: () => Promise<T>, caseId?: string): Promise<{ value: T; finding: WatchFinding | undefined }> {
+  const span = watch?.start(caseId);
   let value: T;
   try {
     value = await run();
@@ -117,6 +126,48 @@ export async function watched<T>(watch: CaseWatch | undefined, run: () => Promis
     throw error;
   }
   return { value, finding: span?.end() };
+}
+
+/**
+ * `adapter` with `extra` watching each case beside the adapter's own watch (read when a case
+ * starts: the kernel adapter's appears with its first info()). A span's finding is the adapter's
+ * watch's when it has one, else `extra`'s.
+ */
+export function withWatch(adapter: Adapter, extra: CaseWatch): Adapter {
+  const watch: CaseWatch = {
+    start(caseId) {
+      const span = extra.start(caseId);
+      let own: WatchSpan | undefined;
+      try {
+        own = adapter.watch?.start(caseId);
+      } catch (error) {
+        span.end();
+        throw error;
+      }
+      return {
+        end() {
+          // the adapter's span ends even when extra's cannot read what it saw
+          let theirs: WatchFinding | undefined;
+          try {
+            theirs = span.end();
+          } finally {
+            const mine = own?.end();
+            if (mine !== undefined) theirs = mine;
+          }
+          return theirs;
+        },
+      };
+    },
+  };
+  return {
+    info: () => adapter.info(),
+    open: () => adapter.open(),
+    dispose: () => adapter.dispose(),
+    watch,
+    get caseHost() {
+      return adapter.caseHost;
+    },
+  };
 }
 
 /**

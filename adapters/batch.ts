@@ -73,6 +73,22 @@ export interface BatchResult {
   results: StepResult[];
 }
 
+const StepError = z.object({ call: z.string(), error: z.string() });
+
+/** A batch's answer from another process, validated as each of its calls' results would be. */
+export function parseBatchResult(raw: unknown): BatchResult {
+  const { results } = z.object({ results: z.array(z.looseObject({ call: z.string() })) }).parse(raw);
+  return {
+    results: results.map((step): StepResult => {
+      if ('error' in step) return StepError.parse(step) as StepResult;
+      if (step.call === 'drainCq') return { call: 'drainCq', result: DrainResult.parse(step.result) };
+      if (!(BATCH_CALLS as readonly string[]).includes(step.call)) throw new Error(`a batch answered a step ${step.call}, which no batch holds`);
+      const call = step.call as BatchCall;
+      return { call, result: calls[call].result.parse(step.result) } as StepResult;
+    }),
+  };
+}
+
 const BATCH = 64;
 
 /** Every completion on `cq`, polling until `expect` have come or `waitMs` passed. */
@@ -108,4 +124,13 @@ export async function runStepsOneByOne(session: Session, steps: readonly BatchSt
     }
   }
   return { results };
+}
+
+/**
+ * A batch executed on `session`: by the device side in one crossing where the session has a batch
+ * of its own (the kernel module, a worker), step by step otherwise (the model). The fuzzer's one
+ * door to a device, so a sequence pays a round trip per chunk, not per command.
+ */
+export function executeSteps(session: Session, steps: readonly BatchStep[]): Promise<BatchResult> {
+  return session.runBatch === undefined ? runStepsOneByOne(session, steps) : session.runBatch(steps);
 }

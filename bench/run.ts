@@ -5,7 +5,7 @@ import type { BenchOutput } from './measure.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Each benchmark in its own process, so each has its own peak memory and no JIT state leaks across. */
-const BENCHES = ['suite', 'conform', 'throughput', 'fuzzing', 'mutation', 'grpc', 'kernel-doc', 'concurrent-checker'];
+const BENCHES = ['suite', 'conform', 'throughput', 'fuzzing', 'mutation', 'grpc', 'kernel-doc', 'concurrent-checker', 'findings'];
 
 function runBench(name: string): BenchOutput | undefined {
   const script = `${ROOT}dist/bench/${name}.js`;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ExpectationsFile } from '../reports/expectations/schema.js';
+import { FindingsFile } from '../reports/findings/schema.js';
 import { RunResults } from '../reports/results-schema.js';
 import { FuzzResults } from '../suites/fuzz/report-schema.js';
 import { ConfigFile } from './config-file.js';
@@ -8,13 +9,14 @@ import { ConfigFile } from './config-file.js';
  * The JSON Schemas shipped in schemas/, generated from the zod schemas (the single source of
  * truth): for other tools reading results.json, and for editors checking an expectations file
  * (`# yaml-language-server: $schema=../schemas/expectations.schema.json`).
- * The expectations and config schemas describe what a person writes (input); results.json and fuzz.json what the tool writes (output).
+ * The expectations and config schemas describe what a person writes (input); results.json, fuzz.json and findings.json what the tool writes (output).
  */
 export const JSON_SCHEMAS = {
   // reports/json-value.ts's JsonValue is a zod custom check: in JSON Schema, {} (a JSON document holds nothing else).
   'results.schema.json': () => z.toJSONSchema(RunResults, { io: 'output', unrepresentable: 'any' }),
   'expectations.schema.json': () => z.toJSONSchema(ExpectationsFile, { io: 'input' }),
   'fuzz.schema.json': () => z.toJSONSchema(FuzzResults, { io: 'output' }),
+  'findings.schema.json': () => z.toJSONSchema(FindingsFile, { io: 'output', unrepresentable: 'any' }),
   'config.schema.json': () => z.toJSONSchema(ConfigFile, { io: 'input' }),
 } as const;
 

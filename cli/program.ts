@@ -24,6 +24,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   compare: { usage: '[options] <results...>', summary: 'compare results.json files: a clause matrix, regressions and fixes', load: async () => (await import('./commands/compare.js')).registerCompareCommand },
   expectations: { usage: '[options] [command]', summary: 'draft an expectations file from a run (draft --from results.json), or update one', load: async () => (await import('./commands/expectations.js')).registerExpectationsCommand },
   hostile: { usage: '[options]', summary: "write outside the contract into rdmavt's shared receive rings from user space (in the VM); fail on a kernel splat or hang", load: async () => (await import('./commands/hostile.js')).registerHostileCommand },
+  findings: { usage: '[options] <results...>', summary: 'the defects a set of runs shows, merged and ranked, each with a reproducer and a draft report', load: async () => (await import('./commands/findings.js')).registerFindingsCommand },
   repro: { usage: '[options] <case>', summary: "write a standalone C program (libibverbs) that replays a case's calls", load: async () => (await import('./commands/repro.js')).registerReproCommand },
   mutants: { usage: '[options]', summary: 'run the suites against mutants (plausible driver bugs): which cases kill each', load: async () => (await import('./commands/mutants.js')).registerMutantsCommand },
   fuzz: { usage: '[options]', summary: 'differential fuzzing of an adapter against the reference model', load: async () => (await import('./commands/fuzz.js')).registerFuzzCommand },

@@ -16,6 +16,8 @@ export const TierEntry = z
     /** Per-case timeout in seconds, as run's --timeout. */
     timeout: z.number().int().positive().max(MAX_CASE_TIMEOUT_SECONDS).optional(),
     out: z.string().min(1),
+    /** As run's --kernel-coverage: which functions of the device's driver each case ran, by the kernel's function tracer. */
+    kernelCoverage: z.boolean().optional(),
     /** The kernel the tier's VM boots (as --kernel); tiers of one kernel share a boot. */
     kernel: z.string().min(1).optional(),
   })

@@ -11,6 +11,7 @@ import { toJsonValue } from './json-value.js';
 import { vmRunInfoFromEnv } from '../vm/run-info.js';
 import { type CaseResult, CaseStatus, type Citation, type Coverage, RESULTS_SCHEMA_VERSION, RunResults } from './results-schema.js';
 import { TOOL_VERSION } from './version.js';
+import type { KernelCoverage } from './kernel-coverage.js';
 
 export interface BuildInput {
   info: AdapterInfo;
@@ -31,6 +32,8 @@ export interface BuildInput {
   coverage?: readonly Coverage[];
   /** From the kernel-doc snapshot: the cited text of each clause's sources, by clause id. */
   citations?: ReadonlyMap<string, readonly Citation[]>;
+  /** What the kernel's function tracer saw the driver run (run --kernel-coverage). */
+  kernelCoverage?: KernelCoverage;
 }
 
 export function caseResult(run: CaseRun): CaseResult {
@@ -121,6 +124,7 @@ export function buildResults(input: BuildInput, { validated = true }: { validate
     },
     totals,
     cases,
+    ...(input.kernelCoverage === undefined ? {} : { kernelCoverage: input.kernelCoverage }),
     clauses,
     gate: evaluateGate(clauses, cases, input.interrupted),
   };

@@ -5,6 +5,7 @@ import { bindingClauses, caseOutcome, outcomeCounts } from './outcome.js';
 import type { CaseResult, ClauseResult, ClauseStatus, RunResults, TraceEntry } from './results-schema.js';
 import { reportRepro, sourceLocations } from './where.js';
 import type { AppliedExpectation } from './expectations/schema.js';
+import { casesShown, kernelCoverageSummary, kernelCoverageTables } from './kernel-coverage.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const label = (status: ClauseStatus) => (needsAttention(status) ? `**${STATUS_LABEL[status]}**` : STATUS_LABEL[status]);
@@ -172,6 +173,28 @@ function coverageSection(results: RunResults): string[] {
   ];
 }
 
+/** Optional: present only when the run traced the driver's functions (run --kernel-coverage). */
+function kernelCoverageSection(results: RunResults): string[] {
+  const k = results.kernelCoverage;
+  if (k === undefined) return [];
+  return [
+    `## Kernel functions run (${k.module})`,
+    '',
+    kernelCoverageSummary(k),
+    '',
+    ...k.overruns.map((o) => `- \`${o.case}\`: ${o.lost} events lost`),
+    ...(k.overruns.length === 0 ? [] : ['']),
+    ...kernelCoverageTables(k).flatMap(({ title, functions }) => [
+      `### ${title}`,
+      '',
+      '| function | reached | cases | why not reached |',
+      '|---|---|---|---|',
+      ...functions.map((f) => `| \`${f.function}()\` | ${f.cases.length > 0 ? 'yes' : '**no**'} | ${cell(casesShown(f.cases))} | ${cell(f.reason ?? '')} |`),
+      '',
+    ]),
+  ];
+}
+
 /** Optional: present only when clauses carry the text they cite from the kernel-doc snapshot. */
 function citationSection(results: RunResults): string[] {
   const cited = results.clauses.filter((c) => (c.citations ?? []).length > 0);
@@ -200,6 +223,7 @@ export function renderMarkdown(results: RunResults): string {
     ...capabilities(results),
     ...clauseTable(results),
     ...coverageSection(results),
+    ...kernelCoverageSection(results),
     ...citationSection(results),
   ].join('\n');
 }

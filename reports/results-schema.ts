@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AdapterInfo, CapabilityProbe, Profile } from '../adapters/adapter.js';
 import { Clause } from '../spec/clauses/schema.js';
 import { CoverageEntry } from './coverage.js';
+import { KernelCoverage } from './kernel-coverage.js';
 import { AppliedExpectation } from './expectations/schema.js';
 import { CaseStatus, CheckStatus, ClauseStatus, Ran } from '../spec/status.js';
 import { JsonValue } from './json-value.js';
@@ -127,6 +128,8 @@ export const RunResults = z
     spec: z.object({ snapshot: z.string().nullable(), clauses: z.number().int(), coverage: z.array(Coverage).optional() }),
     totals: z.record(CaseStatus, z.number().int()),
     cases: z.array(CaseResult),
+    /** Which functions of the driver under test the kernel ran, case by case (run --kernel-coverage). */
+    kernelCoverage: KernelCoverage.optional(),
     clauses: z.array(ClauseResult),
     gate: Gate,
   })

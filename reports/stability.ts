@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunResults } from './results-schema.js';
+import type { CaseResult, RunResults } from './results-schema.js';
 
 /**
  * One tier run several times (`rvt-conform tiers --repeat N`): a verdict that depends on the
@@ -13,7 +13,7 @@ export const Stability = z.object({
   runs: z.array(z.object({ run: z.number().int().min(1), out: z.string(), gate: z.string(), durationMs: z.number() }).strict()),
   /** Host busy loops beside the VM while the runs ran. */
   load: z.number().int().min(0),
-  /** Cases whose status was not the same in every run that reported, with the status (and why) per run. */
+  /** Cases that did not do the same in every run that reported (observedStatus), with what they did (and why) per run. */
   changed: z.array(
     z
       .object({
@@ -34,7 +34,18 @@ export interface RepeatedRun {
   results: RunResults | undefined;
 }
 
-/** Compares the runs of one tier case by case; a case absent from a run (not selected, not reached) counts as `absent`. */
+/**
+ * What a case did, before any expectation labelled it: an expected failure is the failure (or the
+ * error) it was, a pass against an expectation a pass. Stability is about behaviour, so an edited
+ * expectations file between runs is no change.
+ */
+export function observedStatus(kase: Pick<CaseResult, 'status' | 'expectation'>): string {
+  if (kase.status === 'xpass') return 'pass';
+  if (kase.status === 'xfail') return kase.expectation?.status === 'error' ? 'error' : 'fail';
+  return kase.status;
+}
+
+/** Compares the runs of one tier case by case, by what each case did (observedStatus); a case absent from a run (not selected, not reached) counts as `absent`. */
 export function stabilityOf(tier: string, repeat: number, load: number, runs: readonly RepeatedRun[]): Stability {
   const reported = runs.filter((r): r is RepeatedRun & { results: RunResults } => r.results !== undefined);
   const ids = [...new Set(reported.flatMap((r) => r.results.cases.map((c) => c.id)))];
@@ -44,7 +55,7 @@ export function stabilityOf(tier: string, repeat: number, load: number, runs: re
       id,
       statuses: reported.map((r, i) => {
         const kase = byRun[i]?.get(id);
-        return { run: r.run, status: kase?.status ?? 'absent', ...(kase?.reason === undefined ? {} : { reason: kase.reason }) };
+        return { run: r.run, status: kase === undefined ? 'absent' : observedStatus(kase), ...(kase?.reason === undefined ? {} : { reason: kase.reason }) };
       }),
     }))
     .filter(({ statuses }) => new Set(statuses.map((s) => s.status)).size > 1);

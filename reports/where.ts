@@ -10,11 +10,16 @@ const shellWord = (word: string) => (/^[\w./:@%+=,-]+$/.test(word) ? word : `'${
  * report folder as `.` (results.json beside them, wherever the folder was copied to).
  */
 export function reproCommand(caseId: string, outDir: string): string {
-  return `rvt-conform repro ${shellWord(caseId)} --from ${shellWord(join(outDir, 'results.json'))}`;
+  return reproCommandFor(caseId, join(outDir, 'results.json'));
+}
+
+/** The same, from a results file by its path (`findings` reads results.json files wherever they are). */
+export function reproCommandFor(caseId: string, resultsPath: string): string {
+  return `rvt-conform repro ${shellWord(caseId)} --from ${shellWord(resultsPath)}`;
 }
 
 /** The kernel version of the spec snapshot the clauses were traced to (`linux-6.1.192:rdmavt`). */
-const snapshotKernel = (results: RunResults) => /^linux-([^:]+):/.exec(results.spec.snapshot ?? '')?.[1];
+export const snapshotKernel = (results: Pick<RunResults, 'spec'>): string | undefined => /^linux-([^:]+):/.exec(results.spec.snapshot ?? '')?.[1];
 
 /** A clause source as a report shows it: one line, and a link to the line where the tree has one. */
 export interface SourceLocation {

@@ -2,6 +2,7 @@ import type { Case } from './case.js';
 import { concurrentCases } from './concurrent/cases.js';
 import { errorCases } from './errors/cases.js';
 import { cqCases } from './errors/cq.js';
+import { engineCases } from './errors/engine.js';
 import { interruptContextCases } from './interrupt-context.js';
 import { postFamilyCases } from './post-family/cases.js';
 import { postRecvCases } from './post_recv/cases.js';
@@ -32,6 +33,7 @@ export const allCases: readonly Case[] = [
   ...srqLimitCases,
   ...errorCases,
   ...cqCases,
+  ...engineCases,
   ...interruptContextCases,
   ...concurrentCases,
 ];

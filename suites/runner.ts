@@ -86,7 +86,7 @@ const CLEAN_LOG = 'no splat (BUG, WARNING, oops, lockdep report, RCU stall) whil
  * run asks of the adapter's case host after this one, which the host may send ahead.
  */
 export async function runCase(options: Omit<RunOptions, 'cases' | 'onEvent'>, kase: Case, next?: Case): Promise<CaseRun> {
-  const { value, finding: local } = await watched(options.adapter.watch, () => runCaseOnly(options, kase, next));
+  const { value, finding: local } = await watched(options.adapter.watch, () => runCaseOnly(options, kase, next), kase.id);
   const { finding: hosted, ...run } = value;
   // this process's watch, and the host's where the case ran on another machine (an agent's kernel log)
   const findings = [local, hosted].filter((f): f is WatchFinding => f !== undefined);

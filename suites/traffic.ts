@@ -40,6 +40,13 @@ export async function sendMessages(ctx: CaseContext, pair: LoopbackPair, count: 
 /** A send WR: a SEND unless `extra` says otherwise. */
 export const send = (id: number, extra: Partial<SendWrInput> = {}): SendWrInput => ({ wr_id: BigInt(id), opcode: 'SEND', ...extra });
 
+/**
+ * A SEND of 128 bytes from the pair's buffer: longer than any receive of recvWr (64 bytes), so
+ * the responder fails it (rvt_ruc_loopback's inv_err) and the sender's engine stops behind it.
+ */
+export const oversizedSend = (pair: Pick<LoopbackPair, 'buffer'>, id: number): SendWrInput =>
+  send(id, { sg_list: [{ addr: pair.buffer.addr, length: 128, lkey: pair.buffer.lkey }] });
+
 /** Stages `bytes` at `offset` of the pair's buffer and returns the sge for it. */
 export async function stage(ctx: CaseContext, pair: Pick<LoopbackPair, 'buffer'>, offset: number, bytes: number[]) {
   await ctx.verbs.writeMr({ mr: pair.buffer.mr, offset, data: Buffer.from(bytes).toString('hex') });

@@ -16,6 +16,8 @@ export const Request = z.discriminatedUnion('kind', [
   /** `args` are checked against the call table by the worker's SessionHost, not here. */
   z.object({ id, kind: z.literal('call'), session: z.number().int(), call: z.string(), args: z.unknown() }),
   z.object({ id, kind: z.literal('close'), session: z.number().int() }),
+  /** A batch of calls (adapters/batch.ts) run in the worker, answered once; `steps` are checked by its SessionHost. */
+  z.object({ id, kind: z.literal('batch'), session: z.number().int(), steps: z.unknown() }),
   /** A whole case run in the worker (suites/case-worker.ts checks `case`); it writes its progress to the file `progress`. */
   z.object({ id, kind: z.literal('case'), progress: z.string(), case: z.unknown() }),
 ]);
@@ -35,6 +37,10 @@ export const Response = z.discriminatedUnion('ok', [
   z.object({ id, ok: z.literal(false), error: WorkerError }),
 ]);
 export type Response = z.infer<typeof Response>;
+
+/** The calls a batch request names, read leniently (the SessionHost validates them): a test fault meant for a call meets it in a batch too. */
+export const batchCallNames = (steps: unknown): string[] =>
+  Array.isArray(steps) ? steps.map((step) => (typeof step === 'object' && step !== null && typeof (step as { call?: unknown }).call === 'string' ? (step as { call: string }).call : '')) : [];
 
 /** The worker's answer to a `case` request: its record of the case, and whether the worker is fit for another (a timed-out case may still run in it). */
 /** A hosted case's answer: its record as wire JSON (adapters/remote/wire.ts), passed on as it is to whoever judges it. */

@@ -6,7 +6,7 @@ import { SessionHost } from '../remote/session-host.js';
 import { type CaseServer, Unavailable, serveWorker } from '../remote/serve-worker.js';
 import { loadBinding, nativeAvailability } from './native/index.js';
 import { nativeAdapter } from './native-adapter.js';
-import type { Request } from './protocol.js';
+import { type Request, batchCallNames } from './protocol.js';
 
 function crashBefore(spec: string | undefined): { name: string; kind: 'segv' | 'fpe' | 'abort' } | undefined {
   if (spec === undefined || spec === '') return undefined;
@@ -40,8 +40,8 @@ export function serveIbverbsWorker(requestedDevice: string | undefined, crashSpe
   const sessionHost = () => opened().host;
 
   const handle = async (request: Request): Promise<unknown> => {
-    const name = request.kind === 'call' ? request.call : request.kind;
-    if (crash?.name === name) loadBinding().crashForTest(crash.kind);
+    const names = request.kind === 'call' ? [request.call] : request.kind === 'batch' ? batchCallNames(request.steps) : [request.kind];
+    if (crash !== undefined && names.includes(crash.name)) loadBinding().crashForTest(crash.kind);
     switch (request.kind) {
       case 'ready':
         opened();
@@ -55,6 +55,9 @@ export function serveIbverbsWorker(requestedDevice: string | undefined, crashSpe
         return sessionHost().open();
       case 'call':
         return sessionHost().call(request.session, request.call, request.args);
+      // one message, the steps run here against the binding (drains included), one answer
+      case 'batch':
+        return sessionHost().batch(request.session, request.steps);
       case 'close':
         return sessionHost().close(request.session);
     }

@@ -6,9 +6,12 @@ import { struct } from './struct.js';
  */
 
 export const RVTC_MAGIC = 0x63747672;
-/** 2 since struct rvtc_concurrent carries the payload (issue 17): a module of another version refuses every request. */
-export const RVTC_VERSION = 2;
+/** 3 since BATCH and DRAIN_CQ (issue 43): a module of another version refuses every request. */
+export const RVTC_VERSION = 3;
 export const NAME_LEN = 64;
+/** The bounds of one request (RVTC_MAX_REQUEST, also of a batch's answer) and of a batch (RVTC_MAX_STEPS). */
+export const MAX_REQUEST = 64 * 1024 * 1024;
+export const MAX_STEPS = 4096;
 
 export const Op = {
   OPEN: 1,
@@ -39,6 +42,8 @@ export const Op = {
   COUNT_OBJECTS: 26,
   TEST_FAULT: 27,
   RUN_CONCURRENT: 28,
+  BATCH: 29,
+  DRAIN_CQ: 30,
 } as const;
 export type Op = (typeof Op)[keyof typeof Op];
 
@@ -168,6 +173,12 @@ export const PollCqReq = struct('rvtc_poll_cq', [
 export const PolledResp = struct('rvtc_polled', [
   ['ret', 'i32'],
   ['count', 'u32'],
+]);
+export const DrainCqReq = struct('rvtc_drain_cq', [
+  ['cq', 'u32'],
+  ['expect', 'u32'],
+  ['wait_ms', 'u32'],
+  ['reserved', 'u32'],
 ]);
 export const Wc = struct('rvtc_wc', [
   ['wr_id', 'u64'],
@@ -373,11 +384,17 @@ export const ConcurrentResp = struct('rvtc_concurrent_result', [
   ['stage', { bytes: NAME_LEN }],
 ]);
 
+/** BATCH's request and answer: how many sub-requests follow, or ran; each a whole request or response at a multiple of 8 bytes. */
+export const BatchS = struct('rvtc_batch', [
+  ['count', 'u32'],
+  ['reserved', 'u32'],
+]);
+
 /** Every struct of the ABI, for the layout test. */
 export const ALL_STRUCTS = [
   ReqHdr, RespHdr, OpenReq, DeviceAttrResp, QueryPortReq, PortAttrResp, QueryGidReq, GidResp, HandleReq,
   StatusResp, CreatedResp, RegMrReq, MrResp, MrIoReq, CreateCqReq, CqResp, PollCqReq, PolledResp, Wc,
   SrqAttrS, CreateSrqReq, SrqResp, ModifySrqReq, QpCapS, CreateQpReq, QpResp, QpAttrS, ModifyQpReq,
   QueriedQpResp, PostReq, SgeS, RecvWrS, SendWrS, PostedResp, EventsResp, EventS, CountsResp, TestFaultReq,
-  ConcurrentReq, ConcurrentPosterS, ConcurrentConsumerS, RecordS, ConcurrentResp,
+  ConcurrentReq, ConcurrentPosterS, ConcurrentConsumerS, RecordS, ConcurrentResp, DrainCqReq, BatchS,
 ];

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
-import { NAME_LEN, Op, OpenReq, RVTC_MAGIC, RVTC_VERSION, ReqHdr, RespHdr } from './abi.js';
+import { BatchS, NAME_LEN, Op, OpenReq, RVTC_MAGIC, RVTC_VERSION, ReqHdr, RespHdr } from './abi.js';
 import { cString, fromCString } from './struct.js';
 
 /** Where the rvtc module's misc device appears. */
@@ -15,6 +15,66 @@ export class KernelRefusal extends Error {
   ) {
     super(message);
   }
+}
+
+/** A request as written alone, header first: also a sub-request of a batch. */
+export function frame(op: Op, payload: Buffer): Buffer {
+  const header = ReqHdr.encode({ magic: RVTC_MAGIC, version: RVTC_VERSION, op, len: ReqHdr.size + payload.length });
+  return payload.length === 0 ? header : Buffer.concat([header, payload]);
+}
+
+const align8 = (n: number) => (n + 7) & ~7;
+
+/** A BATCH's payload: the count, then each request framed, at multiples of 8 bytes. */
+export function batchPayload(requests: readonly { op: Op; payload: Buffer }[]): Buffer {
+  const framed = requests.map(({ op, payload }) => frame(op, payload));
+  const buf = Buffer.alloc(BatchS.size + framed.reduce((n, f) => n + align8(f.length), 0));
+  BatchS.write(buf, 0, { count: requests.length, reserved: 0 });
+  let at = BatchS.size;
+  for (const f of framed) {
+    f.copy(buf, at);
+    at += align8(f.length);
+  }
+  return buf;
+}
+
+/** The bytes a batch of these requests takes on the wire, header included. */
+export function batchSize(requests: readonly { payload: Buffer }[]): number {
+  return ReqHdr.size + BatchS.size + requests.reduce((n, r) => n + align8(ReqHdr.size + r.payload.length), 0);
+}
+
+/** The payload of the response at `at` in `buf` (a response alone, or a sub-response of a batch), or throws its refusal. */
+function answerOf(op: Op, buf: Buffer, at: number): Buffer {
+  const answer = answerAt(op, buf, at);
+  if (answer instanceof KernelRefusal) throw answer;
+  return answer;
+}
+
+function answerAt(op: Op, buf: Buffer, at: number): Buffer | KernelRefusal {
+  if (buf.length - at < RespHdr.size) throw new Error(`rvtc answered request ${op} with ${buf.length - at} bytes, less than a header`);
+  const hdr = RespHdr.read(buf, at);
+  if (hdr.len < RespHdr.size || at + hdr.len > buf.length) throw new Error(`rvtc's response to request ${op} says ${hdr.len} bytes; ${buf.length - at} came`);
+  const body = Buffer.from(buf.subarray(at + RespHdr.size, at + hdr.len));
+  // A refusal may name no request (op 0: the header itself was wrong).
+  if (hdr.magic === RVTC_MAGIC && hdr.status < 0) return new KernelRefusal(op, hdr.status, `rvtc refused the request: ${fromCString(body)}`);
+  if (hdr.magic !== RVTC_MAGIC || hdr.op !== op) {
+    throw new Error(`rvtc answered request ${op} with a response to ${hdr.op} (magic 0x${hdr.magic.toString(16)})`);
+  }
+  return body;
+}
+
+/** Each sub-response of a BATCH's answer, matched to the request it answers. */
+export function batchAnswers(requests: readonly { op: Op }[], body: Buffer): (Buffer | KernelRefusal)[] {
+  const { count } = BatchS.read(body, 0);
+  if (count > requests.length) throw new Error(`rvtc answered ${count} requests of a batch of ${requests.length}`);
+  const answers: (Buffer | KernelRefusal)[] = [];
+  let at = BatchS.size;
+  for (let i = 0; i < count; i++) {
+    const answer = answerAt((requests[i] as { op: Op }).op, body, at);
+    answers.push(answer);
+    at += align8(RespHdr.read(body, at).len);
+  }
+  return answers;
 }
 
 /** Most responses fit; a larger one (READ_MR, POLL_CQ of thousands) is read in a second step. */
@@ -41,30 +101,36 @@ export class KernelControl {
 
   /** Sends one request; returns the response's payload, or throws KernelRefusal. */
   request(op: Op, payload: Buffer = Buffer.alloc(0)): Buffer {
-    const fd = this.descriptor();
-    const header = ReqHdr.encode({ magic: RVTC_MAGIC, version: RVTC_VERSION, op, len: ReqHdr.size + payload.length });
-    writeSync(fd, payload.length === 0 ? header : Buffer.concat([header, payload]));
-    let got = readSync(fd, this.scratch, 0, this.scratch.length, null);
-    if (got < RespHdr.size) throw new Error(`rvtc answered request ${op} with ${got} bytes, less than a header`);
-    const hdr = RespHdr.read(this.scratch, 0);
-    if (hdr.magic !== RVTC_MAGIC || hdr.op !== op) {
-      throw new Error(`rvtc answered request ${op} with a response to ${hdr.op} (magic 0x${hdr.magic.toString(16)})`);
-    }
-    let whole = this.scratch.subarray(0, got);
-    if (hdr.len > got) {
-      whole = Buffer.alloc(hdr.len);
-      this.scratch.copy(whole, 0, 0, got);
-      while (got < hdr.len) got += readSync(fd, whole, got, hdr.len - got, null);
-    }
-    const body = Buffer.from(whole.subarray(RespHdr.size, hdr.len));
-    if (hdr.status < 0) throw new KernelRefusal(op, hdr.status, `rvtc refused the request: ${fromCString(body)}`);
-    return body;
+    return answerOf(op, this.exchange(op, frame(op, payload)), 0);
+  }
+
+  /**
+   * Sends sub-requests as one BATCH: the module runs them in order and stops after the first it
+   * refuses. Returns, for each that ran, its payload or its KernelRefusal, in order.
+   */
+  batch(requests: readonly { op: Op; payload: Buffer }[]): (Buffer | KernelRefusal)[] {
+    const body = answerOf(Op.BATCH, this.exchange(Op.BATCH, frame(Op.BATCH, batchPayload(requests))), 0);
+    return batchAnswers(requests, body);
   }
 
   close(): void {
     if (this.fd === undefined) return;
     closeSync(this.fd);
     this.fd = undefined;
+  }
+
+  /** One write, then the whole response (header included) in one or two reads. */
+  private exchange(op: Op, request: Buffer): Buffer {
+    const fd = this.descriptor();
+    writeSync(fd, request);
+    let got = readSync(fd, this.scratch, 0, this.scratch.length, null);
+    if (got < RespHdr.size) throw new Error(`rvtc answered request ${op} with ${got} bytes, less than a header`);
+    const hdr = RespHdr.read(this.scratch, 0);
+    if (hdr.len <= got) return Buffer.from(this.scratch.subarray(0, hdr.len));
+    const whole = Buffer.alloc(hdr.len);
+    this.scratch.copy(whole, 0, 0, got);
+    while (got < hdr.len) got += readSync(fd, whole, got, hdr.len - got, null);
+    return whole;
   }
 
   private descriptor(): number {

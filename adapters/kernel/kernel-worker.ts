@@ -3,7 +3,7 @@ import { NO_LIMITS } from '../remote/budget.js';
 import { SessionHost } from '../remote/session-host.js';
 import { beforeEachCall } from '../remote/before-each-call.js';
 import { type CaseServer, serveWorker } from '../remote/serve-worker.js';
-import type { Request } from '../ibverbs/protocol.js';
+import { type Request, batchCallNames } from '../ibverbs/protocol.js';
 import { Fault, Op, TestFaultReq } from './abi.js';
 import { KernelControl } from './control.js';
 import { kernelDeviceAdapter } from './device-adapter.js';
@@ -53,6 +53,9 @@ export function serveKernelWorker(device: string | undefined, faultSpec: string 
       case 'call':
         if (fault?.call === request.call) provoke(fault.kind, device);
         return host.call(request.session, request.call, request.args);
+      case 'batch':
+        if (fault !== undefined && batchCallNames(request.steps).includes(fault.call)) provoke(fault.kind, device);
+        return host.batch(request.session, request.steps);
       case 'close':
         return host.close(request.session);
       case 'ready':

@@ -1,5 +1,7 @@
 import type { Session } from '../adapter.js';
-import type { CallResult } from '../calls.js';
+import type { CallArgs, CallResult } from '../calls.js';
+import { BATCH_CALLS, type BatchCall, type BatchResult, type BatchStep, type DrainArgs, type StepResult } from '../batch.js';
+import type { WorkCompletion } from '../../spec/verbs/wc.js';
 import type { DeviceAttr, QpAttr } from '../../spec/verbs/attrs.js';
 import type { AsyncEvent } from '../../spec/verbs/events.js';
 import type { BadWr, ObservedContext, PostContext } from '../../spec/verbs/outcome.js';
@@ -13,11 +15,14 @@ import {
   CreateSrqReq,
   CreatedResp,
   DeviceAttrResp,
+  DrainCqReq,
   Element,
   EventS,
   EventsResp,
   GidResp,
   HandleReq,
+  MAX_REQUEST,
+  MAX_STEPS,
   ModifyQpReq,
   ModifySrqReq,
   MrIoReq,
@@ -44,7 +49,7 @@ import {
 } from './abi.js';
 import { RigFailure, buildConcurrentRig } from '../concurrent-rig.js';
 import { decodeConcurrentResp, encodeConcurrentReq } from './concurrent.js';
-import type { KernelControl } from './control.js';
+import { type KernelControl, KernelRefusal, batchSize } from './control.js';
 import * as names from './names.js';
 import { type StructValue, fromCString } from './struct.js';
 
@@ -224,27 +229,60 @@ function elementOf(e: StructValue<typeof EventS.fields>): AsyncEvent['element'] 
   }
 }
 
-/**
- * A session of the kernel verbs (layer kernel: negative errno) on one rvtc control session.
- * Handles are the module's own, per session, so they need no mapping.
- */
-export function openKernelSession(control: KernelControl): Session {
-  const req = control.request.bind(control);
-  const recvWr = (wr: RecvWr) => ({ wr_id: wr.wr_id, num_sge: wr.num_sge });
-  const sendWr = (wr: SendWr) => ({
-    wr_id: wr.wr_id,
-    remote_addr: wr.rdma?.remote_addr ?? 0n,
-    rkey: wr.rdma?.rkey ?? 0,
-    opcode: names.sendOpcode.value(wr.opcode),
-    send_flags: names.sendFlag.flags(wr.send_flags),
-    imm_data: wr.imm_data ?? 0,
-    num_sge: wr.num_sge,
-  });
+const recvWr = (wr: RecvWr) => ({ wr_id: wr.wr_id, num_sge: wr.num_sge });
+const sendWr = (wr: SendWr) => ({
+  wr_id: wr.wr_id,
+  remote_addr: wr.rdma?.remote_addr ?? 0n,
+  rkey: wr.rdma?.rkey ?? 0,
+  opcode: names.sendOpcode.value(wr.opcode),
+  send_flags: names.sendFlag.flags(wr.send_flags),
+  imm_data: wr.imm_data ?? 0,
+  num_sge: wr.num_sge,
+});
 
-  const session: Session = {
-    queryDevice: async () => deviceAttr(DeviceAttrResp.read(req(Op.QUERY_DEVICE), 0)),
-    queryPort: async ({ port_num }) => {
-      const r = PortAttrResp.read(req(Op.QUERY_PORT, QueryPortReq.encode({ port: port_num })), 0);
+/** POLL_CQ's and DRAIN_CQ's answer: the completions as libibverbs reports them. */
+function polled(body: Buffer): CallResult<'pollCq'> {
+  const r = PolledResp.read(body, 0);
+  const completions = [];
+  for (let i = 0; i < r.count; i++) {
+    const wc = Wc.read(body, PolledResp.size + i * Wc.size);
+    const status = names.wcStatus.name(wc.status);
+    const withImm = (wc.wc_flags & names.IB_WC_WITH_IMM) !== 0;
+    completions.push({
+      wr_id: wc.wr_id,
+      status,
+      qp_num: wc.qp_num,
+      vendor_err: wc.vendor_err,
+      with_imm: withImm,
+      // man ibv_poll_cq: only wr_id, status, qp_num and vendor_err are valid on an error.
+      ...(status === 'SUCCESS'
+        ? { opcode: names.wcOpcode.name(wc.opcode), byte_len: wc.byte_len, src_qp: wc.src_qp, ...(withImm ? { imm_data: wc.imm_data } : {}) }
+        : {}),
+    });
+  }
+  return { rawReturn: r.ret, completions };
+}
+
+/** One request of the module: its code, how the call's arguments become its payload, and how its answer becomes the call's result. */
+interface KernelCall<A, R> {
+  op: Op;
+  encode(args: A): Buffer;
+  decode(body: Buffer, args: A): R;
+}
+
+const none = () => Buffer.alloc(0);
+
+/**
+ * Every call a batch may hold (and DRAIN_CQ) as a request of the module: a session's call sends
+ * one alone, runBatch several in one BATCH, through the same encoders and decoders.
+ */
+export const kernelCalls: { [N in BatchCall]: KernelCall<CallArgs<N>, CallResult<N>> } & { drainCq: KernelCall<DrainArgs, { completions: WorkCompletion[] }> } = {
+  queryDevice: { op: Op.QUERY_DEVICE, encode: none, decode: (body) => deviceAttr(DeviceAttrResp.read(body, 0)) },
+  queryPort: {
+    op: Op.QUERY_PORT,
+    encode: ({ port_num }) => QueryPortReq.encode({ port: port_num }),
+    decode: (body, { port_num }) => {
+      const r = PortAttrResp.read(body, 0);
       if (r.ret !== 0) throw new Error(`ib_query_port(${port_num}) returned ${r.ret}`);
       return {
         state: names.portState.name(r.state),
@@ -255,114 +293,121 @@ export function openKernelSession(control: KernelControl): Session {
         link_layer: names.linkLayer.name(r.link_layer),
       };
     },
-    queryGid: async ({ port_num, index }) => {
-      const r = GidResp.read(req(Op.QUERY_GID, QueryGidReq.encode({ port: port_num, index })), 0);
-      if (r.ret !== 0) throw new Error(`rdma_query_gid(${port_num}, ${index}) returned ${r.ret}`);
-      return { gid: r.raw.toString('hex') };
-    },
+  },
 
-    allocPd: async () => {
-      const r = CreatedResp.read(req(Op.ALLOC_PD), 0);
+  allocPd: {
+    op: Op.ALLOC_PD,
+    encode: none,
+    decode: (body) => {
+      const r = CreatedResp.read(body, 0);
       return { rawReturn: r.ret, pd: r.ret === 0 ? r.handle : null };
     },
-    deallocPd: async ({ pd }) => status(req(Op.DEALLOC_PD, handleReq(pd))),
+  },
+  deallocPd: { op: Op.DEALLOC_PD, encode: ({ pd }) => handleReq(pd), decode: status },
 
-    regMr: async ({ pd, length, access }) => {
-      const r = MrResp.read(req(Op.REG_MR, RegMrReq.encode({ pd, length, access: names.access.flags(access) })), 0);
+  regMr: {
+    op: Op.REG_MR,
+    encode: ({ pd, length, access }) => RegMrReq.encode({ pd, length, access: names.access.flags(access) }),
+    decode: (body) => {
+      const r = MrResp.read(body, 0);
       return { rawReturn: r.ret, mr: r.ret === 0 ? r.handle : null, lkey: r.lkey, rkey: r.rkey, addr: r.addr };
     },
-    writeMr: async ({ mr, offset, data }) => {
+  },
+  writeMr: {
+    op: Op.WRITE_MR,
+    encode: ({ mr, offset, data }) => {
       const bytes = Buffer.from(data, 'hex');
-      return status(req(Op.WRITE_MR, Buffer.concat([MrIoReq.encode({ mr, offset, length: bytes.length }), bytes])));
+      return Buffer.concat([MrIoReq.encode({ mr, offset, length: bytes.length }), bytes]);
     },
-    readMr: async ({ mr, offset, length }) => ({ data: req(Op.READ_MR, MrIoReq.encode({ mr, offset, length })).toString('hex') }),
-    deregMr: async ({ mr }) => status(req(Op.DEREG_MR, handleReq(mr))),
+    decode: status,
+  },
+  readMr: { op: Op.READ_MR, encode: ({ mr, offset, length }) => MrIoReq.encode({ mr, offset, length }), decode: (body) => ({ data: body.toString('hex') }) },
+  deregMr: { op: Op.DEREG_MR, encode: ({ mr }) => handleReq(mr), decode: status },
 
-    createCq: async ({ cqe }) => {
-      const r = CqResp.read(req(Op.CREATE_CQ, CreateCqReq.encode({ cqe })), 0);
+  createCq: {
+    op: Op.CREATE_CQ,
+    encode: ({ cqe }) => CreateCqReq.encode({ cqe }),
+    decode: (body) => {
+      const r = CqResp.read(body, 0);
       return { rawReturn: r.ret, cq: r.ret === 0 ? r.handle : null, cqe: r.cqe };
     },
-    pollCq: async ({ cq, max }) => {
-      const body = req(Op.POLL_CQ, PollCqReq.encode({ cq, max }));
-      const r = PolledResp.read(body, 0);
-      const completions = [];
-      for (let i = 0; i < r.count; i++) {
-        const wc = Wc.read(body, PolledResp.size + i * Wc.size);
-        const status = names.wcStatus.name(wc.status);
-        const withImm = (wc.wc_flags & names.IB_WC_WITH_IMM) !== 0;
-        completions.push({
-          wr_id: wc.wr_id,
-          status,
-          qp_num: wc.qp_num,
-          vendor_err: wc.vendor_err,
-          with_imm: withImm,
-          // man ibv_poll_cq: only wr_id, status, qp_num and vendor_err are valid on an error.
-          ...(status === 'SUCCESS'
-            ? { opcode: names.wcOpcode.name(wc.opcode), byte_len: wc.byte_len, src_qp: wc.src_qp, ...(withImm ? { imm_data: wc.imm_data } : {}) }
-            : {}),
-        });
-      }
-      return { rawReturn: r.ret, completions };
-    },
-    destroyCq: async ({ cq }) => status(req(Op.DESTROY_CQ, handleReq(cq))),
+  },
+  pollCq: { op: Op.POLL_CQ, encode: ({ cq, max }) => PollCqReq.encode({ cq, max }), decode: polled },
+  destroyCq: { op: Op.DESTROY_CQ, encode: ({ cq }) => handleReq(cq), decode: status },
+  drainCq: {
+    op: Op.DRAIN_CQ,
+    encode: ({ cq, expect, waitMs }) => DrainCqReq.encode({ cq, expect, wait_ms: waitMs }),
+    // the completions only, as the harness's drain (adapters/batch.ts) keeps them from its polls
+    decode: (body) => ({ completions: polled(body).completions }),
+  },
 
-    createSrq: async ({ pd, attr, srq_type, cq, max_num_tags }) => {
-      const encoded = CreateSrqReq.encode({ pd, srq_type: names.srqType.value(srq_type ?? 'BASIC'), attr: { ...attr, reserved: 0 }, cq: cq ?? 0, max_num_tags: max_num_tags ?? 0 });
-      const r = SrqResp.read(req(Op.CREATE_SRQ, encoded), 0);
+  createSrq: {
+    op: Op.CREATE_SRQ,
+    encode: ({ pd, attr, srq_type, cq, max_num_tags }) =>
+      CreateSrqReq.encode({ pd, srq_type: names.srqType.value(srq_type ?? 'BASIC'), attr: { ...attr, reserved: 0 }, cq: cq ?? 0, max_num_tags: max_num_tags ?? 0 }),
+    decode: (body) => {
+      const r = SrqResp.read(body, 0);
       if (r.ret !== 0) return { rawReturn: r.ret, srq: null, attr: null };
       const { max_wr, max_sge, srq_limit } = r.attr;
       return { rawReturn: 0, srq: r.handle, attr: { max_wr, max_sge, srq_limit } };
     },
-    modifySrq: async ({ srq, attr, mask }) =>
-      status(
-        req(
-          Op.MODIFY_SRQ,
-          ModifySrqReq.encode({ srq, mask: names.srqAttrMask.flags(mask), attr: { max_wr: attr.max_wr ?? 0, max_sge: attr.max_sge ?? 0, srq_limit: attr.srq_limit ?? 0, reserved: 0 } }),
-        ),
-      ),
-    querySrq: async ({ srq }) => {
-      const r = SrqResp.read(req(Op.QUERY_SRQ, handleReq(srq)), 0);
+  },
+  modifySrq: {
+    op: Op.MODIFY_SRQ,
+    encode: ({ srq, attr, mask }) =>
+      ModifySrqReq.encode({ srq, mask: names.srqAttrMask.flags(mask), attr: { max_wr: attr.max_wr ?? 0, max_sge: attr.max_sge ?? 0, srq_limit: attr.srq_limit ?? 0, reserved: 0 } }),
+    decode: status,
+  },
+  querySrq: {
+    op: Op.QUERY_SRQ,
+    encode: ({ srq }) => handleReq(srq),
+    decode: (body) => {
+      const r = SrqResp.read(body, 0);
       if (r.ret !== 0) return { rawReturn: r.ret, attr: null };
       const { max_wr, max_sge, srq_limit } = r.attr;
       return { rawReturn: 0, attr: { max_wr, max_sge, srq_limit } };
     },
-    destroySrq: async ({ srq }) => status(req(Op.DESTROY_SRQ, handleReq(srq))),
-    postSrqRecv: async ({ srq, wrs, context }) =>
-      postOutcome(req(Op.POST_SRQ_RECV, postRequest(srq, context, wrs, (wr) => wr.sg_list, RecvWrS, recvWr))),
+  },
+  destroySrq: { op: Op.DESTROY_SRQ, encode: ({ srq }) => handleReq(srq), decode: status },
+  postSrqRecv: { op: Op.POST_SRQ_RECV, encode: ({ srq, wrs, context }) => postRequest(srq, context, wrs, (wr) => wr.sg_list, RecvWrS, recvWr), decode: postOutcome },
 
-    createQp: async ({ pd, init }) => {
-      const r = QpResp.read(
-        req(
-          Op.CREATE_QP,
-          CreateQpReq.encode({
-            pd,
-            qp_type: names.qpType.value(init.qp_type),
-            send_cq: init.send_cq,
-            recv_cq: init.recv_cq,
-            srq: init.srq ?? 0,
-            sq_sig_all: init.sq_sig_all ? 1 : 0,
-            cap: { ...init.cap, reserved: 0 },
-          }),
-        ),
-        0,
-      );
+  createQp: {
+    op: Op.CREATE_QP,
+    encode: ({ pd, init }) =>
+      CreateQpReq.encode({
+        pd,
+        qp_type: names.qpType.value(init.qp_type),
+        send_cq: init.send_cq,
+        recv_cq: init.recv_cq,
+        srq: init.srq ?? 0,
+        sq_sig_all: init.sq_sig_all ? 1 : 0,
+        cap: { ...init.cap, reserved: 0 },
+      }),
+    decode: (body) => {
+      const r = QpResp.read(body, 0);
       if (r.ret !== 0) return { rawReturn: r.ret, qp: null, qp_num: null, cap: null };
       return { rawReturn: 0, qp: r.handle, qp_num: r.qp_num, cap: capOut(r.cap) };
     },
-    modifyQp: async ({ qp, attr, mask }) =>
-      status(req(Op.MODIFY_QP, ModifyQpReq.encode({ qp, mask: names.qpAttrMask.flags(mask), attr: qpAttrIn(attr) as never }))),
-    queryQp: async ({ qp }) => {
-      const r = QueriedQpResp.read(req(Op.QUERY_QP, handleReq(qp)), 0);
+  },
+  modifyQp: { op: Op.MODIFY_QP, encode: ({ qp, attr, mask }) => ModifyQpReq.encode({ qp, mask: names.qpAttrMask.flags(mask), attr: qpAttrIn(attr) as never }), decode: status },
+  queryQp: {
+    op: Op.QUERY_QP,
+    encode: ({ qp }) => handleReq(qp),
+    decode: (body) => {
+      const r = QueriedQpResp.read(body, 0);
       if (r.ret !== 0) return { rawReturn: r.ret, state: null, attr: null, cap: null };
       const attr = qpAttrOut(r.attr);
       return { rawReturn: 0, state: attr.qp_state ?? null, attr, cap: capOut(r.attr.cap) };
     },
-    destroyQp: async ({ qp }) => status(req(Op.DESTROY_QP, handleReq(qp))),
-    postRecv: async ({ qp, wrs, context }) => postOutcome(req(Op.POST_RECV, postRequest(qp, context, wrs, (wr) => wr.sg_list, RecvWrS, recvWr))),
-    postSend: async ({ qp, wrs, context }) => postOutcome(req(Op.POST_SEND, postRequest(qp, context, wrs, (wr) => wr.sg_list, SendWrS, sendWr))),
+  },
+  destroyQp: { op: Op.DESTROY_QP, encode: ({ qp }) => handleReq(qp), decode: status },
+  postRecv: { op: Op.POST_RECV, encode: ({ qp, wrs, context }) => postRequest(qp, context, wrs, (wr) => wr.sg_list, RecvWrS, recvWr), decode: postOutcome },
+  postSend: { op: Op.POST_SEND, encode: ({ qp, wrs, context }) => postRequest(qp, context, wrs, (wr) => wr.sg_list, SendWrS, sendWr), decode: postOutcome },
 
-    getAsyncEvents: async () => {
-      const body = req(Op.GET_EVENTS);
+  getAsyncEvents: {
+    op: Op.GET_EVENTS,
+    encode: none,
+    decode: (body) => {
       const r = EventsResp.read(body, 0);
       if (r.dropped > 0) throw new Error(`rvtc dropped ${r.dropped} async events: the session's queue (256) overflowed`);
       const events: AsyncEvent[] = [];
@@ -371,6 +416,103 @@ export function openKernelSession(control: KernelControl): Session {
         events.push({ event_type: names.eventType.name(e.event_type), element: elementOf(e) });
       }
       return { events };
+    },
+  },
+};
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+type Encoded = { step: BatchStep; op: Op; payload: Buffer };
+
+/**
+ * The steps as BATCH requests of at most MAX_STEPS sub-requests and MAX_REQUEST bytes each (a
+ * step too large for any batch goes alone, and the module refuses it as it would alone), then the
+ * step whose arguments could not be encoded, if one could not: the batch stops there.
+ */
+function chunked(steps: readonly BatchStep[]): { chunks: Encoded[][]; unencodable?: { step: BatchStep; error: string } } {
+  const chunks: Encoded[][] = [];
+  let chunk: Encoded[] = [];
+  let size = batchSize([]);
+  for (const step of steps) {
+    const call = kernelCalls[step.call] as KernelCall<unknown, unknown>;
+    let payload: Buffer;
+    try {
+      payload = call.encode(step.args);
+    } catch (error) {
+      if (chunk.length > 0) chunks.push(chunk);
+      return { chunks, unencodable: { step, error: message(error) } };
+    }
+    const grows = batchSize([{ payload }]) - batchSize([]);
+    if (chunk.length > 0 && (chunk.length === MAX_STEPS || size + grows > MAX_REQUEST)) {
+      chunks.push(chunk);
+      chunk = [];
+      size = batchSize([]);
+    }
+    chunk.push({ step, op: call.op, payload });
+    size += grows;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return { chunks };
+}
+
+/**
+ * A batch in as few BATCH requests as the module's bounds allow: each step's answer decoded by its
+ * call's decoder; a refusal, or an answer that does not decode, ends the batch there as the same
+ * call alone would have thrown (the module ran the rest of that chunk meanwhile only when the
+ * decoder, not the module, refused).
+ */
+export function runKernelBatch(control: Pick<KernelControl, 'batch'>, steps: readonly BatchStep[]): BatchResult {
+  const results: StepResult[] = [];
+  const { chunks, unencodable } = chunked(steps);
+  for (const chunk of chunks) {
+    let answers: ReturnType<KernelControl['batch']>;
+    try {
+      answers = control.batch(chunk);
+    } catch (error) {
+      results.push({ call: (chunk[0] as Encoded).step.call, error: message(error) });
+      return { results };
+    }
+    for (const [i, { step }] of chunk.entries()) {
+      const answer = answers[i];
+      if (answer === undefined) {
+        results.push({ call: step.call, error: `rvtc answered ${answers.length} requests of a batch of ${chunk.length} and refused none` });
+        return { results };
+      }
+      if (answer instanceof KernelRefusal) {
+        results.push({ call: step.call, error: answer.message });
+        return { results };
+      }
+      try {
+        results.push({ call: step.call, result: (kernelCalls[step.call] as KernelCall<unknown, unknown>).decode(answer, step.args) } as StepResult);
+      } catch (error) {
+        results.push({ call: step.call, error: message(error) });
+        return { results };
+      }
+    }
+  }
+  if (unencodable !== undefined) results.push({ call: unencodable.step.call, error: unencodable.error });
+  return { results };
+}
+
+/**
+ * A session of the kernel verbs (layer kernel: negative errno) on one rvtc control session.
+ * Handles are the module's own, per session, so they need no mapping.
+ */
+export function openKernelSession(control: KernelControl): Session {
+  const req = control.request.bind(control);
+  const calls = Object.fromEntries(
+    BATCH_CALLS.map((name) => {
+      const call = kernelCalls[name] as KernelCall<unknown, unknown>;
+      return [name, async (args: unknown) => call.decode(req(call.op, call.encode(args)), args)];
+    }),
+  ) as Pick<Session, BatchCall>;
+
+  const session: Session = {
+    ...calls,
+    queryGid: async ({ port_num, index }) => {
+      const r = GidResp.read(req(Op.QUERY_GID, QueryGidReq.encode({ port: port_num, index })), 0);
+      if (r.ret !== 0) throw new Error(`rdma_query_gid(${port_num}, ${index}) returned ${r.ret}`);
+      return { gid: r.raw.toString('hex') };
     },
 
     // The module's engine takes a rig built here through the session's own verbs, so closing the session frees it whatever happened.
@@ -389,6 +531,8 @@ export function openKernelSession(control: KernelControl): Session {
         await rig.destroy();
       }
     },
+
+    runBatch: async (steps) => runKernelBatch(control, steps),
 
     close: async () => control.close(),
   };

@@ -54,8 +54,10 @@ export interface Behaviour {
   modifyQpIsOk(current: QpState, next: QpState, type: QpType, mask: readonly QpAttrMask[]): boolean;
   /** The queue a post_recv fills: the QP's own RQ, none when the QP receives through an SRQ. */
   postRecvQueue(state: ModelState, qp: Qp): RecvQueue | undefined;
-  /** rvt_error_qp: move to ERR and flush. */
-  errorQp(state: ModelState, handle: Handle, qp: Qp): void;
+  /** rvt_error_qp: move to ERR and flush; `lastWqeEvent` false drops its LAST_WQE_REACHED (qp.ts, errorQp). */
+  errorQp(state: ModelState, handle: Handle, qp: Qp, lastWqeEvent?: boolean): void;
+  /** rvt_send_cq / rvt_recv_cq: a send or receive completion dropped by a full CQ moves its QP to ERR. */
+  readonly overflowErrorsQp: boolean;
   /** init_sge: a consumed WQE's sges against the receiving PD; undefined is a protection error. */
   resolveRecvSgl(state: ModelState, pd: Handle, sgl: readonly Sge[]): Segment[] | undefined;
   /** How often a send that met an empty receive queue retries (s_rnr_retry; rnr_retry 7 is infinite). */

@@ -3,7 +3,7 @@ import type { SendWr } from '../../spec/verbs/wr.js';
 import { cqEnter } from './cq.js';
 import type { MrAccess } from '../../spec/verbs/attrs.js';
 import { gather, resolveSge, resolveSgl, scatter, type Segment } from './mr.js';
-import { flushSend } from './qp.js';
+import { flushSend, qpCqEnter } from './qp.js';
 import type { ModelState, Qp, RecvQueue, RecvWqe, SendWqe } from './state.js';
 
 const SEND_WC_OPCODE: Record<SendWr['opcode'], WcOpcode> = {
@@ -36,25 +36,35 @@ export function progress(state: ModelState): void {
         }
         continue;
       }
+      // RVT_S_WAIT_RNR: nothing is sent until the RNR timer fires (rvt_rc_rnr_retry schedules the engine).
+      const timerRunning = qp.rnr !== undefined && state.tick < qp.rnr.dueTick;
       // The model completes a WR in one step, so each one is a new start (RVT_PROCESS_NEXT_SEND_OK).
-      if (!stateAllows(qp.state, 'PROCESS_NEXT_SEND')) continue;
-      // RVT_S_WAIT_RNR: nothing is sent until the RNR timer fires.
-      if (qp.rnr !== undefined && state.tick < qp.rnr.dueTick) continue;
-      for (let wqe = qp.sq.peek(); wqe !== undefined; wqe = qp.sq.peek()) {
-        if (executeSend(state, handle, qp, wqe) === 'wait') break;
+      if (!stateAllows(qp.state, 'PROCESS_NEXT_SEND')) {
+        // SQD: the engine a post (or the timer) ran stops at clr_busy (qp.c:2944-2946), and only
+        // the next post_send runs it again: rvt_modify_qp back to RTS schedules nothing.
+        if (qp.sq.count > 0 && !timerRunning) qp.sqStalled = true;
+        continue;
+      }
+      if (qp.sqStalled || timerRunning) continue;
+      for (let wqe = qp.sq.peek(); wqe !== undefined && !qp.sqStalled && stateAllows(qp.state, 'PROCESS_NEXT_SEND'); wqe = qp.sq.peek()) {
+        qp.busy = true;
+        const step = executeSend(state, handle, qp, wqe);
+        qp.busy = false;
+        if (step === 'wait') break;
         moved = true;
-        if (qp.sqStalled) break;
       }
     }
   }
 }
 
-function complete(state: ModelState, qp: Qp, wqe: SendWqe, status: WcStatus): void {
+function complete(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, status: WcStatus): void {
   qp.sq.shift();
   // flush_send / serr: the RNR retry budget starts again with the next WQE.
   qp.rnr = undefined;
   if (wqe.signaled || status !== 'SUCCESS') {
-    cqEnter(state, qp.send_cq, {
+    // rvt_send_complete -> rvt_qp_complete_swqe -> rvt_send_cq: an overflow errors the sender; the
+    // engine's loop (goto again) then flushes the rest of its queue.
+    qpCqEnter(state, handle, qp, qp.send_cq, {
       wr_id: wqe.wr.wr_id,
       status,
       opcode: SEND_WC_OPCODE[wqe.wr.opcode],
@@ -66,18 +76,21 @@ function complete(state: ModelState, qp: Qp, wqe: SendWqe, status: WcStatus): vo
 }
 
 function fail(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, status: WcStatus): Step {
-  complete(state, qp, wqe, status);
-  // rvt_ruc_loopback's serr path: rvt_error_qp runs with RVT_S_BUSY set, so nothing reschedules
-  // the engine and the rest of the queue is not flushed yet (found by fuzzing against rvt_sim0).
+  complete(state, handle, qp, wqe, status);
+  // rvt_ruc_loopback's serr path (qp.c:3187-3211): rvt_error_qp runs with RVT_S_BUSY set, so nothing
+  // reschedules the engine and the rest of the queue is not flushed yet (found by fuzzing against
+  // rvt_sim0). A QP the responder error already moved to ERR (connected to itself) is left as it is.
   qp.sqStalled = true;
   state.behaviour.errorQp(state, handle, qp);
   return 'done';
 }
 
 /**
- * The responder's error paths (op_err, inv_err, acc_err): rvt_rc_error completes the receive in
- * progress, if one was taken (RVT_R_WRID_VALID), with `recvStatus`, and errors the responder; the
- * requester completes with `sendStatus` and goes to ERR too.
+ * The responder's error paths (op_err, inv_err, acc_err): rvt_rc_error (qp.c:3185) completes the
+ * receive in progress, if one was taken (RVT_R_WRID_VALID), with `recvStatus`, and errors the
+ * responder; the requester completes with `sendStatus` and goes to ERR too. A QP connected to
+ * itself is the busy sender: its rvt_error_qp flushes nothing (the engine holds it), the failing
+ * WR completes once (serr) and the rest of its queue stays until the next kick.
  */
 function responderError(
   state: ModelState,
@@ -110,16 +123,16 @@ function receiveQueue(state: ModelState, qp: Qp): { rq: RecvQueue; srqHandle: nu
 }
 
 /**
- * rvt_ruc_loopback's rnr_nak: no retries left fails the send; otherwise one is used up (unless
- * rnr_retry is 7) and the send waits for the RNR timer (rvt_add_rnr_timer). The model has no
- * clock: its timer fires with the consumer's next verb (after it, or before a poll), whatever
- * min_rnr_timer says, so a receive posted right after the send is found. A finite series that
- * then still finds no receive runs its remaining retries back to back: no verb can come between.
+ * rvt_ruc_loopback's rnr_nak (qp.c:3144-3165): no retries left fails the send; otherwise one is
+ * used up (unless rnr_retry is 7) and the send waits for the RNR timer (rvt_add_rnr_timer). The
+ * model has no clock but the verb count: each timer interval lasts one verb (it fires with the
+ * consumer's next verb, after it, or before a poll), whatever min_rnr_timer says. So the retries
+ * are spent as the consumer's verbs pass, one a verb, and a receive posted while some are left is
+ * found, as on rdmavt when those verbs come within the timer's intervals.
  */
 function rnrNak(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): Step {
   const left = qp.rnr?.retriesLeft ?? state.behaviour.rnrRetries(qp.attr.rnr_retry ?? 0);
-  const fired = qp.rnr !== undefined && left !== Number.POSITIVE_INFINITY;
-  if (left === 0 || fired) return fail(state, handle, qp, wqe, 'RNR_RETRY_EXC_ERR');
+  if (left === 0) return fail(state, handle, qp, wqe, 'RNR_RETRY_EXC_ERR');
   qp.rnr = { retriesLeft: left - 1, dueTick: state.tick + 1 };
   return 'wait';
 }
@@ -221,7 +234,8 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
   if (taken !== undefined) {
     const isWrite = wr.opcode === 'RDMA_WRITE_WITH_IMM';
     const withImm = wr.opcode !== 'SEND';
-    cqEnter(state, dest.recv_cq, {
+    // rvt_recv_cq (qp.c:3127): an overflow errors the responder, the send still completes.
+    qpCqEnter(state, peer[0], dest, dest.recv_cq, {
       wr_id: taken.rwqe.wr_id,
       status: 'SUCCESS',
       opcode: isWrite ? 'RECV_RDMA_WITH_IMM' : 'RECV',
@@ -233,7 +247,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
       ...(withImm ? { imm_data: wr.imm_data ?? 0 } : {}),
     });
   }
-  complete(state, qp, wqe, 'SUCCESS');
+  complete(state, handle, qp, wqe, 'SUCCESS');
   return 'done';
 }
 

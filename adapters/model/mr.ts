@@ -22,7 +22,7 @@ export interface Segment {
  */
 export function resolveSge(state: ModelState, pd: Handle, sge: Sge, access: MrAccess | undefined, key: 'lkey' | 'rkey' = 'lkey'): Segment | undefined {
   for (const mr of state.mrs.values()) {
-    if (mr[key] !== sge.lkey) continue;
+    if (mr[key] !== sge.lkey || !mr.published) continue;
     if (mr.pd !== pd) return undefined;
     if (access !== undefined && !mr.access.includes(access)) return undefined;
     const offset = sge.addr - mr.addr;

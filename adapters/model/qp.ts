@@ -1,6 +1,7 @@
 import type { QpAttr, QpAttrMask, QpCap, QpInitAttr, QpState } from '../../spec/verbs/attrs.js';
 import type { Handle } from '../../spec/verbs/ints.js';
 import type { RawPostOutcome } from '../../spec/verbs/outcome.js';
+import type { WorkCompletion } from '../../spec/verbs/wc.js';
 import type { RecvWr, SendWr } from '../../spec/verbs/wr.js';
 import { cqEnter } from './cq.js';
 import { allocHandle, lookup, MODEL_MAX_RDMA_ATOMIC, MODEL_NPKEYS, MODEL_PORT_ATTR } from './device.js';
@@ -53,6 +54,7 @@ export function createQp(
     rq,
     sq: new WqeRing(cap.max_send_wr + 1),
     sqStalled: false,
+    busy: false,
     cap: queried,
     sq_sig_all: init.sq_sig_all,
     attr: {},
@@ -132,12 +134,16 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
   // s_rnr_retry restarts from the new rnr_retry, also for a send waiting on the RNR timer.
   if (mask.includes('RNR_RETRY') && qp.rnr !== undefined) qp.rnr.retriesLeft = b.rnrRetries(attr.rnr_retry ?? 0);
   if (next === 'RESET' && qp.state !== 'RESET') resetQp(qp);
-  // rvt_modify_qp runs rvt_error_qp (or the reset) outside the send engine: its schedule_send is taken.
-  qp.sqStalled = false;
-  if (next === 'ERR' && qp.state !== 'ERR') {
+  if (next === 'ERR') {
+    // rvt_modify_qp (qp.c:1553) runs rvt_error_qp outside the send engine, so its schedule_send
+    // (qp.c:1311) is taken and a stalled queue is flushed; a QP already in ERR is left as it is
+    // (rvt_error_qp returns at once, qp.c:1294), its stalled queue still waiting for a post.
+    if (qp.state !== 'ERR') qp.sqStalled = false;
     b.errorQp(state, handle, qp);
     return 0;
   }
+  // No other transition schedules the send engine (qp.c:1529-1559): sends queued in SQD stay
+  // queued after SQD -> RTS until the next post_send runs the engine.
   qp.state = next;
   return 0;
 }
@@ -149,21 +155,25 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
  */
 function resetQp(qp: Qp): void {
   qp.rnr = undefined;
+  qp.sqStalled = false;
   while (qp.sq.shift() !== undefined);
 }
 
 /**
  * rvt_error_qp: to ERR, flush the send queue and the QP's own receive queue with
- * WR_FLUSH_ERR in order; an SRQ is never flushed, its QP reports LAST_WQE_REACHED instead.
- * The send queue is flushed by the send engine that rvt_error_qp schedules, which does not run
- * while the engine itself is erroring the QP (a stalled queue waits for the next kick).
+ * WR_FLUSH_ERR in order; an SRQ is never flushed, its QP reports LAST_WQE_REACHED instead
+ * (unless `lastWqeEvent` is false: rvt_send_cq and rvt_recv_cq ignore rvt_error_qp's return).
+ * A QP already in ERR (or RESET) is left as it is (qp.c:1294, "If we are already in error
+ * state, just return"). The send queue is flushed by the send engine that rvt_error_qp schedules
+ * (qp.c:1311), which does not run while the engine itself holds the QP (RVT_S_BUSY) or is stalled.
  */
-export function errorQp(state: ModelState, handle: Handle, qp: Qp): void {
+export function errorQp(state: ModelState, handle: Handle, qp: Qp, lastWqeEvent = true): void {
+  if (qp.state === 'ERR' || qp.state === 'RESET') return;
   qp.state = 'ERR';
   qp.rnr = undefined; // the RNR timer is deleted
-  if (!qp.sqStalled) flushSend(state, qp);
+  if (!qp.sqStalled && !qp.busy) flushSend(state, qp);
   if (qp.srq !== undefined) {
-    state.events.push({ event_type: 'QP_LAST_WQE_REACHED', element: { kind: 'qp', qp: handle } });
+    if (lastWqeEvent) state.events.push({ event_type: 'QP_LAST_WQE_REACHED', element: { kind: 'qp', qp: handle } });
     return;
   }
   for (let wqe = qp.rq?.ring.shift(); wqe !== undefined; wqe = qp.rq?.ring.shift()) flushRecv(state, qp, wqe);
@@ -182,6 +192,21 @@ export function cleanQps(state: ModelState, mr: Mr): void {
   }
 }
 
+/**
+ * rvt_dereg_mr (mr.c:509): the lkey is unpublished first (rvt_free_lkey), the QPs holding it are
+ * errored (cleanQps); rvt_check_refs (mr.c:442) then waits 5 s for the references still held and
+ * returns -EBUSY, leaving the MR registered. Those are the sends of a queue stalled in ERR, which
+ * rvt_qp_mr_clean skips (qp.c:700); a later dereg, after a post flushed them, returns 0.
+ */
+export function deregMr(state: ModelState, handle: Handle): number {
+  const mr = lookup(state.mrs, handle, 'mr');
+  mr.published = false;
+  cleanQps(state, mr);
+  if ([...state.qps.values()].some((qp) => sendsHoldLkey(qp, mr.lkey))) return state.behaviour.errno('EBUSY');
+  state.mrs.delete(handle);
+  return 0;
+}
+
 /** rvt_qp_sends_has_lkey: a queued send names the lkey in a non-empty sge (empty ones take no reference). */
 export function sendsHoldLkey(qp: Qp, lkey: number): boolean {
   return qp.sq.toArray().some((wqe) => wqe.wr.sg_list.some((sge) => sge.length > 0 && sge.lkey === lkey));
@@ -190,6 +215,15 @@ export function sendsHoldLkey(qp: Qp, lkey: number): boolean {
 /** A receive completed with WR_FLUSH_ERR: only wr_id, status and qp_num are meaningful. */
 export function flushRecv(state: ModelState, qp: Qp, wqe: RecvWqe): void {
   cqEnter(state, qp.recv_cq, { wr_id: wqe.wr_id, status: 'WR_FLUSH_ERR', opcode: 'RECV', qp_num: qp.qp_num, vendor_err: 0, with_imm: false });
+}
+
+/**
+ * rvt_send_cq / rvt_recv_cq (include/rdma/rdmavt_qp.h:802, 782): a completion the CQ has no room
+ * for errors the QP with LOC_QP_OP_ERR, and the LAST_WQE_REACHED of that rvt_error_qp is dropped.
+ * Flushes and protection errors go through rvt_cq_enter alone and leave the QP as it is.
+ */
+export function qpCqEnter(state: ModelState, handle: Handle, qp: Qp, cq: Handle, wc: WorkCompletion): void {
+  if (!cqEnter(state, cq, wc) && state.behaviour.overflowErrorsQp) state.behaviour.errorQp(state, handle, qp, false);
 }
 
 export function flushSend(state: ModelState, qp: Qp): void {

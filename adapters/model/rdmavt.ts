@@ -64,6 +64,7 @@ export const rdmavt: Behaviour = {
   modifyQpIsOk,
   postRecvQueue: (_state, qp) => qp.rq,
   errorQp,
+  overflowErrorsQp: true,
   resolveRecvSgl: (state, pd, sgl) => resolveSgl(state, pd, sgl, 'LOCAL_WRITE'),
   rnrRetries: (rnrRetry) => (rnrRetry >= 7 ? Number.POSITIVE_INFINITY : rnrRetry),
   concurrentSrq: rdmavtConcurrentSrq,

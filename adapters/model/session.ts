@@ -7,7 +7,7 @@ import { pollCq } from './cq.js';
 import { allocHandle, lookup, MODEL_PORT_ATTR, newModelState } from './device.js';
 import { progress } from './loopback.js';
 import { mrBytes } from './mr.js';
-import { cleanQps, createQp, destroyQp, modifyQp, postRecv, postSend, queryQp } from './qp.js';
+import { createQp, deregMr, destroyQp, modifyQp, postRecv, postSend, queryQp } from './qp.js';
 import { createSrq, destroySrq, modifySrq, postSrqRecv, querySrqAttr } from './srq.js';
 import type { ModelState } from './state.js';
 
@@ -39,7 +39,7 @@ const verbs: Verbs = {
     const addr = state.nextAddr;
     state.nextAddr += ((BigInt(length) + PAGE - 1n) / PAGE + 1n) * PAGE; // a guard page between MRs
     const lkey = state.nextKey++;
-    state.mrs.set(mr, { pd, addr, length, lkey, rkey: lkey, access });
+    state.mrs.set(mr, { pd, addr, length, lkey, rkey: lkey, access, published: true });
     return { rawReturn: 0, mr, lkey, rkey: lkey, addr };
   },
   writeMr: (state, { mr, offset, data }) => {
@@ -49,11 +49,7 @@ const verbs: Verbs = {
   readMr: (state, { mr, offset, length }) => ({
     data: Buffer.from(mrBytes(lookup(state.mrs, mr, 'mr')).subarray(offset, offset + length)).toString('hex'),
   }),
-  deregMr: (state, { mr }) => {
-    cleanQps(state, lookup(state.mrs, mr, 'mr'));
-    state.mrs.delete(mr);
-    return { rawReturn: 0 };
-  },
+  deregMr: (state, { mr }) => ({ rawReturn: deregMr(state, mr) }),
 
   createCq: (state, { cqe }) => {
     // rvt_create_cq: entries < 1 || entries > max_cqe is EINVAL.

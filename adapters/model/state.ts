@@ -31,6 +31,11 @@ export interface Mr {
   lkey: number;
   rkey: number;
   access: MrAccess[];
+  /**
+   * mr->lkey_published: cleared by the first dereg (rvt_free_lkey), after which no post or
+   * message resolves the key, although a dereg refused with EBUSY leaves the MR registered.
+   */
+  published: boolean;
 }
 
 export interface Cq {
@@ -68,11 +73,19 @@ export interface Qp {
    * The send queue waits for a kick after a loopback error: rvt_ruc_loopback errors the QP with
    * RVT_S_BUSY still set, so the schedule_send that rvt_error_qp asks for is refused and the rest of
    * the queue is flushed only when a post or a modify runs the engine again (seen on rvt_sim0).
+   * The same holds for sends queued in SQD: the engine ran there and stopped at clr_busy, and
+   * nothing in rvt_modify_qp schedules it again on the way back to RTS.
    */
   sqStalled: boolean;
   /**
+   * RVT_S_BUSY: the send engine is running this QP's queue, so the schedule_send of an
+   * rvt_error_qp meanwhile (a QP connected to itself erroring as the responder) is refused.
+   */
+  busy: boolean;
+  /**
    * RVT_S_WAIT_RNR: the head send met no receive and retries when the RNR timer fires, at the
-   * verb numbered `dueTick`; `retriesLeft` is s_rnr_retry (Infinity for rnr_retry 7).
+   * verb numbered `dueTick`; `retriesLeft` is s_rnr_retry (Infinity for rnr_retry 7). The
+   * model's clock is the verb count: each timer interval lasts one verb (loopback.ts, rnrNak).
    */
   rnr?: { retriesLeft: number; dueTick: number };
   cap: QpCap;

@@ -1,6 +1,7 @@
 import { rdmavt } from '../model/rdmavt.js';
 import { lookup } from '../model/device.js';
-import { sendsHoldLkey } from '../model/qp.js';
+import { errorQp, sendsHoldLkey } from '../model/qp.js';
+import type { ModelState } from '../model/state.js';
 import { type Mutant, mutate } from './mutant.js';
 
 /** The bug classes a reading of rdmavt 6.1 found in earlier versions of the model (issue 15). */
@@ -104,5 +105,55 @@ export const fidelityMutants: Mutant[] = [
       },
     },
   }),
+  // Issue 43: the model as it was before six differences from rdmavt 6.1 were read and fixed.
+  mutate(rdmavt, 'error-schedules-busy-engine', 'post_send', 'lets rvt_error_qp\'s schedule_send run the send engine that is erroring the QP itself (RVT_S_BUSY ignored): a QP connected to itself that fails as its own responder flushes its whole send queue, the failing WR with it, and completes that WR a second time with the error', {
+    errorQp: (state, handle, qp, lastWqeEvent) => {
+      qp.busy = false;
+      errorQp(state, handle, qp, lastWqeEvent);
+    },
+  }),
+  mutate(rdmavt, 'sqd-to-rts-restarts-sends', 'modify_qp', 'starts the sends queued in SQD when the QP goes back to RTS, instead of leaving them for the next post_send', {
+    intercept: {
+      modifyQp: (state, args, next) => {
+        const qp = lookup(state.qps, args.qp, 'qp');
+        const was = qp.state;
+        const out = next(args);
+        if (out.rawReturn === 0 && was === 'SQD' && qp.state === 'RTS') qp.sqStalled = false;
+        return out;
+      },
+    },
+  }),
+  mutate(rdmavt, 'cq-overflow-keeps-qp', 'cq', 'drops a send or receive completion on a full CQ (CQ_ERR) and leaves its QP as it was, instead of moving it to ERR', {
+    overflowErrorsQp: false,
+  }),
+  mutate(rdmavt, 'err-to-err-flushes', 'modify_qp', 'flushes, on a modify of a QP already in ERR to ERR, the sends a loopback error left queued (rvt_error_qp taken as running again)', {
+    intercept: {
+      modifyQp: (state, args, next) => {
+        const qp = lookup(state.qps, args.qp, 'qp');
+        if (qp.state === 'ERR' && args.attr.qp_state === 'ERR') qp.sqStalled = false;
+        return next(args);
+      },
+    },
+  }),
+  mutate(rdmavt, 'rnr-retries-spent-at-once', 'rnr', 'runs a finite RNR retry series back to back once its timer first fires (at the consumer\'s next poll), instead of one retry per RNR timer interval', {
+    intercept: {
+      pollCq: (state, args, next) => (spendRnrRetries(state), next(args)),
+      getAsyncEvents: (state, args, next) => (spendRnrRetries(state), next(args)),
+    },
+  }),
+  mutate(rdmavt, 'dereg-refs-ignored', 'dereg_mr', 'returns 0 from dereg_mr at once although a send queue stalled in ERR still holds the MR (rvt_check_refs\'s wait and its -EBUSY skipped)', {
+    intercept: {
+      deregMr: (state, args, next) => {
+        const out = next(args);
+        if (out.rawReturn !== state.behaviour.errno('EBUSY')) return out;
+        state.mrs.delete(args.mr);
+        return { rawReturn: 0 };
+      },
+    },
+  }),
 ];
 
+/** Every finite retry series waiting on its RNR timer has no retry left: the next firing fails the send. */
+function spendRnrRetries(state: ModelState): void {
+  for (const qp of state.qps.values()) if (qp.rnr !== undefined && Number.isFinite(qp.rnr.retriesLeft)) qp.rnr.retriesLeft = 0;
+}

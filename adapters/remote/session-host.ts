@@ -1,4 +1,5 @@
 import type { Adapter, AdapterInfo, Session } from '../adapter.js';
+import { BatchArgs, type BatchResult, type BatchStep, DrainResult, type StepResult, runStepsOneByOne } from '../batch.js';
 import { type CallName, callNames, calls } from '../calls.js';
 import { CASE_MEMORY, CONCURRENT_POSTS, DEFAULT_LIMITS, type DeviceLimits, type HostLimits, SGES_PER_WR, memoryCost, mib, postSize } from './budget.js';
 import { InvalidRequest, OverBudget, UnknownHandle } from './refusals.js';
@@ -93,18 +94,100 @@ export class SessionHost {
 
   /** Validates, applies the budgets, calls, validates the result, and accounts the resources. */
   async call(id: number, name: string, rawArgs: unknown): Promise<unknown> {
-    const hosted = this.sessions.get(id);
-    const session = hosted?.session;
-    if (hosted === undefined || session === undefined) throw new UnknownHandle(`no session ${id}`);
+    const { hosted, session } = this.hostedSession(id);
     if (!CALL_NAMES.has(name)) throw new InvalidRequest(`no call named ${name}`);
     const call = name as CallName;
     this.checkPostSize(call, rawArgs);
+    const parsed = this.validated ? { success: true as const, data: rawArgs } : calls[call].args.safeParse(rawArgs);
+    if (!parsed.success) throw new InvalidRequest(`${call}: ${parsed.error.message}`);
+    return this.checkedCall(hosted, session, call, parsed.data as Record<string, unknown>);
+  }
+
+  /**
+   * A batch (adapters/batch.ts), every step checked and accounted as the same call alone would
+   * be: by the session's own batch when it has one (one crossing to the device), else step by
+   * step here, which is what a worker without one does with the batch's single message. A step
+   * this host refuses ends the batch there, as it would have ended a call.
+   */
+  async batch(id: number, rawSteps: unknown): Promise<BatchResult> {
+    const { hosted, session } = this.hostedSession(id);
+    const parsed = this.validated ? { success: true as const, data: rawSteps } : BatchArgs.shape.steps.safeParse(rawSteps);
+    if (!parsed.success) throw new InvalidRequest(`batch: ${parsed.error.message}`);
+    const steps = parsed.data as BatchStep[];
+    if (session.runBatch === undefined) {
+      const checked = { close: () => session.close() } as Session;
+      for (const call of callNames) {
+        (checked as Record<string, unknown>)[call] = (args: Record<string, unknown>) => {
+          this.checkPostSize(call, args);
+          return this.checkedCall(hosted, session, call, args);
+        };
+      }
+      return runStepsOneByOne(checked, steps);
+    }
+    return this.deviceBatch(hosted, session.runBatch.bind(session), steps);
+  }
+
+  /** The host's checks on every step, in order, then the device's batch of those it admitted, then their accounting. */
+  private async deviceBatch(hosted: Hosted, runBatch: NonNullable<Session['runBatch']>, steps: readonly BatchStep[]): Promise<BatchResult> {
+    const admitted: { step: BatchStep; cost: number }[] = [];
+    let refused: StepResult | undefined;
+    for (const step of steps) {
+      // a drain names only a CQ: the handle check of pollCq is its check
+      const call = step.call === 'drainCq' ? 'pollCq' : step.call;
+      const args = step.args as Record<string, unknown>;
+      try {
+        this.checkPostSize(call, args);
+        this.checkLimits(hosted, call, args);
+        this.checkHandles(hosted, call, args);
+        admitted.push({ step, cost: this.reserve(hosted, call, args) });
+      } catch (error) {
+        refused = { call: step.call, error: error instanceof Error ? error.message : String(error) };
+        break;
+      }
+    }
+    if (hosted.inFlight >= this.limits.maxCallsInFlight) {
+      for (const { cost } of admitted) this.unreserve(hosted, cost);
+      throw new OverBudget('calls in flight', `batch: at most ${this.limits.maxCallsInFlight} calls of one session in progress at once`);
+    }
+    hosted.inFlight++;
+    const kept = new Set<number>();
+    try {
+      // a batch refused at its first step costs the device nothing
+      const { results } = admitted.length === 0 ? { results: [] } : await runBatch(admitted.map(({ step }) => step));
+      const checked: StepResult[] = [];
+      for (const [i, result] of results.entries()) {
+        const { step, cost } = admitted[i] ?? {};
+        if (step === undefined || result.call !== step.call) throw new Error(`the device's batch answered step ${i} with ${result.call}`);
+        if (!('result' in result) || step.call === 'drainCq') {
+          checked.push(this.validated || !('result' in result) ? result : { call: 'drainCq', result: DrainResult.parse(result.result) });
+          continue;
+        }
+        const value = (this.validated ? result.result : calls[step.call].result.parse(result.result)) as Record<string, unknown>;
+        if (step.call === 'queryDevice') this.device ??= value as unknown as DeviceLimits;
+        if (this.account(hosted, step.call, step.args as Record<string, unknown>, value, cost ?? 0)) kept.add(i);
+        checked.push({ call: step.call, result: value } as StepResult);
+      }
+      // the host's refusal comes after the steps before it, unless the device's batch ended first
+      if (refused !== undefined && results.length === admitted.length && results.every((r) => 'result' in r)) checked.push(refused);
+      return { results: checked };
+    } finally {
+      hosted.inFlight--;
+      for (const [i, { cost }] of admitted.entries()) if (!kept.has(i)) this.unreserve(hosted, cost);
+    }
+  }
+
+  private hostedSession(id: number): { hosted: Hosted; session: Session } {
+    const hosted = this.sessions.get(id);
+    const session = hosted?.session;
+    if (hosted === undefined || session === undefined) throw new UnknownHandle(`no session ${id}`);
+    return { hosted, session };
+  }
+
+  /** A parsed call under the host's limits, handle checks, budgets and accounting. */
+  private async checkedCall(hosted: Hosted, session: Session, call: CallName, args: Record<string, unknown>): Promise<unknown> {
     if (hosted.inFlight >= this.limits.maxCallsInFlight) {
       throw new OverBudget('calls in flight', `${call}: at most ${this.limits.maxCallsInFlight} calls of one session in progress at once`);
     }
-    const parsed = this.validated ? { success: true as const, data: rawArgs } : calls[call].args.safeParse(rawArgs);
-    if (!parsed.success) throw new InvalidRequest(`${call}: ${parsed.error.message}`);
-    const args = parsed.data as Record<string, unknown>;
     this.checkLimits(hosted, call, args);
     this.checkHandles(hosted, call, args);
     const cost = this.reserve(hosted, call, args);

@@ -169,6 +169,7 @@ export function workerAdapter(options: WorkerAdapterOptions): Adapter {
             throw error;
           }
         },
+        (steps) => owner.request({ kind: 'batch', session, steps }, () => `a batch of ${steps.length} steps`),
       );
     },
     dispose: async () => {

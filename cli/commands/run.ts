@@ -28,6 +28,7 @@ import { selectCases } from '../select.js';
 import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { defaultExpectations, MODEL_EXPECTATIONS } from '../model-expectations.js';
+import { KERNEL_COVERAGE_HELP, type KernelCoverageRun, kernelCoverageModule, startKernelCoverage } from '../kernel-coverage.js';
 
 interface RunFlags {
   adapter: string;
@@ -44,6 +45,7 @@ interface RunFlags {
   rdmavtSrc?: string;
   kernel?: string;
   format: ReportFormat[];
+  kernelCoverage?: true | string;
   [adapterOption: string]: unknown;
 }
 
@@ -94,6 +96,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   if (flags.kernel !== undefined && !flags.vm) throw new UserError('--kernel chooses the kernel the VM boots', { hint: 'add --vm' });
   // before a VM boots for it: a --case that matches nothing (or cannot be matched) is exit 2 here
   const cases = selectCases(allCases, flags.case);
+  const traced = flags.kernelCoverage === undefined ? undefined : kernelCoverageModule(flags.kernelCoverage, flags.adapter, flags.device);
   if (flags.vm) {
     ensureVmAdapter(flags.adapter);
     const kernel = kernelOf(flags.kernel);
@@ -137,8 +140,11 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  let coverage: KernelCoverageRun | undefined;
   try {
     const claimed = await claiming;
+    // after info(): the device, and so its driver, is up
+    coverage = traced === undefined ? undefined : startKernelCoverage(traced);
     const profile = flags.profile ?? claimed.defaultProfile;
     const startedAt = new Date();
     // Capabilities from evidence: the cases run with what the device was seen to do.
@@ -149,7 +155,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     const progress = progressPrinter(process.stderr, progressMode(flags.quiet), (run) => statusWithExpectations(caseResult(run), expected));
     const { runs, interrupted, stoppedBy } = await runCases({
       skip: casesExpectedToSkip(expectations?.entries, runInfoOf(info, profile)),
-      adapter,
+      adapter: coverage === undefined ? adapter : coverage.watching(adapter),
       info,
       cases,
       profile,
@@ -159,6 +165,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       probes,
     });
     progress.end({ interrupted, ran: runs.filter((r) => r.ran !== 'not-run').length, total: cases.length });
+    const spec = specRecord(allCases);
     const results = buildResults({
       info,
       profile,
@@ -170,7 +177,8 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       finishedAt: new Date(),
       interrupted,
       probes,
-      ...specRecord(allCases),
+      ...spec,
+      ...(coverage === undefined ? {} : { kernelCoverage: coverage.record(spec.coverage) }),
       ...(expectations === undefined ? {} : { expectations }),
     }, { validated: !inGuest });
     await (inGuest ? writeGuestResults(outDir, results) : writeReports(outDir, results, flags.format));
@@ -189,7 +197,11 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await adapter.dispose();
+    try {
+      coverage?.close();
+    } finally {
+      await adapter.dispose();
+    }
   }
 }
 
@@ -209,6 +221,7 @@ export function registerRunCommand(program: Command): void {
     .option('--seed <n>', 'seed recorded in the results (for randomised cases and replay)', parseSeed)
     .option('-q, --quiet', 'print nothing but errors', false)
     .option('--json', 'print the gate and totals as JSON on stdout (progress stays on stderr; add --quiet for none)', false)
+    .option('--kernel-coverage [module]', KERNEL_COVERAGE_HELP)
     .option('-e, --expectations <file>', `known outcomes of this implementation (YAML, e.g. expectations/rxe.yaml): expected failures do not fail the gate, unexpected passes do; default: the model's own (${MODEL_EXPECTATIONS}) for model and model:NAME, none otherwise`)
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (flags: RunFlags) => {

@@ -41,6 +41,17 @@ function repeated(entries: readonly TierEntry[], repeat: number): { entry: TierE
   return Array.from({ length: repeat }, (_, i) => entries.map((entry) => ({ entry: { ...entry, name: `${entry.name}.run-${i + 1}`, out: join(entry.out, `run-${i + 1}`) }, tier: entry.name, run: i + 1 }))).flat();
 }
 
+/** The guest's `run` arguments of a tier besides --adapter, --device and --out. */
+export function tierRunArgs(entry: TierEntry): string[] {
+  return [
+    '--quiet',
+    ...(entry.profile === undefined ? [] : ['--profile', entry.profile]),
+    ...(entry.expectations === undefined ? [] : ['--expectations', entry.expectations]),
+    ...(entry.timeout === undefined ? [] : ['--timeout', String(entry.timeout)]),
+    ...(entry.kernelCoverage === true ? ['--kernel-coverage'] : []),
+  ];
+}
+
 /** Each group of tiers in one boot of its kernel, in order: every tier's run, reported or not. */
 async function bootEach(groups: readonly { choice: string | undefined; entries: TierEntry[] }[], kernels: ReadonlyMap<string | undefined, ReturnType<typeof resolveKernel>>) {
   const { runTiersInVm } = await import('../../guest/run-in-vm.js');
@@ -53,12 +64,7 @@ async function bootEach(groups: readonly { choice: string | undefined; entries: 
           adapter: entry.adapter,
           device: entry.device,
           out: entry.out,
-          args: [
-            '--quiet',
-            ...(entry.profile === undefined ? [] : ['--profile', entry.profile]),
-            ...(entry.expectations === undefined ? [] : ['--expectations', entry.expectations]),
-            ...(entry.timeout === undefined ? [] : ['--timeout', String(entry.timeout)]),
-          ],
+          args: tierRunArgs(entry),
         })),
         { [RENDER_ON_HOST_ENV]: '1' },
         kernels.get(choice),

@@ -2,7 +2,8 @@ import { docDriftOfRun, expectationsOfRun, kernelOfRun, STATUS_LABEL } from '../
 import { columnLabels, matrixRows } from '../matrix.js';
 import { type ClauseStatus, type Coverage, type RunResults } from '../results-schema.js';
 import { caseSections } from './cases.js';
-import { esc } from './escape.js';
+import { kernelCoverageSummary, kernelCoverageTables } from '../kernel-coverage.js';
+import { caseAnchor, esc } from './escape.js';
 import { clauseRow } from './clause-row.js';
 import { SCRIPT } from './script.js';
 import { STYLE } from './style.js';
@@ -53,6 +54,26 @@ function coverage(entries: readonly Coverage[] | undefined): string {
   return `<h2>Coverage of documented functions</h2><table><tr><th>function</th><th>file</th><th>status</th><th>clauses</th><th>cases</th><th>note</th></tr>${rows.join('')}</table>`;
 }
 
+/** Optional: each run that traced its driver's functions (run --kernel-coverage), its table, each case a link to its evidence. */
+function kernelCoverage(runs: readonly RunResults[]): string {
+  const labels = columnLabels(runs);
+  return runs
+    .map((r, column) => {
+      const k = r.kernelCoverage;
+      if (k === undefined) return '';
+      const caseLink = (id: string) => `<a href="#${esc(caseAnchor(column, id))}"><code>${esc(id)}</code></a>`;
+      const overruns = k.overruns.length === 0 ? '' : `<ul>${k.overruns.map((o) => `<li>${caseLink(o.case)}: ${o.lost} events lost</li>`).join('')}</ul>`;
+      const tables = kernelCoverageTables(k).map(
+        ({ title, functions }) =>
+          `<h3>${esc(title)}</h3><table><tr><th>function</th><th>reached</th><th>cases</th><th>why not reached</th></tr>${functions
+            .map((f) => `<tr><td><code>${esc(f.function)}()</code></td><td>${f.cases.length > 0 ? 'yes' : '<strong>no</strong>'}</td><td>${f.cases.map(caseLink).join(' ')}</td><td>${esc(f.reason ?? '')}</td></tr>`)
+            .join('')}</table>`,
+      );
+      return `<h2>Kernel functions run (${esc(k.module)}${runs.length > 1 ? `, ${esc(labels[column] ?? '')}` : ''})</h2><p>${esc(kernelCoverageSummary(k))}</p>${overruns}${tables.join('')}`;
+    })
+    .join('\n');
+}
+
 /**
  * report.html: one self-contained file (inline CSS and JS, nothing fetched), a clause x run
  * matrix with filters, and the evidence behind every cell. One results.json is one column;
@@ -77,6 +98,7 @@ ${matrixRows(runs).map((row) => clauseRow(row, runs)).join('\n')}
 <h2>Cases</h2>
 ${caseSections(runs)}
 ${coverage(runs.find((r) => r.spec.coverage !== undefined)?.spec.coverage)}
+${kernelCoverage(runs)}
 <script>${SCRIPT}</script>
 </body></html>
 `;

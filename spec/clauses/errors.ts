@@ -113,6 +113,52 @@ export const errorClauses: Clause[] = [
     transports: ['ib'],
   },
   {
+    id: 'rnr.finite-retry-spent-over-time',
+    verb: 'rnr',
+    statement: 'With a finite rnr_retry the retries are spent one per RNR timer interval, not at once: a poll that finds nothing between the SEND and the receive leaves retries, and the receive posted after it is used.',
+    sources: [
+      code('rvt_ruc_loopback', 'rnr_nak (qp.c:3144-3165 in 6.1): one retry is used (s_rnr_retry--), then rvt_add_rnr_timer and goto clr_busy; the next retry runs when the timer fires (rvt_rc_rnr_retry -> schedule_send)'),
+      code('rvt_add_rnr_timer', 'hrtimer of rvt_aeth_to_usec(min_rnr_timer): min_rnr_timer 0 is 655.36 ms'),
+    ],
+    level: 'reference',
+    covers: ['rvt_ruc_loopback', 'rvt_add_rnr_timer'],
+    transports: ['ib'],
+  },
+  {
+    id: 'modify_qp.sqd-to-rts.no-restart',
+    verb: 'modify_qp',
+    statement: 'rdmavt does not restart sends queued in SQD when the QP goes back to RTS: they stay queued until the next post_send runs the send engine, and then complete in posting order.',
+    sources: [
+      code('rvt_modify_qp', 'the transition switch (qp.c:1529-1559 in 6.1) sets qp->state for RTS and schedules no send; only rvt_error_qp (to ERR) calls schedule_send'),
+      code('rvt_ruc_loopback', 'in SQD the engine a post_send ran stops at goto clr_busy (qp.c:2944-2946 in 6.1): RVT_PROCESS_NEXT_SEND_OK is not set and RVT_FLUSH_SEND is not either'),
+    ],
+    level: 'reference',
+    covers: ['rvt_modify_qp', 'rvt_ruc_loopback', 'rvt_post_send'],
+  },
+  {
+    id: 'modify_qp.err-to-err.no-flush',
+    verb: 'modify_qp',
+    statement: 'Moving a QP that is already in ERR to ERR again flushes nothing: sends its send engine left queued after a loopback error stay until the next post_send flushes them.',
+    sources: [
+      kdoc('rvt_error_qp', 'description'),
+      code('rvt_error_qp', '"If we are already in error state, just return." (qp.c:1294 in 6.1): no schedule_send, no flush'),
+      code('rvt_ruc_loopback', 'serr (qp.c:3187-3211 in 6.1): rvt_error_qp runs with RVT_S_BUSY set, so its schedule_send is refused and the queue behind the failed WR is left'),
+    ],
+    level: 'reference',
+    covers: ['rvt_modify_qp', 'rvt_error_qp', 'rvt_ruc_loopback'],
+  },
+  {
+    id: 'cq.overflow.errors-qp',
+    verb: 'cq',
+    statement: 'A send or receive completion that finds its CQ full (overrun, CQ_ERR) moves the QP it belongs to into ERR.',
+    sources: [
+      code('rvt_send_cq', 'rvt_cq_enter returns false for a full CQ: rvt_error_qp(qp, IB_WC_LOC_QP_OP_ERR) (include/rdma/rdmavt_qp.h:802-809 in 6.1; rvt_recv_cq likewise, :782-789)', 'include/rdma/rdmavt_qp.h'),
+      code('rvt_cq_enter', 'next == tail || cq->cq_full: IB_EVENT_CQ_ERR and return false', 'drivers/infiniband/sw/rdmavt/cq.c'),
+    ],
+    level: 'reference',
+    covers: ['rvt_cq_enter', 'rvt_error_qp', 'rvt_ruc_loopback'],
+  },
+  {
     id: 'create_cq.cqe.below-one-einval',
     verb: 'create_cq',
     statement: 'rdmavt refuses a CQ of fewer than 1 entry with EINVAL.',

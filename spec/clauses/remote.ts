@@ -79,6 +79,29 @@ export const remoteClauses: Clause[] = [
     covers: [LOOPBACK],
   },
   {
+    id: 'responder.self-connected.error-completes-once',
+    verb: 'post_send',
+    statement: 'A QP connected to itself whose SEND fails as its own responder completes that SEND once, with the error status, and completes nothing more of its send queue until the next post_send flushes the rest with WR_FLUSH_ERR.',
+    sources: [
+      code(LOOPBACK, 'inv_err/err: rvt_rc_error(qp) (qp.c:3185 in 6.1) on the sender itself, whose engine holds RVT_S_BUSY, so the schedule_send of its rvt_error_qp is refused; serr completes the WR once (qp.c:3192) and rvt_error_qp(sqp) returns at once (qp.c:3198, already ERR)'),
+      code('rvt_error_qp', 'qp.c:1294 in 6.1: a QP already in ERR is left as it is'),
+    ],
+    level: 'reference',
+    covers: [LOOPBACK, 'rvt_error_qp'],
+  },
+  {
+    id: 'dereg_mr.stalled-refs.ebusy',
+    verb: 'dereg_mr',
+    statement: 'Deregistering an MR that a send queue stalled in ERR still holds fails with EBUSY (after rdmavt\'s 5 s wait) and leaves the MR registered; once a post_send flushed that queue, a second dereg returns 0.',
+    sources: [
+      code('rvt_qp_mr_clean', 'a QP in ERR or RESET is skipped (qp.c:700 in 6.1): its stalled sends keep their MR references'),
+      code('rvt_check_refs', 'wait_for_completion_timeout(&mr->comp, 5 * HZ); on timeout rvt_get_mr and -EBUSY (mr.c:454-461 in 6.1)', MR_C),
+      code('rvt_dereg_mr', 'rvt_free_lkey unpublishes the lkey first (mr.c:514); a second call finds it unpublished and only drops its reference', MR_C),
+    ],
+    level: 'reference',
+    covers: ['rvt_dereg_mr', 'rvt_check_refs', 'rvt_qp_mr_clean', 'rvt_free_lkey'],
+  },
+  {
     id: 'dereg_mr.in-use.errors-qp',
     verb: 'dereg_mr',
     statement: 'Deregistering an MR that a queued send still uses returns 0 and puts that QP in ERR: the send completes WR_FLUSH_ERR, never with the MR\'s bytes gone.',

@@ -69,7 +69,8 @@ export const QP_TRANSITIONS: Partial<Record<QpState, Partial<Record<QpState, Tra
   SQE: {
     RESET: same(none),
     ERR: same(none),
-    RTS: { RC: { required: [], optional: ['CUR_STATE', 'ACCESS_FLAGS'] }, UD: { required: [], optional: udRtsOpt } },
+    // verbs.c gives SQE -> RTS no RC entry (RC never reaches SQE): valid with neither mask.
+    RTS: { RC: none, UD: { required: [], optional: udRtsOpt } },
   },
   ERR: {
     RESET: same(none),

@@ -1,6 +1,19 @@
+import type { QpState } from '../../spec/verbs/attrs.js';
+import type { Handle } from '../../spec/verbs/ints.js';
 import { defineCase } from '../case.js';
-import { moveTo } from '../fixtures.js';
-import { wrIds } from '../traffic.js';
+import type { CaseContext } from '../context.js';
+import { DEFAULT_CAP, bringUp, createRcQp, moveTo } from '../fixtures.js';
+import { send, wrIds } from '../traffic.js';
+
+/** query_qp until the QP is in `state` or the wait is over (an engine on a workqueue errors it a moment after the CQ_ERR); the last state read. */
+async function stateWithin(ctx: CaseContext, qp: Handle, state: QpState): Promise<QpState | null> {
+  const deadline = performance.now() + ctx.waitMs;
+  for (;;) {
+    const seen = (await ctx.verbs.queryQp({ qp })).state;
+    if (seen === state || performance.now() > deadline) return seen;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
 
 export const cqCases = [
   defineCase({
@@ -48,6 +61,39 @@ export const cqCases = [
         'CQ_ERR, what the CQ kept, and what it takes after being polled empty',
         { event: 'CQ_ERR', kept: Array.from({ length: created.cqe }, (_, i) => BigInt(i + 1)), later: [] },
         { event: found?.event_type ?? null, kept: wrIds(first), later: wrIds(later) },
+      );
+    },
+  }),
+  defineCase({
+    id: 'cq/overflow-errors-qp',
+    verb: 'cq',
+    title: 'A send completion that overruns the sender\'s CQ moves the sender to ERR; the receiver, whose CQ has room, stays in RTS',
+    clauses: ['cq.overflow.errors-qp'],
+    requires: ['rc_loopback', 'async_events'],
+    async run(ctx) {
+      const pd = await ctx.pd();
+      const small = await ctx.verbs.createCq({ cqe: 1 });
+      if (small.cq === null) throw new Error(`createCq(1) returned ${small.errno}`);
+      const made = await ctx.verbs.createQp({ pd, init: { qp_type: 'RC', send_cq: small.cq, recv_cq: small.cq, cap: DEFAULT_CAP } });
+      if (made.qp === null || made.qp_num === null) throw new Error(`createQp returned ${made.errno}`);
+      const sender = made.qp;
+      const receiver = await createRcQp(ctx.verbs, pd, undefined);
+      await bringUp(ctx.verbs, sender, receiver.qp_num, 'RTS');
+      await bringUp(ctx.verbs, receiver.qp, made.qp_num, 'RTS');
+      // One SEND more than the CQ holds (the cqe granted): each finds its receive, the last completion overruns.
+      const count = small.cqe + 1;
+      const ids = Array.from({ length: count }, (_, i) => i + 1);
+      await ctx.verbs.postRecv({ qp: receiver.qp, wrs: ids.map((i) => ({ wr_id: BigInt(i) })) });
+      await ctx.verbs.postSend({ qp: sender, wrs: ids.map((i) => send(100 + i)) });
+      const received = await ctx.poll(receiver.cq, count);
+      const { found } = await ctx.waitForEvent((e) => e.event_type === 'CQ_ERR');
+      const senderState = await stateWithin(ctx, sender, 'ERR');
+      const receiverState = (await ctx.verbs.queryQp({ qp: receiver.qp })).state;
+      ctx.check.equal(
+        'cq.overflow.errors-qp',
+        'every receive, CQ_ERR, the sender in ERR and the receiver in RTS',
+        { received: ids.map(BigInt), event: 'CQ_ERR', sender: 'ERR', receiver: 'RTS' },
+        { received: wrIds(received), event: found?.event_type ?? null, sender: senderState, receiver: receiverState },
       );
     },
   }),

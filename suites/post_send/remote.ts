@@ -2,7 +2,7 @@ import type { MrAccess } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
 import { type LoopbackPair, slowRnrTimer } from '../fixtures.js';
-import { recvWr, send, sendMessages, stage, wrIds, wrStatuses } from '../traffic.js';
+import { oversizedSend, recvWr, send, sendMessages, stage, wrIds, wrStatuses } from '../traffic.js';
 
 /** Where remote operations aim in the pair's buffer: above the receive slots' staging area. */
 const REMOTE = 48 * 1024;
@@ -217,6 +217,38 @@ export const remoteCases = [
         'the send waits, the dereg returns 0, then the flush and the sender\'s state',
         { early: [], rawReturn: 0, sent: [{ wr_id: 90n, status: 'WR_FLUSH_ERR' }], state: 'ERR' },
         { early: wrStatuses(early), rawReturn: out.rawReturn, sent: wrStatuses(sent), state },
+      );
+    },
+  }),
+  defineCase({
+    id: 'dereg_mr/stalled-refs-ebusy',
+    verb: 'dereg_mr',
+    title: 'Deregistering the MR of a send stalled behind a loopback error fails with EBUSY (rdmavt waits 5 s); after a post flushed it, the dereg returns 0',
+    clauses: ['dereg_mr.stalled-refs.ebusy'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      const own = await ctx.verbs.regMr({ pd: pair.pd, length: 4096, access: ['LOCAL_WRITE'] });
+      if (own.mr === null) throw new Error(`regMr returned ${own.errno}`);
+      if (own.lkey === pair.buffer.lkey) {
+        // As in dereg_mr/in-use-errors-qp: kernel DMA MRs share lkey 0, which rvt_check_refs never cleans.
+        ctx.check.notObservable('dereg_mr.stalled-refs.ebusy', `the adapter's MRs share lkey ${own.lkey}: a queued send cannot be tied to one MR`);
+        return;
+      }
+      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 1)] });
+      // The responder fails the first SEND (too long for its receive): the sender goes to ERR with
+      // its engine busy, and the second SEND, holding a reference on `own`, stays queued.
+      await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [oversizedSend(pair, 40), send(41, { sg_list: [{ addr: own.addr, length: 16, lkey: own.lkey }] })] });
+      const failed = await ctx.poll(pair.sender.cq, 1);
+      const first = await ctx.verbs.deregMr({ mr: own.mr });
+      await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(42)] });
+      const flushed = await ctx.poll(pair.sender.cq, 2);
+      const second = first.rawReturn === 0 ? null : (await ctx.verbs.deregMr({ mr: own.mr })).errno;
+      ctx.check.equal(
+        'dereg_mr.stalled-refs.ebusy',
+        'the failed SEND, the first dereg, the flush by the next post, the second dereg',
+        { failed: [{ wr_id: 40n, status: 'REM_INV_REQ_ERR' }], first: 'EBUSY', flushed: [41n, 42n].map((wr_id) => ({ wr_id, status: 'WR_FLUSH_ERR' })), second: null },
+        { failed: wrStatuses(failed), first: first.errno, flushed: wrStatuses(flushed), second },
       );
     },
   }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BatchArgs, runStepsOneByOne } from '../../adapters/batch.js';
+import type { Session } from '../../adapters/adapter.js';
+import { BatchArgs, type BatchStep, executeSteps, parseBatchResult, runStepsOneByOne } from '../../adapters/batch.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 
 describe('a batch run step by step', () => {
@@ -34,5 +35,64 @@ describe('a batch run step by step', () => {
 
   it('refuses a step the schema does not know', () => {
     expect(BatchArgs.safeParse({ steps: [{ call: 'runConcurrent', args: {} }] }).success).toBe(false);
+  });
+});
+
+/** Two model sessions with the same resources: a PD, a CQ, an SRQ, two RC QPs on the SRQ. */
+async function modelWithSrq() {
+  const session = await modelAdapter().open();
+  const { pd } = await session.allocPd({});
+  const { cq } = await session.createCq({ cqe: 16 });
+  const { srq } = await session.createSrq({ pd: pd as number, attr: { max_wr: 4, max_sge: 1, srq_limit: 0 } });
+  const cap = { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 };
+  const { qp } = await session.createQp({ pd: pd as number, init: { qp_type: 'RC', sq_sig_all: false, send_cq: cq as number, recv_cq: cq as number, srq: srq as number, cap } });
+  return { session, cq: cq as number, srq: srq as number, qp: qp as number };
+}
+
+const wr = (wr_id: bigint) => ({ wr_id, sg_list: [], num_sge: 0 });
+const stepsOn = ({ cq, srq, qp }: { cq: number; srq: number; qp: number }): BatchStep[] => [
+  { call: 'postSrqRecv', args: { srq, wrs: [wr(1n), wr(2n)] } },
+  { call: 'modifySrq', args: { srq, attr: { srq_limit: 1 }, mask: ['LIMIT'] } },
+  { call: 'modifyQp', args: { qp, attr: { qp_state: 'ERR' }, mask: ['STATE'] } },
+  { call: 'drainCq', args: { cq, expect: 0, waitMs: 0 } },
+  { call: 'querySrq', args: { srq } },
+  { call: 'getAsyncEvents', args: {} },
+  { call: 'destroyQp', args: { qp } },
+  { call: 'queryQp', args: { qp } },
+  { call: 'queryDevice', args: {} },
+];
+
+describe('executeSteps', () => {
+  it('on the model (no batch of its own) answers exactly what the steps one by one answer', async () => {
+    const a = await modelWithSrq();
+    const b = await modelWithSrq();
+    expect(a.session.runBatch).toBeUndefined();
+    const batched = await executeSteps(a.session, stepsOn(a));
+    const alone = await runStepsOneByOne(b.session, stepsOn(b));
+    expect(batched).toEqual(alone);
+    // the destroyed QP is no more: the batch stopped at the query, as a call would have thrown
+    expect(batched.results.map((r) => r.call)).toEqual(stepsOn(a).map((s) => s.call).slice(0, 8));
+    expect(batched.results.at(-1)).toHaveProperty('error');
+    await a.session.close();
+    await b.session.close();
+  });
+
+  it("uses the session's own batch when it has one", async () => {
+    const { session } = await modelWithSrq();
+    const seen: (readonly BatchStep[])[] = [];
+    const withBatch: Session = { ...session, runBatch: async (steps) => (seen.push(steps), { results: [] }) };
+    const steps: BatchStep[] = [{ call: 'queryDevice', args: {} }];
+    expect(await executeSteps(withBatch, steps)).toEqual({ results: [] });
+    expect(seen).toEqual([steps]);
+    await session.close();
+  });
+});
+
+describe('parseBatchResult', () => {
+  it("validates each step's result with its call's schema, a drain's and an error's", () => {
+    const raw = { results: [{ call: 'querySrq', result: { rawReturn: 0, attr: { max_wr: 4, max_sge: 1, srq_limit: 0 } } }, { call: 'drainCq', result: { completions: [] } }, { call: 'queryQp', error: 'no qp 3' }] };
+    expect(parseBatchResult(raw)).toEqual(raw);
+    expect(() => parseBatchResult({ results: [{ call: 'querySrq', result: { rawReturn: 'zero' } }] })).toThrow();
+    expect(() => parseBatchResult({ results: [{ call: 'runConcurrent', result: {} }] })).toThrow(/no batch holds/);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runTiersInVm } from '../../guest/run-in-vm.js';
 import { loadTiersFile } from '../../cli/tiers-file.js';
+import { tierRunArgs } from '../../cli/commands/tiers.js';
 import { runCli } from '../cli-in-process.js';
 import { ROOT } from '../helpers.js';
 
@@ -24,6 +25,12 @@ describe('tiers files', () => {
     expect(on612.map((t) => `${t.adapter} on ${t.device}`)).toEqual(['kernel on rvt_sim0', 'ibverbs on rvt_sim0', 'kernel on rxe0']);
     // No tier depends on which kernel is newest on the machine: the 6.12 file names it, CI passes 6.1's.
     expect(on612.every((t) => t.kernel === '.vm-cache/kernels/6.12' && t.expectations !== undefined)).toBe(true);
+  });
+
+  it('asks the guest run of a tier with kernelCoverage for --kernel-coverage, and of the others not', async () => {
+    const [traced, plain] = await loadTiersFile(await tiersFile(`tiers:\n${TIER}    kernelCoverage: true\n${TIER.replace(/kernel-rxe/g, 'plain')}`));
+    expect(tierRunArgs(traced!)).toEqual(['--quiet', '--kernel-coverage']);
+    expect(tierRunArgs(plain!)).toEqual(['--quiet']);
   });
 
   it('refuses a kernel that is not there before any boot, naming it (exit 2)', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderStability, Stability, stabilityOf } from '../../reports/stability.js';
+import { observedStatus, renderStability, Stability, stabilityOf } from '../../reports/stability.js';
 import { casesNamed, resultsFor } from './fixture.js';
 
 describe('the stability of a repeated tier', async () => {
@@ -36,6 +36,21 @@ describe('the stability of a repeated tier', async () => {
     ]);
     expect(s).toMatchObject({ stable: false, changed: [], missing: [2] });
     expect(renderStability(s)).toContain('did not report');
+  });
+
+  it('compares what a case did, not how an expectation labelled it: an expected failure is a failure, an unexpected pass a pass', () => {
+    const labelled = structuredClone(flipped);
+    const k = labelled.cases.find((c) => c.id === 'post_srq_recv/bad-wr-first');
+    if (k === undefined) throw new Error('fixture lacks the case');
+    k.status = 'xfail';
+    k.expectation = { id: k.id, status: 'fail', reason: 'known', link: 'https://example.org', source: 'e.yaml:1' };
+    const s = stabilityOf('t', 2, 0, [
+      { run: 1, out: 'a', results: flipped },
+      { run: 2, out: 'b', results: labelled },
+    ]);
+    expect(s.changed).toEqual([]);
+    expect(observedStatus({ status: 'xpass' })).toBe('pass');
+    expect(observedStatus({ status: 'xfail', expectation: { id: 'x', status: 'error', reason: 'crash', link: 'https://example.org', source: 'e.yaml:2' } })).toBe('error');
   });
 
   it('counts a case that one run lacks as changed (absent)', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Adapter, AdapterInfo, Session, WatchFinding } from '../../adapters/adapter.js';
+import { type Adapter, type AdapterInfo, type Session, type WatchFinding, withWatch } from '../../adapters/adapter.js';
+import { functionTraceWatch } from '../../adapters/kernel/ftrace.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 import { defineCase } from '../../suites/case.js';
 import { ImplementationCrash } from '../../spec/errors.js';
@@ -194,6 +195,22 @@ describe('runner and the adapter watch (the kernel log)', () => {
     expect(runs.map((r) => [r.case.id, r.status])).toEqual([['test/a', 'pass'], ['test/b', 'fail'], ['test/c', 'error'], ['test/d', 'error']]);
     expect(runs[2]?.reason).toMatch(/^not run: the kernel oopsed while the case ran during test\/b/);
     expect(runs[2]?.trace).toEqual([]);
+  });
+
+  it('tells a watch beside the kernel log (the function tracer) which case each span is, and the log still fails the case it saw a splat in', async () => {
+    // what "the driver" ran since the ring was last emptied: the cases' bodies call into it
+    let ran: string[] = [];
+    const driver = (...fns: string[]) => defineCase({ id: `test/${fns.join('.')}`, verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { ran.push(...fns); ctx.check.equal(CLAUSE, 'x', 1, 1); } });
+    const tracer = functionTraceWatch({ begin: () => { ran = []; }, stop: () => undefined, seen: () => ({ functions: new Set(ran), lost: 0 }) });
+    const splat = { problem: 'the kernel logged a splat while the case ran', lines: ['[1.0] WARNING: x'], fatal: false };
+    const adapter = withWatch(watched([undefined, splat]), tracer.watch);
+    ran.push('rvt_alloc_pd');
+    const { runs } = await runCases({ adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 1000, cases: [driver('rvt_post_recv'), driver('rvt_post_send', 'rvt_ruc_loopback')] });
+    expect(runs.map((r) => r.status)).toEqual(['pass', 'fail']);
+    expect(tracer.cases).toEqual([
+      { caseId: 'test/rvt_post_recv', functions: ['rvt_post_recv'], lost: 0 },
+      { caseId: 'test/rvt_post_send.rvt_ruc_loopback', functions: ['rvt_post_send', 'rvt_ruc_loopback'], lost: 0 },
+    ]);
   });
 
   it('does not run a case the expectations mark skip, and says why', async () => {

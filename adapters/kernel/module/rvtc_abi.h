@@ -16,7 +16,7 @@
 #include <linux/types.h>
 
 #define RVTC_MAGIC	0x63747672	/* "rvtc" */
-#define RVTC_VERSION	2	/* 2: struct rvtc_concurrent has the payload */
+#define RVTC_VERSION	3	/* 3: BATCH and DRAIN_CQ */
 #define RVTC_NAME_LEN	64
 /* Bounds on one request: a post of up to 1 Mi WRs, a 16 MiB MR. */
 #define RVTC_MAX_REQUEST	(64u << 20)
@@ -27,6 +27,9 @@
 #define RVTC_MAX_EVENTS		256
 /* A WR's scatter list as the driver sees it is never longer than this. */
 #define RVTC_MAX_SGE_ALLOC	1024
+/* A BATCH holds at most this many sub-requests; a DRAIN_CQ waits at most this long. */
+#define RVTC_MAX_STEPS		4096
+#define RVTC_MAX_DRAIN_MS	60000
 
 enum rvtc_op {
 	RVTC_OP_OPEN = 1,
@@ -58,6 +61,8 @@ enum rvtc_op {
 	/* Only with the module parameter test_faults=1: provokes a splat. */
 	RVTC_OP_TEST_FAULT,
 	RVTC_OP_RUN_CONCURRENT,
+	RVTC_OP_BATCH,
+	RVTC_OP_DRAIN_CQ,
 	RVTC_OP_MAX
 };
 
@@ -238,6 +243,18 @@ struct rvtc_wc {
 	__u32 qp_num;
 	__u32 src_qp;
 	__u32 wc_flags;
+};
+
+/*
+ * DRAIN_CQ: polls the CQ until .expect completions have come or .wait_ms
+ * has passed, sleeping between polls; answers as POLL_CQ does, with every
+ * completion polled (at most RVTC_MAX_POLL).
+ */
+struct rvtc_drain_cq {
+	__u32 cq;
+	__u32 expect;		/* 0..RVTC_MAX_POLL */
+	__u32 wait_ms;		/* 0..RVTC_MAX_DRAIN_MS */
+	__u32 reserved;
 };
 
 struct rvtc_srq_attr {
@@ -506,6 +523,22 @@ struct rvtc_concurrent_result {
 	__u32 n_records;
 	char stage[RVTC_NAME_LEN];	/* where it stopped, when ret != 0 */
 	/* followed by n_records struct rvtc_record */
+};
+
+/*
+ * BATCH: .count sub-requests, each a whole request (struct rvtc_req_hdr and
+ * its payload, as it would be written alone) starting on a multiple of 8
+ * bytes, run in order by the same handlers. Neither a BATCH nor a
+ * RUN_CONCURRENT may be a sub-request. The answer is a struct rvtc_batch
+ * whose .count says how many sub-requests ran, then each one's whole
+ * response (struct rvtc_resp_hdr, its .len and .status, and its payload),
+ * again each on a multiple of 8 bytes. The batch stops after the first
+ * sub-request the module refused (status < 0): that refusal is the last
+ * sub-response.
+ */
+struct rvtc_batch {
+	__u32 count;
+	__u32 reserved;
 };
 
 #endif /* RVTC_ABI_H */

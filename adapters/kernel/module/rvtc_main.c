@@ -24,6 +24,7 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/delay.h>
 #include <linux/uaccess.h>
@@ -503,30 +504,17 @@ static int rvtc_create_cq(struct rvtc_session *s, u32 op, const void *p)
 	return 0;
 }
 
-static int rvtc_poll_cq(struct rvtc_session *s, u32 op, const void *p)
+/* Answers a poll: its return value and the n completions in wc. */
+static int rvtc_polled(struct rvtc_session *s, u32 op, int ret, const struct ib_wc *wc, int n)
 {
-	const struct rvtc_poll_cq *req = p;
-	struct rvtc_object *obj = rvtc_lookup(s, req->cq, RVTC_CQ);
-	struct rvtc_polled *r;
+	struct rvtc_polled *r = rvtc_respond(s, op, 0, sizeof(*r) + n * sizeof(struct rvtc_wc));
 	struct rvtc_wc *out;
-	struct ib_wc *wc;
-	int n, i;
+	int i;
 
-	if (!obj)
-		return REFUSE(s, op, "no cq %u in this session", req->cq);
-	if (req->max < 1 || req->max > RVTC_MAX_POLL)
-		return REFUSE(s, op, "poll 1 to %u completions, not %u", RVTC_MAX_POLL, req->max);
-	wc = kvcalloc(req->max, sizeof(*wc), GFP_KERNEL);
-	if (!wc)
-		return rvtc_refuse(s, op, -ENOMEM, "out of memory");
-	n = ib_poll_cq(obj->cq, req->max, wc);
-	r = rvtc_respond(s, op, 0, sizeof(*r) + (n > 0 ? n : 0) * sizeof(*out));
-	if (!r) {
-		kvfree(wc);
+	if (!r)
 		return -ENOMEM;
-	}
-	r->ret = n < 0 ? n : 0;
-	r->count = n > 0 ? n : 0;
+	r->ret = ret;
+	r->count = n;
 	out = (struct rvtc_wc *)(r + 1);
 	for (i = 0; i < n; i++) {
 		out[i] = (struct rvtc_wc){
@@ -541,8 +529,92 @@ static int rvtc_poll_cq(struct rvtc_session *s, u32 op, const void *p)
 			.wc_flags = wc[i].wc_flags,
 		};
 	}
-	kvfree(wc);
 	return 0;
+}
+
+static int rvtc_poll_cq(struct rvtc_session *s, u32 op, const void *p)
+{
+	const struct rvtc_poll_cq *req = p;
+	struct rvtc_object *obj = rvtc_lookup(s, req->cq, RVTC_CQ);
+	struct ib_wc *wc;
+	int n, ret;
+
+	if (!obj)
+		return REFUSE(s, op, "no cq %u in this session", req->cq);
+	if (req->max < 1 || req->max > RVTC_MAX_POLL)
+		return REFUSE(s, op, "poll 1 to %u completions, not %u", RVTC_MAX_POLL, req->max);
+	wc = kvcalloc(req->max, sizeof(*wc), GFP_KERNEL);
+	if (!wc)
+		return rvtc_refuse(s, op, -ENOMEM, "out of memory");
+	n = ib_poll_cq(obj->cq, req->max, wc);
+	ret = rvtc_polled(s, op, n < 0 ? n : 0, wc, n > 0 ? n : 0);
+	kvfree(wc);
+	return ret;
+}
+
+/* DRAIN_CQ polls this many at a time, as the harness's own drain does. */
+#define RVTC_DRAIN_CHUNK	64
+/*
+ * Between empty polls it sleeps 20 us, doubling to 1 ms: a completion that
+ * comes soon is seen soon, one that takes long costs no busy loop.
+ */
+#define RVTC_DRAIN_MIN_US	20
+#define RVTC_DRAIN_MAX_US	1000
+
+/*
+ * Polls until .expect completions have come or .wait_ms has passed: the wait
+ * for what earlier requests of a batch allow, without a round trip per poll.
+ * It sleeps between polls (the completions come from the driver's tasklets
+ * and work queues) and stops early for a signal, so a killed worker is not
+ * held for the whole wait.
+ */
+static int rvtc_drain_cq(struct rvtc_session *s, u32 op, const void *p)
+{
+	const struct rvtc_drain_cq *req = p;
+	struct rvtc_object *obj = rvtc_lookup(s, req->cq, RVTC_CQ);
+	unsigned long deadline;
+	struct ib_wc *wc, *grown;
+	int cap = RVTC_DRAIN_CHUNK, got = 0, chunk, n, ret;
+	unsigned long sleep_us = RVTC_DRAIN_MIN_US;
+
+	if (!obj)
+		return REFUSE(s, op, "no cq %u in this session", req->cq);
+	if (req->expect > RVTC_MAX_POLL || req->wait_ms > RVTC_MAX_DRAIN_MS || req->reserved)
+		return REFUSE(s, op, "drain 0 to %u completions for 0 to %u ms, not %u for %u",
+			      RVTC_MAX_POLL, RVTC_MAX_DRAIN_MS, req->expect, req->wait_ms);
+	wc = kvcalloc(cap, sizeof(*wc), GFP_KERNEL);
+	if (!wc)
+		return rvtc_refuse(s, op, -ENOMEM, "out of memory");
+	deadline = jiffies + msecs_to_jiffies(req->wait_ms);
+	for (;;) {
+		if (got + RVTC_DRAIN_CHUNK > cap) {
+			cap *= 2;
+			grown = kvcalloc(cap, sizeof(*wc), GFP_KERNEL);
+			if (!grown) {
+				kvfree(wc);
+				return rvtc_refuse(s, op, -ENOMEM, "out of memory");
+			}
+			memcpy(grown, wc, got * sizeof(*wc));
+			kvfree(wc);
+			wc = grown;
+		}
+		chunk = min(RVTC_DRAIN_CHUNK, RVTC_MAX_POLL - got);
+		n = ib_poll_cq(obj->cq, chunk, wc + got);
+		if (n < 0)
+			break;
+		got += n;
+		/* A full chunk: more may be waiting, poll again at once. */
+		if (n == chunk && got < RVTC_MAX_POLL)
+			continue;
+		if (got >= req->expect || got >= RVTC_MAX_POLL || time_after(jiffies, deadline) ||
+		    signal_pending(current))
+			break;
+		usleep_range(sleep_us, 2 * sleep_us);
+		sleep_us = min(2 * sleep_us, (unsigned long)RVTC_DRAIN_MAX_US);
+	}
+	ret = rvtc_polled(s, op, n < 0 ? n : 0, wc, got);
+	kvfree(wc);
+	return ret;
 }
 
 static int rvtc_destroy_cq(struct rvtc_session *s, u32 op, const void *p)
@@ -1370,6 +1442,8 @@ static int rvtc_test_fault(struct rvtc_session *s, u32 op, const void *p)
 
 /* Dispatch */
 
+static int rvtc_batch(struct rvtc_session *s, u32 op, const void *p, size_t len);
+
 struct rvtc_handler {
 	size_t size;		/* the fixed part of the request */
 	bool variable;		/* more may follow the fixed part */
@@ -1406,8 +1480,14 @@ static const struct rvtc_handler rvtc_handlers[RVTC_OP_MAX] = {
 	[RVTC_OP_COUNT_OBJECTS] = { 0, false, rvtc_count_objects },
 	[RVTC_OP_TEST_FAULT] = { sizeof(struct rvtc_test_fault), false, rvtc_test_fault },
 	[RVTC_OP_RUN_CONCURRENT] = { sizeof(struct rvtc_concurrent), true, NULL, rvtc_run_concurrent },
+	[RVTC_OP_BATCH] = { sizeof(struct rvtc_batch), true, NULL, rvtc_batch },
+	[RVTC_OP_DRAIN_CQ] = { sizeof(struct rvtc_drain_cq), false, rvtc_drain_cq },
 };
 
+/*
+ * One request, top-level or in a batch: the same checks, the same handlers.
+ * Its answer is left in s->response.
+ */
 static int rvtc_dispatch(struct rvtc_session *s, const struct rvtc_req_hdr *hdr)
 {
 	const struct rvtc_handler *h;
@@ -1426,6 +1506,121 @@ static int rvtc_dispatch(struct rvtc_session *s, const struct rvtc_req_hdr *hdr)
 	if (!s->device && hdr->op != RVTC_OP_OPEN)
 		return REFUSE(s, hdr->op, "open a device first");
 	return h->fixed ? h->fixed(s, hdr->op, p) : h->sized(s, hdr->op, p, len);
+}
+
+/* A batch's answer as it grows: the header, struct rvtc_batch, sub-responses. */
+struct rvtc_batch_answer {
+	void *buf;
+	size_t len;
+	size_t cap;
+};
+
+/* Appends len bytes at a multiple of 8 (the padding stays zero). */
+static int rvtc_batch_append(struct rvtc_batch_answer *a, const void *p, size_t len)
+{
+	size_t need = a->len + ALIGN(len, 8);
+	void *grown;
+
+	if (need > a->cap) {
+		a->cap = max(need, 2 * a->cap);
+		grown = kvzalloc(a->cap, GFP_KERNEL);
+		if (!grown)
+			return -ENOMEM;
+		if (a->buf)
+			memcpy(grown, a->buf, a->len);
+		kvfree(a->buf);
+		a->buf = grown;
+	}
+	if (p)
+		memcpy(a->buf + a->len, p, len);
+	a->len = need;
+	return 0;
+}
+
+/* Checks the framing of every sub-request before any of them runs. */
+static int rvtc_batch_check(struct rvtc_session *s, u32 op, const struct rvtc_batch *req, size_t len)
+{
+	const struct rvtc_req_hdr *sub;
+	size_t at = sizeof(*req);
+	u32 i;
+
+	if (req->count > RVTC_MAX_STEPS || req->reserved)
+		return rvtc_refused(REFUSE(s, op, "a batch holds 0 to %u requests, not %u",
+					   RVTC_MAX_STEPS, req->count));
+	for (i = 0; i < req->count; i++) {
+		if (len - at < sizeof(*sub))
+			return rvtc_refused(REFUSE(s, op, "request %u of the batch is cut short", i));
+		sub = (const void *)req + at;
+		if (sub->len < sizeof(*sub) || ALIGN((size_t)sub->len, 8) > len - at)
+			return rvtc_refused(REFUSE(s, op, "request %u of the batch says %u bytes; %zu remain",
+						   i, sub->len, len - at));
+		if (sub->op == RVTC_OP_BATCH || sub->op == RVTC_OP_RUN_CONCURRENT)
+			return rvtc_refused(REFUSE(s, op, "request %u of the batch is a request %u, which no batch may hold",
+						   i, sub->op));
+		at += ALIGN((size_t)sub->len, 8);
+	}
+	if (at != len)
+		return rvtc_refused(REFUSE(s, op, "%zu bytes follow the batch's %u requests", len - at, req->count));
+	return 0;
+}
+
+/*
+ * BATCH: the sub-requests in order, each by rvtc_dispatch as if written
+ * alone; the answer gathers their responses. A refused one ends the batch,
+ * as a failed call ends the harness's own step-by-step batch.
+ */
+static int rvtc_batch(struct rvtc_session *s, u32 op, const void *p, size_t len)
+{
+	const struct rvtc_batch *req = p;
+	struct rvtc_batch_answer a = {};
+	const struct rvtc_req_hdr *sub;
+	const struct rvtc_resp_hdr *got;
+	struct rvtc_resp_hdr *hdr;
+	size_t at = sizeof(*req);
+	u32 done = 0;
+	int ret;
+
+	ret = rvtc_batch_check(s, op, req, len);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	ret = rvtc_batch_append(&a, NULL, sizeof(*hdr) + sizeof(*req));
+	while (!ret && done < req->count) {
+		sub = p + at;
+		at += ALIGN((size_t)sub->len, 8);
+		if (signal_pending(current))
+			ret = rvtc_refuse(s, sub->op, -EINTR, "interrupted before request %u of the batch", done);
+		else
+			ret = rvtc_dispatch(s, sub);
+		got = s->response;
+		if (ret || !got)
+			break;
+		/* It ran, but its answer does not fit: say so in its place, and stop. */
+		if (a.len + ALIGN((size_t)got->len, 8) > RVTC_MAX_REQUEST) {
+			ret = rvtc_refuse(s, sub->op, -E2BIG, "the batch's answer would pass %u bytes at request %u",
+					  RVTC_MAX_REQUEST, done);
+			got = s->response;
+			if (ret || !got)
+				break;
+		}
+		ret = rvtc_batch_append(&a, got, got->len);
+		done++;
+		if (got->status < 0)
+			break;
+	}
+	if (!ret && !s->response && done < req->count)
+		ret = -EIO;
+	if (ret) {
+		kvfree(a.buf);
+		return ret;
+	}
+	hdr = a.buf;
+	*hdr = (struct rvtc_resp_hdr){ .magic = RVTC_MAGIC, .op = op, .status = 0, .len = a.len };
+	((struct rvtc_batch *)(hdr + 1))->count = done;
+	kvfree(s->response);
+	s->response = a.buf;
+	s->response_len = a.len;
+	s->response_off = 0;
+	return 0;
 }
 
 /* The file */

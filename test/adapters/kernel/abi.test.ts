@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ALL_STRUCTS, Op, RVTC_MAGIC, RVTC_VERSION, RecvWrS, SendWrS } from '../../../adapters/kernel/abi.js';
+import { ALL_STRUCTS, MAX_REQUEST, MAX_STEPS, Op, RVTC_MAGIC, RVTC_VERSION, RecvWrS, SendWrS } from '../../../adapters/kernel/abi.js';
 import { ROOT } from '../../helpers.js';
 
 const HEADER_DIR = join(ROOT, 'adapters/kernel/module');
@@ -35,6 +35,10 @@ describe('the rvtc ABI (adapters/kernel/abi.ts against module/rvtc_abi.h)', () =
 
   it('has the C magic and version: a change to the structs bumps both sides', () => {
     expect(compileAndRun('printf("%u %u\\n", RVTC_MAGIC, RVTC_VERSION);')).toEqual([`${RVTC_MAGIC} ${RVTC_VERSION}`]);
+  });
+
+  it('has the C bounds a batch is split by: the request size and the sub-requests per BATCH', () => {
+    expect(compileAndRun('printf("%u %u\\n", RVTC_MAX_REQUEST, RVTC_MAX_STEPS);')).toEqual([`${MAX_REQUEST} ${MAX_STEPS}`]);
   });
 
   it('has the C value of each request code', () => {

@@ -4,7 +4,7 @@ import { newModelState } from '../../../adapters/model/device.js';
 import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import type { Mr } from '../../../adapters/model/state.js';
 
-const mrOf = (length: number): Mr => ({ pd: 1, addr: 0x1000n, length, lkey: 7, rkey: 7, access: ['LOCAL_WRITE'] });
+const mrOf = (length: number): Mr => ({ pd: 1, addr: 0x1000n, length, lkey: 7, rkey: 7, access: ['LOCAL_WRITE'], published: true });
 
 describe('the model MR memory', () => {
   it('is made at its first use, zeroed, and kept', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { tracedVerbs } from '../../../suites/verbs.js';
-import { loopbackPair, pollUntil } from '../../../suites/fixtures.js';
+import { type LoopbackPair, loopbackPair, pollUntil } from '../../../suites/fixtures.js';
+import type { SendWrInput } from '../../../spec/verbs/wr.js';
 
 async function verbs() {
   const session = await modelAdapter().open();
@@ -56,5 +57,49 @@ describe('model loopback (rvt_ruc_loopback, rvt_get_rwqe)', () => {
     expect(flushed.map((wc) => [wc.wr_id, wc.status])).toEqual([[10n, 'WR_FLUSH_ERR'], [11n, 'WR_FLUSH_ERR']]);
     expect(await pollUntil(v, pair.receiver.cq, 1, 10)).toEqual([]);
     expect((await v.getAsyncEvents({})).events).toEqual([{ event_type: 'QP_LAST_WQE_REACHED', element: { kind: 'qp', qp: pair.receiver.qp } }]);
+  });
+});
+
+describe('model send engine after a loopback error (issue 43)', () => {
+  /** Posts a SEND the responder refuses as too long, then `behind`: the sender goes to ERR with `behind` left queued. */
+  async function stall(v: Awaited<ReturnType<typeof verbs>>, pair: LoopbackPair, behind: SendWrInput) {
+    const { buffer } = pair;
+    await v.postRecv({ qp: pair.receiver.qp, wrs: [{ wr_id: 1n, sg_list: [{ addr: buffer.addr, length: 8, lkey: buffer.lkey }] }] });
+    await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 2n, opcode: 'SEND', sg_list: [{ addr: buffer.addr, length: 16, lkey: buffer.lkey }] }, behind] });
+    expect(await pollUntil(v, pair.sender.cq, 2, 10)).toMatchObject([{ wr_id: 2n, status: 'REM_INV_REQ_ERR' }]);
+  }
+  const statuses = (wcs: readonly { wr_id: bigint; status: string }[]) => wcs.map((wc) => [wc.wr_id, wc.status]);
+
+  it('refuses a dereg while the stalled queue holds the MR, its lkey unpublished at once; after a flush the dereg returns 0', async () => {
+    const v = await verbs();
+    const pair = await loopbackPair(v);
+    const own = await v.regMr({ pd: pair.pd, length: 64, access: ['LOCAL_WRITE'] });
+    const sge = { addr: own.addr, length: 4, lkey: own.lkey };
+    await stall(v, pair, { wr_id: 3n, opcode: 'SEND', sg_list: [sge] });
+    expect((await v.deregMr({ mr: own.mr ?? 0 })).errno).toBe('EBUSY');
+    // rvt_free_lkey ran before rvt_check_refs: the key no longer resolves at post.
+    expect(await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 4n, opcode: 'SEND', sg_list: [sge] }] })).toMatchObject({ errno: 'EINVAL', badWr: 0 });
+    await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 5n, opcode: 'SEND' }] });
+    expect(statuses(await pollUntil(v, pair.sender.cq, 2, 10))).toEqual([[3n, 'WR_FLUSH_ERR'], [5n, 'WR_FLUSH_ERR']]);
+    expect((await v.deregMr({ mr: own.mr ?? 0 })).rawReturn).toBe(0);
+  });
+
+  it('keeps the stalled queue through ERR -> ERR; a move to RESET drops it', async () => {
+    const v = await verbs();
+    const pair = await loopbackPair(v);
+    await stall(v, pair, { wr_id: 3n, opcode: 'SEND' });
+    expect((await v.modifyQp({ qp: pair.sender.qp, attr: { qp_state: 'ERR' }, mask: ['STATE'] })).rawReturn).toBe(0);
+    expect(await pollUntil(v, pair.sender.cq, 1, 5)).toEqual([]);
+    expect((await v.modifyQp({ qp: pair.sender.qp, attr: { qp_state: 'RESET' }, mask: ['STATE'] })).rawReturn).toBe(0);
+    expect(await pollUntil(v, pair.sender.cq, 1, 5)).toEqual([]);
+  });
+
+  it('spends a finite RNR retry series one timer interval a verb: rnr_retry 2 fails when the second timer fires, at the second verb after the SEND', async () => {
+    const v = await verbs();
+    const pair = await loopbackPair(v, { rnr_retry: 2 });
+    await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 7n, opcode: 'SEND' }] });
+    const polls = [];
+    for (let i = 0; i < 3; i++) polls.push(statuses((await v.pollCq({ cq: pair.sender.cq, max: 1 })).completions));
+    expect(polls).toEqual([[], [[7n, 'RNR_RETRY_EXC_ERR']], []]);
   });
 });

@@ -27,6 +27,12 @@ const MUST_FAIL: Record<string, string[]> = {
   'create-cq-zero-accepted': ['create_cq/cqe-zero'],
   'dereg-ignores-users': ['dereg_mr/in-use-errors-qp'],
   'dereg-busy': ['dereg_mr/in-use-errors-qp'],
+  'error-schedules-busy-engine': ['post_send/self-connected-error-once'],
+  'sqd-to-rts-restarts-sends': ['modify_qp/sqd-to-rts-no-restart'],
+  'cq-overflow-keeps-qp': ['cq/overflow-errors-qp'],
+  'err-to-err-flushes': ['modify_qp/err-to-err-no-flush'],
+  'rnr-retries-spent-at-once': ['rnr/finite-retries-spent-over-time'],
+  'dereg-refs-ignored': ['dereg_mr/stalled-refs-ebusy'],
 };
 
 describe('mutation: every seeded fault is caught', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runStepsOneByOne } from '../../../adapters/batch.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { remoteSession } from '../../../adapters/remote/remote-session.js';
 import { DEFAULT_LIMITS } from '../../../adapters/remote/budget.js';
@@ -112,5 +113,54 @@ describe('SessionHost.hostCase', () => {
     await host.open('a');
     await expect(host.hostCase('a', async () => 0)).rejects.toBeInstanceOf(OverBudget);
     expect(await host.hostCase('b', async () => 'ran')).toBe('ran');
+  });
+});
+
+describe('SessionHost batches', () => {
+  it('without a device batch, runs the steps here through the checks and accounting of calls, stopping at a refused one', async () => {
+    const host = new SessionHost(modelAdapter());
+    const id = await host.open();
+    const { results } = await host.batch(id, fromWire(toWire([
+      { call: 'allocPd', args: {} },
+      { call: 'createCq', args: { cqe: 4 } },
+      { call: 'querySrq', args: { srq: 99 } },
+      { call: 'allocPd', args: {} },
+    ])));
+    expect(results.map((r) => r.call)).toEqual(['allocPd', 'createCq', 'querySrq']);
+    expect(results[2]).toEqual({ call: 'querySrq', error: 'querySrq: this session holds no srq 99 (never created, or destroyed)' });
+    expect(host.accounting()).toEqual({ sessions: 1, resources: 2 });
+    await host.closeAll();
+  });
+
+  it("hands the steps it admits to the session's own batch at once, accounts what they created and destroyed, then its refusal", async () => {
+    const model = modelAdapter();
+    const batches: number[] = [];
+    const device: Adapter = {
+      ...model,
+      open: async () => {
+        const session = await model.open();
+        return { ...session, runBatch: async (steps) => (batches.push(steps.length), runStepsOneByOne(session, steps)) };
+      },
+    };
+    const host = new SessionHost(device);
+    const id = await host.open();
+    const { cq } = (await host.call(id, 'createCq', { cqe: 4 })) as { cq: number };
+    const { results } = await host.batch(id, [
+      { call: 'allocPd', args: {} },
+      { call: 'destroyCq', args: { cq } },
+      { call: 'drainCq', args: { cq: 77, expect: 0, waitMs: 0 } },
+      { call: 'queryDevice', args: {} },
+    ]);
+    expect(batches).toEqual([2]);
+    expect(results).toEqual([
+      { call: 'allocPd', result: { rawReturn: 0, pd: expect.any(Number) } },
+      { call: 'destroyCq', result: { rawReturn: 0 } },
+      { call: 'drainCq', error: 'pollCq: this session holds no cq 77 (never created, or destroyed)' },
+    ]);
+    expect(host.accounting()).toEqual({ sessions: 1, resources: 1 });
+    expect(await host.batch(id, [{ call: 'queryQp', args: { qp: 5 } }])).toEqual({ results: [{ call: 'queryQp', error: 'queryQp: this session holds no qp 5 (never created, or destroyed)' }] });
+    expect(batches).toEqual([2]);
+    await expect(host.batch(id, [{ call: 'runConcurrent', args: {} }])).rejects.toBeInstanceOf(InvalidRequest);
+    await host.closeAll();
   });
 });

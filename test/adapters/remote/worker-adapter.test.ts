@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Adapter, Session } from '../../../adapters/adapter.js';
+import { type BatchStep, executeSteps, runStepsOneByOne } from '../../../adapters/batch.js';
 import { ImplementationCrash } from '../../../spec/errors.js';
 import { allCases } from '../../../suites/index.js';
 import { runCases } from '../../../suites/runner.js';
@@ -37,6 +38,30 @@ describe('a worker-backed adapter', () => {
     const c = await adapter.open();
     expect((await c.allocPd({})).rawReturn).toBe(0);
     await c.close();
+  });
+
+  it('sends a batch as one message, which the worker runs against its implementation and answers once', async () => {
+    adapter = modelWorkerAdapter();
+    const remote = await adapter.open();
+    const local = await referenceModel().open();
+    const steps = async (session: Session): Promise<BatchStep[]> => {
+      const qp = await withQp(session);
+      const { cq } = await session.createCq({ cqe: 4 });
+      return [
+        { call: 'postRecv', args: { qp, wrs: [{ wr_id: 1n, sg_list: [], num_sge: 0 }] } },
+        { call: 'modifyQp', args: { qp, attr: { qp_state: 'INIT', pkey_index: 0, port_num: 1, qp_access_flags: [] }, mask: ['STATE', 'PKEY_INDEX', 'PORT', 'ACCESS_FLAGS'] } },
+        { call: 'postRecv', args: { qp, wrs: [{ wr_id: 2n, sg_list: [], num_sge: 0 }] } },
+        { call: 'queryQp', args: { qp } },
+        { call: 'drainCq', args: { cq: cq as number, expect: 0, waitMs: 0 } },
+      ];
+    };
+    expect(remote.runBatch).toBeDefined();
+    expect(await executeSteps(remote, await steps(remote))).toEqual(await runStepsOneByOne(local, await steps(local)));
+    // one message: the worker dies in it, and says so
+    const crashed = executeSteps(remote, [{ call: 'queryDevice', args: {} }, { call: 'postRecv', args: { qp: 1, wrs: [{ wr_id: CRASH_WR_ID, sg_list: [], num_sge: 0 }] } }]);
+    await expect(crashed).rejects.toThrow(/killed by SIGSEGV during a batch of 2 steps/);
+    await remote.close();
+    await local.close();
   });
 
   it("carries an MR at the size limit (16 MiB) whole through the worker's pipe, both ways", async () => {

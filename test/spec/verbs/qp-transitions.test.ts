@@ -22,4 +22,11 @@ describe('modifyQpIsOk (ib_modify_qp_is_ok)', () => {
     expect(modifyQpIsOk('RESET', 'INIT', 'UD', ['STATE', 'PKEY_INDEX', 'PORT', 'QKEY'])).toBe(true);
     expect(modifyQpIsOk('INIT', 'RTR', 'UD', ['STATE'])).toBe(true);
   });
+
+  it('gives RC no optional mask for SQE -> RTS (verbs.c has no RC entry there), UD its CUR_STATE and QKEY', () => {
+    expect(modifyQpIsOk('SQE', 'RTS', 'RC', ['STATE'])).toBe(true);
+    expect(modifyQpIsOk('SQE', 'RTS', 'RC', ['STATE', 'ACCESS_FLAGS'])).toBe(false);
+    expect(modifyQpIsOk('SQE', 'RTS', 'RC', ['STATE', 'CUR_STATE'])).toBe(false);
+    expect(modifyQpIsOk('SQE', 'RTS', 'UD', ['STATE', 'CUR_STATE', 'QKEY'])).toBe(true);
+  });
 });

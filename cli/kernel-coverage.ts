@@ -1,0 +1,55 @@
+import { release } from 'node:os';
+import { type Adapter, withWatch } from '../adapters/adapter.js';
+import { FunctionTrace, type TraceFiles, functionTraceWatch } from '../adapters/kernel/ftrace.js';
+import type { CoverageEntry } from '../reports/coverage.js';
+import { type KernelCoverage, kernelCoverage } from '../reports/kernel-coverage.js';
+import { UserError } from '../spec/errors.js';
+
+/** --kernel-coverage's help, the same on run and in a tiers file's description. */
+export const KERNEL_COVERAGE_HELP =
+  "record which functions of the device's kernel driver ran in each case, with the kernel's function tracer (rvt_sim0: rdmavt, rxe0: rdma_rxe, siw0: siw; another device: name its module), into results.json's kernelCoverage and the reports; needs root and CONFIG_FUNCTION_TRACER (with --vm, the guest has both); off by default, its cost under TCG not yet measured";
+
+/** The module that implements each software device, by the device's name without its number. */
+const DRIVER_MODULES: Record<string, string> = { rvt_sim: 'rdmavt', rxe: 'rdma_rxe', siw: 'siw' };
+
+/** The adapters whose verbs run in this machine's kernel, where the tracer sees them. */
+const KERNEL_ADAPTERS = ['kernel', 'ibverbs'];
+
+/**
+ * The module --kernel-coverage traces: the one named, or the device's driver. Checked before any
+ * case runs (and before a VM boots for them).
+ */
+export function kernelCoverageModule(flag: true | string, adapter: string, device: string | undefined): string {
+  if (!KERNEL_ADAPTERS.includes(adapter)) {
+    throw new UserError(`--kernel-coverage traces a kernel driver, which --adapter ${adapter} does not run on this machine`, { hint: 'use it with --adapter kernel or ibverbs' });
+  }
+  if (flag !== true) {
+    if (!/^[\w-]+$/.test(flag)) throw new UserError(`--kernel-coverage ${flag}: not a module name`, { hint: 'e.g. --kernel-coverage rdma_rxe' });
+    return flag;
+  }
+  const module = DRIVER_MODULES[(device ?? 'rxe0').replace(/\d+$/, '')];
+  if (module === undefined) throw new UserError(`--kernel-coverage does not know the module of ${device}`, { hint: 'name it: --kernel-coverage MODULE' });
+  return module;
+}
+
+/** The tracer held for one run: the adapter under its watch, and the run's record at the end. */
+export interface KernelCoverageRun {
+  /** `adapter` with the tracer around each of its cases. */
+  watching(adapter: Adapter): Adapter;
+  /** The section for results.json; `rdmavt`: the kernel-doc snapshot's functions (reports/coverage.ts), the list when the module is rdmavt. */
+  record(rdmavt: readonly CoverageEntry[]): KernelCoverage;
+  /** Gives the tracer back. */
+  close(): void;
+}
+
+/** Takes the function tracer for `module` (a UserError when this kernel or user cannot). `files`: a fake tracefs, for tests. */
+export function startKernelCoverage(module: string, files?: TraceFiles): KernelCoverageRun {
+  const trace = FunctionTrace.open(module, files);
+  const { watch, cases } = functionTraceWatch(trace);
+  return {
+    watching: (adapter) => withWatch(adapter, watch),
+    // the pinned snapshot documents rdmavt; rdma_rxe and siw are listed by what the filter took
+    record: (rdmavt) => kernelCoverage({ module, kernel: release(), traceable: trace.traceable, traced: cases, ...(module === 'rdmavt' ? { documented: rdmavt } : {}) }),
+    close: () => trace.close(),
+  };
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { kernelCoverageModule, startKernelCoverage } from '../../cli/kernel-coverage.js';
+import { modelAdapter } from '../../adapters/model/index.js';
+import { coverage } from '../../reports/coverage.js';
+import { clauses } from '../../spec/clauses/index.js';
+import { loadPinnedSnapshot } from '../../spec/snapshots/pinned.js';
+import { defineCase } from '../../suites/case.js';
+import { allCases } from '../../suites/index.js';
+import { runCases } from '../../suites/runner.js';
+import { CAPTURED, fakeTracefs } from '../adapters/kernel/fake-tracefs.js';
+import { guestArgs } from '../../guest/run-in-vm.js';
+import { UserError } from '../../spec/errors.js';
+import { runCli } from '../cli-in-process.js';
+
+describe('--kernel-coverage', () => {
+  it("traces each VM device's driver, or the module named", () => {
+    expect(['rvt_sim0', 'rxe0', 'siw0', undefined].map((device) => kernelCoverageModule(true, 'kernel', device))).toEqual(['rdmavt', 'rdma_rxe', 'siw', 'rdma_rxe']);
+    expect(kernelCoverageModule(true, 'ibverbs', 'rvt_sim0')).toBe('rdmavt');
+    expect(kernelCoverageModule('mlx5_ib', 'ibverbs', 'mlx5_0')).toBe('mlx5_ib');
+  });
+
+  it.each([
+    ['a device whose driver it does not know', true, 'ibverbs', 'mlx5_0', /does not know the module of mlx5_0/],
+    ['an adapter whose verbs do not run in this kernel', true, 'model', undefined, /--adapter model does not run on this machine/],
+    ['a filter that is not a module name', 'rdmavt *', 'kernel', 'rvt_sim0', /not a module name/],
+  ] as const)('refuses %s', (_what, flag, adapter, device, message) => {
+    expect(() => kernelCoverageModule(flag, adapter, device)).toThrow(UserError);
+    expect(() => kernelCoverageModule(flag, adapter, device)).toThrow(message);
+  });
+
+  it('is refused on the model before anything runs (exit 2, one line)', async () => {
+    const r = await runCli(['run', '--kernel-coverage', '--out', 'x-never-written']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--kernel-coverage traces a kernel driver/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('traces each case of a run and records rdmavt against its documented functions, then gives the tracer back', async () => {
+    const fake = fakeTracefs();
+    const traced = startKernelCoverage('rdmavt', fake.files);
+    const CLAUSE = 'post_srq_recv.return.zero-on-success';
+    // the "driver" runs while the case does: the fake kernel's ring fills then
+    const posting = defineCase({ id: 'test/posting', verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { fake.record(CAPTURED, 0); ctx.check.equal(CLAUSE, 'x', 1, 1); } });
+    const idle = defineCase({ id: 'test/idle', verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { ctx.check.equal(CLAUSE, 'x', 1, 1); } });
+    const adapter = traced.watching(modelAdapter());
+    await runCases({ adapter, info: await adapter.info(), profile: 'rdmavt', timeoutMs: 1000, cases: [posting, idle] });
+    const record = traced.record(coverage(loadPinnedSnapshot(), clauses, allCases));
+    traced.close();
+    expect(record).toMatchObject({ module: 'rdmavt', universe: 'kernel-doc', cases: 2, overruns: [{ case: 'test/posting', lost: 12 }] });
+    expect(record.functions.find((f) => f.function === 'rvt_post_srq_recv')?.cases).toEqual(['test/posting']);
+    expect(record.seeAlso?.functions).toHaveLength(43);
+    expect(fake.read('current_tracer')).toBe('nop');
+  });
+
+  it('reaches the guest run: the VM host passes it on', () => {
+    expect(guestArgs(['--adapter', 'kernel', '--device', 'rvt_sim0', '--vm', '--kernel-coverage', '--out', 'x'])).toEqual(['--adapter', 'kernel', '--device', 'rvt_sim0', '--kernel-coverage', '--out', 'x']);
+  });
+});
