@@ -30,32 +30,36 @@ const tail = (text: string) => text.trim().split('\n').slice(-5).join(' | ');
 export function hostileCaseRun(scenario: HostileScenario, end: HostileScenarioEnd, timeoutS: number): CaseRun {
   const base = { case: scenarioCase(scenario), durationMs: end.durationMs, trace: [] };
   const line = parseHostileLine(end.stdout);
-  // A failure names its reproducer: the program the report set keeps (scenarios/hostile.c) and its arguments.
-  const reproduce = `hostile -d rvt_sim0 ${scenario.name}`;
-  const failed = (ran: CaseRun['ran'], actual: Record<string, unknown>, splat?: Splat, problem?: string): CaseRun => ({
+  // A failure names its reproducer (the program the report set keeps, scenarios/hostile.c, and its
+  // arguments) in the check, and what the program printed in the reason; the check's actual is the
+  // kernel's log lines alone, as the runner's watch records them, so `findings` reads both alike.
+  const what = `the kernel after what user space wrote into the shared ring (reproduce: hostile -d rvt_sim0 ${scenario.name})`;
+  const printed = line === undefined ? `the program printed no line (status ${end.status ?? 'none: the VM ended'})` : `the program printed: ${end.stdout.trim()}`;
+  const failed = (ran: CaseRun['ran'], actual: string | string[], splat?: Splat, problem?: string): CaseRun => ({
     ...base,
     ran,
     status: 'fail',
-    checks: [{ clause: scenario.clause, what: 'the kernel after what user space wrote into the shared ring', expected: EXPECTED, actual: { ...actual, reproduce }, status: 'fail' }],
+    reason: printed,
+    checks: [{ clause: scenario.clause, what, expected: EXPECTED, actual, status: 'fail' }],
     ...(splat === undefined || problem === undefined ? {} : { splat: { problem, fatal: splat.fatal } }),
     ...(splat?.fatal ? { stopsRun: problem } : {}),
   });
   if (end.status === undefined) {
     const splat = findSplat(consoleRecords(end.console ?? []));
     // The VM ended: whatever the splat, the kernel is gone (a lockup or a stuck task panics there).
-    if (splat !== undefined) return failed('crash', { console: splat.lines }, { ...splat, fatal: true }, 'the kernel went down while the scenario ran');
-    return failed('timeout', { problem: 'the VM ended during the scenario with nothing in the kernel log: it stopped answering (a hang)', console: end.console ?? [] });
+    if (splat !== undefined) return failed('crash', splat.lines, { ...splat, fatal: true }, 'the kernel went down while the scenario ran');
+    return failed('timeout', `the VM ended during the scenario with nothing in the kernel log: it stopped answering (a hang)${end.console?.length ? `; console: ${tail(end.console.join('\n'))}` : ''}`);
   }
   const splat = findSplat(end.kmsg);
   if (splat !== undefined) {
     const problem = splat.fatal ? 'the kernel oopsed while the scenario ran' : 'the kernel logged a splat while the scenario ran';
-    return failed(end.status === 0 ? 'ok' : 'crash', { kernelLog: splat.lines, program: line ?? `status ${end.status}` }, splat, problem);
+    return failed(end.status === 0 ? 'ok' : 'crash', splat.lines, splat, problem);
   }
   if (end.status === TIMED_OUT || end.status === 128 + 9) {
-    return failed('timeout', { problem: `the program did not end within ${timeoutS} s (status ${end.status}): a verb the kernel never returned from, or a completion that never came` });
+    return failed('timeout', `the program did not end within ${timeoutS} s (status ${end.status}): a verb the kernel never returned from, or a completion that never came`);
   }
   if (end.status === 0 && line?.kind === 'ran') {
-    return { ...base, ran: 'ok', status: 'pass', checks: [{ clause: scenario.clause, what: 'the kernel after what user space wrote into the shared ring', expected: EXPECTED, actual: line.answers, status: 'pass' }] };
+    return { ...base, ran: 'ok', status: 'pass', checks: [{ clause: scenario.clause, what, expected: EXPECTED, actual: line.answers, status: 'pass' }] };
   }
   const why =
     end.status === NOTHING_WRITTEN && line !== undefined && line.kind !== 'ran'

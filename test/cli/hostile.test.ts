@@ -7,6 +7,7 @@ import { hostileResults } from '../../cli/commands/hostile.js';
 import { scenarioRecords } from '../../guest/hostile-in-vm.js';
 import { RunResults } from '../../reports/results-schema.js';
 import { writeReports } from '../../reports/write.js';
+import { collectFindings } from '../../reports/findings/collect.js';
 import { HOSTILE_SCENARIOS } from '../../suites/hostile/scenarios.js';
 import { hostileCaseRun } from '../../suites/hostile/verdict.js';
 import type { VmRunInfo } from '../../vm/run-info.js';
@@ -67,5 +68,16 @@ describe("the hostile run's results", () => {
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('BUG: KASAN: slab-out-of-bounds in rvt_lkey_ok');
     expect(RunResults.parse(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))).cases.find((c) => c.id === 'hostile_user/rq-num-sge-over')?.splat).toMatchObject({ fatal: false });
+  });
+
+  it('are read by findings as any run: an oops ranked above a KASAN report, each with its kernel log', () => {
+    const runs = HOSTILE_SCENARIOS.map((s) => {
+      if (s.name === 'rq-num-sge-over') return hostileCaseRun(s, { ...clean(s.name), kmsg: scenarioRecords(fixture('kasan.kmsg'), s.name) }, 60);
+      if (s.name === 'rq-num-sge-huge') return hostileCaseRun(s, { ...clean(s.name), status: 137, stdout: '', kmsg: scenarioRecords(fixture('oops.kmsg'), s.name) }, 60);
+      return hostileCaseRun(s, clean(s.name), 60);
+    });
+    const { findings } = collectFindings([{ path: 'conformance-report/hostile/results.json', results: hostileResults(runs, vm, true, new Date(), null) }]);
+    expect(findings.map((f) => f.severity)).toEqual(['oops', 'memory-safety']);
+    expect(JSON.stringify(findings)).toContain('rvt_lkey_ok');
   });
 });
