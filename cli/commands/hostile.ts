@@ -10,7 +10,8 @@ import { renderSummary } from '../../reports/summary.js';
 import { writeReports } from '../../reports/write.js';
 import { hostileUserClauses } from '../../spec/clauses/hostile-user.js';
 import { UserError } from '../../spec/errors.js';
-import { HOSTILE_SCENARIOS, type HostileScenario } from '../../suites/hostile/scenarios.js';
+import { HOSTILE_SCENARIOS, type HostileScenario, scenarioCase } from '../../suites/hostile/scenarios.js';
+import { type Expectation, loadExpectations } from '../../reports/expectations/load.js';
 import { hostileCaseRun } from '../../suites/hostile/verdict.js';
 import { parseKernelConfig } from '../../vm/kernel-config.js';
 import { resolveKernel } from '../../vm/kernel.js';
@@ -22,6 +23,7 @@ import { reportSetDir } from '../output-paths.js';
 
 export interface HostileOptions {
   vm?: boolean;
+  expectations?: string;
   kernel?: string;
   out: string;
   scenario?: HostileScenario[];
@@ -50,7 +52,20 @@ export function hostileAdapterInfo(vm: VmRunInfo, kasan: boolean): AdapterInfo {
 }
 
 /** The scenarios' verdicts as one run's results: the report set every other run writes, judged by the hostile clauses alone. */
-export function hostileResults(runs: Parameters<typeof buildResults>[0]['runs'], vm: VmRunInfo, kasan: boolean, startedAt: Date, filter: string | null): RunResults {
+/** Reads --expectations before the boot: a bad file costs nothing (exit 2, file:line). Ids are the hostile clauses' and scenarios'. */
+export async function hostileExpectations(file: string): Promise<{ file: string; entries: Expectation[] }> {
+  const knownIds = new Set([...hostileUserClauses.map((c) => c.id), ...HOSTILE_SCENARIOS.map((s) => scenarioCase(s).id)]);
+  return { file, entries: await loadExpectations(file, { knownIds, today: new Date().toISOString().slice(0, 10) }) };
+}
+
+export function hostileResults(
+  runs: Parameters<typeof buildResults>[0]['runs'],
+  vm: VmRunInfo,
+  kasan: boolean,
+  startedAt: Date,
+  filter: string | null,
+  expectations?: { file: string; entries: Expectation[] },
+): RunResults {
   // The clauses of the scenarios chosen: one left out by --scenario is not unverified.
   const chosen = new Set(runs.flatMap((run) => run.case.clauses));
   const results = buildResults({
@@ -64,6 +79,7 @@ export function hostileResults(runs: Parameters<typeof buildResults>[0]['runs'],
     finishedAt: new Date(),
     interrupted: false,
     snapshot: null,
+    ...(expectations === undefined ? {} : { expectations }),
   });
   // The verdict is the guest kernel's, not this host's.
   return { ...results, environment: { ...results.environment, kernel: vm.kernel.release, vm } };
@@ -73,6 +89,7 @@ export async function hostileCommand(options: HostileOptions): Promise<number> {
   if (!options.vm) {
     throw new UserError('hostile runs in the VM only: it writes outside the contract into the kernel\'s rings, and may take the kernel down', { hint: 'rvt-conform hostile --vm [--kernel K]' });
   }
+  const expectations = options.expectations === undefined ? undefined : await hostileExpectations(options.expectations);
   const kernel = kernelOf(options.kernel) ?? resolveKernel();
   const kasan = parseKernelConfig(readFileSync(kernel.config, 'utf8')).get('CONFIG_KASAN') === 'y';
   const out = await reportSetDir('--out', options.out);
@@ -89,7 +106,7 @@ export async function hostileCommand(options: HostileOptions): Promise<number> {
     return hostileCaseRun(scenario, end, options.timeout);
   });
   const filter = options.scenario === undefined ? null : scenarios.map((s) => s.name).join(',');
-  const results = hostileResults(runs, vm, kasan, startedAt, filter);
+  const results = hostileResults(runs, vm, kasan, startedAt, filter, expectations);
   await writeReports(out, results);
   process.stdout.write(`${renderSummary(results, out)}\n`);
   for (const end of ends) process.stdout.write(`${end.stdout.trim() || `hostile: ${end.scenario}: no line (status ${end.status ?? 'none: the VM ended'})`}\n`);
@@ -114,6 +131,7 @@ export function registerHostileCommand(program: Command): void {
     .option('--vm', 'run in a QEMU VM on rvt_sim0 (required: the scenarios may take the kernel down)')
     .option('--kernel <kernel>', KERNEL_OPTION_HELP)
     .option('--out <dir>', 'the report folder', 'conformance-report/hostile')
+    .option('-e, --expectations <file>', 'known outcomes of the booted rdmavt (YAML, ids hostile_user/<scenario> or hostile_user.*): an expected splat does not fail the gate, an unexpected pass does; draft one with `expectations draft --from <out>/results.json`')
     .option('--scenario <names>', `only these scenarios, comma-separated (${HOSTILE_SCENARIOS.map((s) => s.name).join(', ')})`, parseScenarios)
     .option('--timeout <seconds>', 'per scenario: the program is stopped after this, and the scenario fails as a hang', parseTimeoutSeconds(600), 60)
     .action(async (options: HostileOptions) => {

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hostileResults } from '../../cli/commands/hostile.js';
+import { writeFile } from 'node:fs/promises';
+import { hostileExpectations, hostileResults } from '../../cli/commands/hostile.js';
 import { scenarioRecords } from '../../guest/hostile-in-vm.js';
 import { RunResults } from '../../reports/results-schema.js';
 import { writeReports } from '../../reports/write.js';
@@ -79,5 +80,23 @@ describe("the hostile run's results", () => {
     const { findings } = collectFindings([{ path: 'conformance-report/hostile/results.json', results: hostileResults(runs, vm, true, new Date(), null) }]);
     expect(findings.map((f) => f.severity)).toEqual(['oops', 'memory-safety']);
     expect(JSON.stringify(findings)).toContain('rvt_lkey_ok');
+  });
+
+  it('take an expectations file: a splat it announces for the scenario does not fail the gate; an id it does not know is exit 2 before any boot', async () => {
+    out = await mkdtemp(join(tmpdir(), 'hostile-expect-'));
+    const file = join(out, 'hostile.yaml');
+    await writeFile(
+      file,
+      'expectations:\n  - id: hostile_user/rq-num-sge-over\n    status: fail\n    reason: init_sge walks past max_sge into r_sg_list (KASAN slab-out-of-bounds in rvt_lkey_ok)\n    link: https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tree/drivers/infiniband/sw/rdmavt/qp.c?h=v6.1#n2281\n',
+    );
+    const runs = HOSTILE_SCENARIOS.map((s) => hostileCaseRun(s, s.name === 'rq-num-sge-over' ? { ...clean(s.name), kmsg: scenarioRecords(fixture('kasan.kmsg'), s.name) } : clean(s.name), 60));
+    const results = hostileResults(runs, vm, true, new Date(), null, await hostileExpectations(file));
+    expect(results.cases.find((c) => c.id === 'hostile_user/rq-num-sge-over')?.status).toBe('xfail');
+    expect(results.gate.passed).toBe(true);
+    expect(results.run.expectations).toBe(file);
+    await writeFile(file, 'expectations:\n  - id: hostile_user/no-such-scenario\n    status: fail\n    reason: x\n    link: https://example.org/\n');
+    const run = await runCli(['hostile', '--vm', '--expectations', file]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('no-such-scenario');
   });
 });
