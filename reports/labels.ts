@@ -54,6 +54,8 @@ export function describeSource(source: Source): string {
       return `${source.function}() code`;
     case 'man-page':
       return `${source.page} ${source.section}`;
+    case 'kernel-docs':
+      return `${source.file} ${source.section}`;
     case 'ib-spec':
       return `IBA ${source.ref}`;
   }

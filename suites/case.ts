@@ -15,6 +15,9 @@ export interface Case {
   run(ctx: CaseContext): Promise<void>;
 }
 
+/** What a report says of a case: everything but its body (a hostile scenario's body is a C program). */
+export type CaseHeading = Omit<Case, 'run'>;
+
 /** Declares a case; a clause id that does not exist is a bug here, so it throws at load. */
 export function defineCase(def: Omit<Case, 'requires'> & { requires?: readonly Capability[] }): Case {
   if (!/^[a-z_]+\/[a-z0-9_.-]+$/.test(def.id)) throw new Error(`case id ${def.id} is not verb/name in lower case`);

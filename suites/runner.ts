@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import { type Adapter, type AdapterInfo, type CapabilityProbe, type CaseHost, type HostedRequest, type Profile, type Session, type WatchFinding, watched } from '../adapters/adapter.js';
 import { ImplementationCrash, InfrastructureError } from '../spec/errors.js';
 import type { Ran, RunStatus } from '../spec/status.js';
-import type { Case } from './case.js';
+import type { Case, CaseHeading } from './case.js';
 import { CaseRecord, type CaseRequest, fromProgress, parseWire } from './case-record.js';
 import type { Check } from './checks.js';
 import { CaseContext } from './context.js';
@@ -15,7 +15,7 @@ import { type TraceEntry, tracedVerbs } from './verbs.js';
 
 
 export interface CaseRun {
-  case: Case;
+  case: CaseHeading;
   ran: Ran;
   status: RunStatus;
   /** Why it was skipped or errored, in a sentence. */

@@ -15,9 +15,9 @@ export const ORACLE_SAMPLE = readFileSync(join(ROOT, 'test/fixtures/kernel-doc/o
 
 /**
  * What the kernel-source tests read: the version, rdmavt, the core verbs (verbs.c's QP state table
- * and the header), the kernel's own kernel-doc script and the oracle's sample.
+ * and the header), the uverbs documentation, the kernel's own kernel-doc script and the oracle's sample.
  */
-const MEMBERS = ['Makefile', 'drivers/infiniband/sw/rdmavt', 'drivers/infiniband/core/verbs.c', 'include/rdma/ib_verbs.h', 'scripts/kernel-doc', ...ORACLE_SAMPLE];
+const MEMBERS = ['Makefile', 'drivers/infiniband/sw/rdmavt', 'drivers/infiniband/core/verbs.c', 'include/rdma/ib_verbs.h', 'scripts/kernel-doc', 'Documentation/infiniband/user_verbs.rst', ...ORACLE_SAMPLE];
 
 /** Keyed by the tarball's size and mtime and by MEMBERS, so a new tarball or member list is extracted again. */
 function cacheDir(): string {

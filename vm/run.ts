@@ -151,7 +151,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
       }
       if (exit.bootHung) return { hungAt: consoleLogPath, plan };
       if (exit.startedAfterMs !== undefined) await recordStart(cacheDir, exit.startedAfterMs);
-      const exitCode = await guestStatus(controlDir, exit, options.timeoutMs, consoleLogPath);
+      const exitCode = await guestStatus(controlDir, exit, options.timeoutMs, consoleLogPath, accel);
       return { exitCode, consoleLogPath, durationMs: Math.round(performance.now() - started), kernel, accel };
     } finally {
       await rm(controlDir, { recursive: true, force: true });
@@ -189,21 +189,34 @@ async function withOutputSockets<T>(
   }
 }
 
+/**
+ * The VM ended before its command reported a status: killed at its time limit, or down (a panic,
+ * which panic=-1 and -no-reboot turn into QEMU exiting). A caller that expects its job may take the
+ * kernel down (the hostile tier) reads the console log it names; others see a UserError.
+ */
+export class GuestEndedEarly extends UserError {
+  constructor(
+    message: string,
+    readonly consoleLogPath: string,
+    readonly accel: AccelChoice,
+    options: { hint: string; reason?: 'timeout' },
+  ) {
+    super(message, options);
+  }
+}
+
 /** The guest command's exit status as stage 2 reported it, or why there is none. */
-async function guestStatus(controlDir: string, exit: QemuExit, timeoutMs: number, consoleLogPath: string): Promise<number> {
+async function guestStatus(controlDir: string, exit: QemuExit, timeoutMs: number, consoleLogPath: string, accel: AccelChoice): Promise<number> {
   const hint = `kernel console log: ${consoleLogPath}`;
   if (exit.timedOut) {
-    throw new UserError(`the rxe VM did not finish within ${timeoutMs} ms and was killed`, { hint, reason: 'timeout' });
+    throw new GuestEndedEarly(`the rxe VM did not finish within ${timeoutMs} ms and was killed`, consoleLogPath, accel, { hint, reason: 'timeout' });
   }
   const setupError = await readOptional(join(controlDir, CONTROL_FILES.setupError));
   if (setupError !== undefined) throw new UserError(`rxe VM setup failed: ${setupError.trim()}`, { hint });
   const status = (await readOptional(join(controlDir, CONTROL_FILES.status)))?.trim();
   if (status === undefined || !/^\d+$/.test(status)) {
     const qemuSaid = `${exit.messages.trim() === '' ? '' : `; QEMU said: ${exit.messages.trim()}`}${exit.startError === undefined ? '' : `; starting the guest failed: ${exit.startError}`}`;
-    throw new UserError(
-      `the rxe VM stopped without reporting the command's status (QEMU exit ${exit.code ?? exit.signal})${qemuSaid}`,
-      { hint },
-    );
+    throw new GuestEndedEarly(`the rxe VM stopped without reporting the command's status (QEMU exit ${exit.code ?? exit.signal})${qemuSaid}`, consoleLogPath, accel, { hint });
   }
   return Number(status);
 }

@@ -46,6 +46,9 @@ export const isSplatLine = (line: string): boolean => SPLATS.some((re) => re.tes
 /** Whether a kernel log (or console) line says the kernel went down. */
 export const isFatalLine = (line: string): boolean => FATAL.some((re) => re.test(line));
 
+/** The same, as an extended regular expression for GNU grep -E (a guest's shell script): \b means the same there. */
+export const FATAL_LINE_ERE = FATAL.map((re) => re.source).join('|');
+
 /** How much of the log after the first splat is kept as evidence (the call trace follows it). */
 const EVIDENCE_LINES = 40;
 /** And before it: a WARN's own message (e.g. FORTIFY_SOURCE's "memcpy: detected field-spanning write") comes first. */

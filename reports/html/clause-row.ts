@@ -17,6 +17,7 @@ function sourceDetail(source: Source): string {
     case 'kernel-code':
       return `${source.file}: ${source.note}`;
     case 'man-page':
+    case 'kernel-docs':
       return `“${source.quote}”`;
     case 'ib-spec':
       return source.note;

@@ -23,6 +23,13 @@ export const Source = z.discriminatedUnion('kind', [
     quote: z.string(),
   }),
   z.object({
+    /** The kernel's own documentation (Documentation/*.rst), quoted word for word. */
+    kind: z.literal('kernel-docs'),
+    file: z.string(),
+    section: z.string(),
+    quote: z.string(),
+  }),
+  z.object({
     kind: z.literal('ib-spec'),
     ref: z.string(),
     note: z.string(),

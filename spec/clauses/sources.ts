@@ -15,6 +15,8 @@ export const VERBS_C = 'drivers/infiniband/core/verbs.c';
 /** The core's QP state table binds every kernel driver: ib_modify_qp_is_ok in verbs.c. */
 export const QP_STATE_TABLE = code('ib_modify_qp_is_ok', 'qp_state_table: allowed transitions with required and optional masks per QP type', VERBS_C);
 
+export const kernelDocs = (file: string, section: string, quote: string): Source => ({ kind: 'kernel-docs', file, section, quote });
+
 export const ibSpec = (ref: string, note: string): Source => ({ kind: 'ib-spec', ref, note });
 
 /** The man-page sentence every post verb shares. */

@@ -82,7 +82,7 @@ describe('a worker that runs whole cases (a CaseHost)', () => {
   afterEach(async () => adapter?.dispose());
   /** The first two cases that post to an SRQ, and the local model's runs of them. */
   const srqCases = allCases.filter((c) => c.verb === 'post_srq_recv').slice(0, 2);
-  const local = async () => (await referenceSuiteRuns()).filter((run) => srqCases.includes(run.case));
+  const local = async () => (await referenceSuiteRuns()).filter((run) => srqCases.some((c) => c.id === run.case.id));
   const calls = (trace: readonly { call: string }[]) => trace.map((entry) => entry.call);
   /** The calls, a run of the same call counted once: how often a case polls while it waits depends on timing. */
   const steps = (trace: readonly { call: string }[]) => calls(trace).filter((call, i, all) => call !== all[i - 1]);
