@@ -124,6 +124,21 @@ export class ConnectionGuard {
     };
   }
 
+  /**
+   * Counts an answer from the start of its call, before it is built (see sending): undefined when
+   * that took its client over budget and closed this very connection, so the call is not worth
+   * running. Counted only once written, a client that did not read had as many large answers
+   * being built at once as it had calls in flight in all its sessions (2.8 GB for 18 sessions of
+   * 4 MiB reads, over a budget of 256 MiB: bench/agent-attacks.ts).
+   */
+  reserve(peer: string, bytes: number): (() => void) | undefined {
+    const tracked = this.open.get(peer);
+    const release = this.sending(peer, bytes);
+    if (tracked?.closed !== true) return release;
+    release();
+    return undefined;
+  }
+
   /** Bytes of answers written and not yet sent, per client address. */
   unsent(): Map<string, number> {
     return new Map(this.unsentByClient);

@@ -187,6 +187,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     notice,
     refusals,
     sending: (peer, bytes) => guard.sending(peer, bytes),
+    reserve: (peer, bytes) => guard.reserve(peer, bytes),
     usage,
     cases: options.cases,
     watch: () => options.adapter.watch,

@@ -28,6 +28,8 @@ export interface ServiceOptions {
   refusals: RefusalLog;
   /** Counts an answer written on the connection `peer` until it is sent (see ConnectionGuard.sending). */
   sending: (peer: string, bytes: number) => () => void;
+  /** Counts a large answer from the start of its call; undefined when its connection was closed for it (see ConnectionGuard.reserve). */
+  reserve: (peer: string, bytes: number) => (() => void) | undefined;
   /** The operator's view, for the Usage rpc. */
   usage: () => AgentUsage;
   /** The built-in cases it runs for its clients (rpc RunCases); none without. */
@@ -73,6 +75,13 @@ function misplaced(kind: Received['kind'], holding: boolean): { code: grpc.statu
   return { code: grpc.status.NOT_FOUND, details: 'this stream holds no session (it ended): begin one first' };
 }
 
+/** The bytes an answer to `call` takes on the wire, known before it is built: a ReadMr's hex (at most the MR limit's); 0 for the small ones. */
+export function answerBytes(call: CallName, args: unknown, maxMrBytes: number): number {
+  if (call !== 'readMr') return 0;
+  const length = (args as { length?: unknown } | null)?.length;
+  return typeof length === 'number' && length > 0 ? 2 * Math.min(length, maxMrBytes) : 0;
+}
+
 type Unary = grpc.handleUnaryCall<object, object>;
 type Streaming = grpc.handleServerStreamingCall<object, object>;
 
@@ -83,7 +92,7 @@ type Streaming = grpc.handleServerStreamingCall<object, object>;
  * bad request fails only that call.
  */
 export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
-  const { host, token, log, notice, refusals, sending, usage, cases, watch } = options;
+  const { host, token, log, notice, refusals, sending, reserve, usage, cases, watch } = options;
   const leases = new Leases(host);
 
   const record = (call: string, peer: string): Record => {
@@ -124,6 +133,23 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     return lease;
   };
 
+  /**
+   * Holds room for a large answer (a ReadMr's) while its call runs: counted before the agent
+   * reads the MR, so that a client that does not read its answers cannot have more of them built
+   * than its budget holds. Twice its wire size: its hex and the encoded message exist at once.
+   */
+  const holdAnswer = (peer: string, call: CallName, args: unknown): (() => void) => {
+    const bytes = answerBytes(call, args, host.limits.maxMrBytes);
+    if (bytes === 0) return () => undefined;
+    const release = reserve(peer, 2 * bytes);
+    if (release === undefined) throw new StatusError(grpc.status.CANCELLED, 'its connection was closed: its client does not read its answers');
+    let released = false;
+    return () => {
+      if (!released) release();
+      released = true;
+    };
+  };
+
   const refuseUndecodable = (request: unknown) => {
     if (request instanceof Undecodable) throw request.refusal;
   };
@@ -156,9 +182,9 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
   };
 
   const unary =
-    (call: string, work: (request: object, metadata: grpc.Metadata, rec: Record) => Promise<object>): Unary =>
+    (call: string, work: (request: object, metadata: grpc.Metadata, rec: Record, peer: string) => Promise<object>): Unary =>
     (serverCall, callback) =>
-      serve(call, serverCall, (rec) => work(serverCall.request, serverCall.metadata, rec), {
+      serve(call, serverCall, (rec) => work(serverCall.request, serverCall.metadata, rec, serverCall.getPeer()), {
         ok: (response) => {
           callback(null, response);
           return grpc.status.OK;
@@ -176,12 +202,17 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
   });
 
   const verb = (call: CallName, method: CallMethod): Unary =>
-    unary(call, async (request, metadata, rec) => {
+    unary(call, async (request, metadata, rec, peer) => {
       const lease = leaseOf(metadata, rec);
       // before decoding, whose cost grows with the list
       host.checkPostSize(call, request);
-      const result = await host.call(lease.id, call, method.request.decode(request));
-      return method.response.encode(result);
+      const args = method.request.decode(request);
+      const held = holdAnswer(peer, call, args);
+      try {
+        return method.response.encode(await host.call(lease.id, call, args));
+      } finally {
+        held();
+      }
     });
 
   /** A call whose result list is streamed: one message per element, then the end. */
@@ -225,10 +256,16 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
   const answerCall = async (session: number, peer: string, id: number, call: CallName, args: unknown, answer: (message: object) => void) => {
     const rec = record(call, peer);
     rec.session = session;
+    let held = () => {};
     try {
-      answer(encodeResult(id, call, await host.call(session, call, args)));
+      held = holdAnswer(peer, call, args);
+      const message = encodeResult(id, call, await host.call(session, call, args));
+      // written, the answer is counted until it is sent (writeCounted), in the room it held
+      held();
+      answer(message);
       rec.end({ code: grpc.status.OK });
     } catch (error) {
+      held();
       const status = statusOf(error);
       answer(encodeError(id, status));
       rec.end(status);

@@ -410,6 +410,49 @@ describe('a client that asks for answers on its session stream and stops reading
   });
 });
 
+describe('a client that asks for many large reads at once and reads none', () => {
+  it('has no more of them read from its MRs than its budget holds: each counts from the start of its call, before its answer is built', async () => {
+    const model = referenceModel();
+    let reads = 0;
+    // counts the ReadMr calls that reach the adapter (each builds an answer of 8 MiB of hex here)
+    const counting = new Proxy(model, {
+      get(target, key) {
+        if (key !== 'open') return Reflect.get(target, key, target) as unknown;
+        return async () => {
+          const session = await target.open();
+          return new Proxy(session, {
+            get(s, k) {
+              const value = Reflect.get(s, k, s) as unknown;
+              if (k === 'readMr') reads++;
+              return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(s) : value;
+            },
+          });
+        };
+      },
+    }) as Adapter;
+    const served = await serveModel({ adapter: counting, limits: limits({ maxMrBytes: 4 * MiB, maxClientMemory: 32 * MiB }) });
+    const client = ownConnection(served.agent.address, { 'grpc.max_receive_message_length': -1 });
+    const stream = client.makeBidiStreamRequest(sessionMethod.path, sessionMethod.requestSerialize, sessionMethod.responseDeserialize, new grpc.Metadata());
+    const failed = new Promise<grpc.ServiceError>((resolve) => stream.on('error', resolve));
+    const answers: Record<string, { pd?: string; mr?: string } | undefined>[] = [];
+    const read = (message: Record<string, { pd?: string; mr?: string } | undefined>) => answers.push(message);
+    stream.on('data', read);
+    stream.write(encodeRequest(1, 'allocPd', {}));
+    await vi.waitFor(() => expect(answers.find((a) => a['alloc_pd'] !== undefined)).toBeDefined(), { timeout: 2000, interval: 10 });
+    stream.write(encodeRequest(2, 'regMr', { pd: Number(answers.find((a) => a['alloc_pd'] !== undefined)?.['alloc_pd']?.pd), length: 4 * MiB, access: [] }));
+    await vi.waitFor(() => expect(answers.find((a) => a['reg_mr'] !== undefined)).toBeDefined(), { timeout: 2000, interval: 10 });
+    const mr = Number(answers.find((a) => a['reg_mr'] !== undefined)?.['reg_mr']?.mr);
+    stream.off('data', read);
+    stream.pause();
+    // 16 at once, the calls in flight a session may have: each held 8 MiB of hex once read, whatever the budget
+    for (let id = 3; id < 19; id++) stream.write(encodeRequest(id, 'readMr', { mr, offset: 0, length: 4 * MiB }));
+    expect((await failed).code).toBe(grpc.status.UNAVAILABLE);
+    // 16 MiB of room each (the hex and its encoding): two fit 32 MiB, the third closes the connection
+    expect(reads).toBeLessThanOrEqual(2);
+    await stillServes(served.client());
+  });
+});
+
 describe('clients that hold connections without credentials', () => {
   it('keep them only --first-call-within: a call without the token does not keep a connection, one with it does', async () => {
     const served = await serveModel({ token: 't', connections: { maxConnections: 256, maxConnectionsPerClient: 32, firstCallWithinMs: 300 } });
