@@ -79,6 +79,8 @@ function sourceName(source: Source): string {
       return `${source.page} ${source.section}`;
     case 'ib-spec':
       return `IB spec ${source.ref}`;
+    case 'kernel-docs':
+      return `${source.file} ${source.section}`;
   }
 }
 
@@ -97,7 +99,7 @@ export function clauseWords(results: RunResults, clauseId: string): ClauseWords 
   if (citation !== undefined && cited !== undefined) {
     return { statement: clause.statement, quote: { text: citation.text, where: `${sourceName(cited)}${citation.line === undefined ? '' : `, comment at line ${citation.line}`}` } };
   }
-  const words = (source: Source): string | undefined => (source.kind === 'man-page' ? source.quote : source.kind === 'kernel-doc' ? undefined : source.note);
+  const words = (source: Source): string | undefined => (source.kind === 'man-page' || source.kind === 'kernel-docs' ? source.quote : source.kind === 'kernel-doc' ? undefined : source.note);
   const source = clause.sources.find((s) => s.kind === 'man-page') ?? clause.sources.find((s) => words(s) !== undefined);
   const text = source === undefined ? undefined : words(source);
   return { statement: clause.statement, quote: source === undefined || text === undefined ? undefined : { text, where: sourceName(source) } };
