@@ -59,7 +59,7 @@ describe('findings: from a set of runs', () => {
     expect(siw?.seen.map((s) => s.run)).toEqual([4]);
     expect(ipath?.notSeen.find((s) => s.run === 4)).toMatchObject({ status: 'error', otherFinding: siw?.id });
     // the case never checked its clauses: they are what the crash broke
-    expect(ipath?.clauses.map((c) => c.id)).toEqual(['post_recv.srq-attached.rejected']);
+    expect(ipath?.clauses.map((c) => c.id)).toEqual(['post_recv.return.errno-sign', 'post_recv.srq-attached.rejected']);
   });
 
   it('names the broken clause with its kernel-doc quote and its file:line', () => {
