@@ -77,3 +77,9 @@ node dist/cli/main.js mutants --kernel "$k61" --only srq-post-unlocked,srq-head-
 
 echo "== every tier's outputs agree with its gate (junit.xml, ctrf.json, report.md, results.ktap)"
 node .ci/check-outputs.mjs conformance-report
+
+echo "== findings: every results.json CI wrote, merged by defect, ranked, each with its reproducer and a draft report (conformance-report/findings)"
+start=$(date +%s%N)
+node dist/cli/main.js findings conformance-report --out conformance-report/findings
+echo "findings over $(find conformance-report -name results.json -not -path '*/findings/*' | wc -l) runs in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+grep -E '^## [0-9]+\. ' conformance-report/findings/findings.md || true
