@@ -1,3 +1,4 @@
+import { cComment } from './c-syntax.js';
 import { UserError } from '../../spec/errors.js';
 import type { Source } from '../../spec/clauses/schema.js';
 import type { CaseResult, ClauseResult, RunResults } from '../results-schema.js';
@@ -103,4 +104,15 @@ export function clauseWords(results: RunResults, clauseId: string): ClauseWords 
   const source = clause.sources.find((s) => s.kind === 'man-page') ?? clause.sources.find((s) => words(s) !== undefined);
   const text = source === undefined ? undefined : words(source);
   return { statement: clause.statement, quote: source === undefined || text === undefined ? undefined : { text, where: sourceName(source) } };
+}
+
+/** The comment lines both reproducers open with: who wrote it from what, the case, where it was recorded and how it ended. */
+export function recordedHeader(results: RunResults, kase: CaseResult, from: string): string[] {
+  return [
+    ` * Reproducer written by rvt-conform ${results.tool.version} from ${cComment(from)}`,
+    ` * case:     ${cComment(`${kase.id}: ${kase.title}`)}`,
+    ` * recorded: ${cComment(deviceOf(results))}`,
+    ` *           ${cComment(results.adapter.implementation)}; profile ${results.run.profile}; the case ended ${kase.status}`,
+    ...verdictLines(kase).map((line) => ` *           ${cComment(line)}`),
+  ];
 }

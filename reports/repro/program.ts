@@ -1,7 +1,7 @@
 import type { CallName } from '../../adapters/calls.js';
 import type { CaseResult, RunResults } from '../results-schema.js';
 import { cComment, cString, indent } from './c-syntax.js';
-import { caseToReplay, clauseCounts, deviceOf, verdictLines } from './case.js';
+import { caseToReplay, clauseCounts, deviceOf, recordedHeader, verdictLines } from './case.js';
 import { postEmitters } from './emit-posts.js';
 import { resourceEmitters } from './emit-resources.js';
 import type { Emitter } from './expect.js';
@@ -75,11 +75,7 @@ export function renderRepro(results: RunResults, caseId: string, from: string): 
   const body = steps(recordedCalls(kase)).flatMap((group) => [...emitStep(group, scope), '']);
   return [
     '/*',
-    ` * Reproducer written by rvt-conform ${results.tool.version} from ${cComment(from)}`,
-    ` * case:     ${cComment(`${kase.id}: ${kase.title}`)}`,
-    ` * recorded: ${cComment(deviceOf(results))}`,
-    ` *           ${cComment(results.adapter.implementation)}; profile ${results.run.profile}; the case ended ${kase.status}`,
-    ...verdictLines(kase).map((line) => ` *           ${cComment(line)}`),
+    ...recordedHeader(results, kase, from),
     ' *',
     ' * It replays the recorded verbs calls through libibverbs and prints the recorded and the replayed',
     ' * value of each result: exit 0 when all are the same (the recorded behaviour reproduces, a failure',

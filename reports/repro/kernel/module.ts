@@ -1,7 +1,7 @@
 import type { CallName } from '../../../adapters/calls.js';
 import type { CaseResult, RunResults } from '../../results-schema.js';
 import { cComment, cString, indent } from '../c-syntax.js';
-import { caseToReplay, checkLine, clauseCounts, clauseWords, deviceOf, SPLAT_CHECK, verdictLines } from '../case.js';
+import { caseToReplay, checkLine, clauseCounts, clauseWords, deviceOf, recordedHeader, SPLAT_CHECK } from '../case.js';
 import type { Emitter } from '../expect.js';
 import { type AnyRecorded, recordedCalls, steps } from '../recorded.js';
 import { aliveInTeardownOrder, Scope } from '../scope.js';
@@ -114,11 +114,7 @@ function header(results: RunResults, kase: CaseResult, from: string, device: str
   return [
     '// SPDX-License-Identifier: GPL-2.0',
     '/*',
-    ` * Reproducer written by rvt-conform ${results.tool.version} from ${cComment(from)}`,
-    ` * case:     ${cComment(`${kase.id}: ${kase.title}`)}`,
-    ` * recorded: ${cComment(deviceOf(results))}`,
-    ` *           ${cComment(results.adapter.implementation)}; profile ${results.run.profile}; the case ended ${kase.status}`,
-    ...verdictLines(kase).map((line) => ` *           ${cComment(line)}`),
+    ...recordedHeader(results, kase, from),
     ' *',
     ' * Module init replays the recorded kernel verbs calls, in order, on the ib_device named by',
     ` * device= (default: ${device === undefined ? 'the recorded one' : cComment(device)}), and prints with pr_info the recorded and the`,
