@@ -39,6 +39,44 @@ function sizeOf(type: FieldType): number {
   return type.size;
 }
 
+type Reader = (buf: Buffer, offset: number) => Record<string, unknown>;
+type Writer = (buf: Buffer, offset: number, value: Record<string, unknown>) => void;
+
+/**
+ * The reader and the writer of a layout as straight-line code, one statement per field: a batch
+ * decodes thousands of structs, and in the guest (TCG, code mostly interpreted) a generic loop
+ * over the field list cost more per struct than the kernel's verb. Field names come from the
+ * declarations in abi.ts, never from input.
+ */
+function compile(fields: Fields, offsets: Record<string, number>): { read: Reader; write: Writer } {
+  const nested: StructDef<Fields>[] = [];
+  const reads: string[] = [];
+  const writes: string[] = [];
+  for (const [field, type] of fields) {
+    const key = JSON.stringify(field);
+    const at = `o + ${offsets[field] as number}`;
+    writes.push(`x = v[${key}];`);
+    if (type === 'u64' || type === 'u32' || type === 'i32') {
+      const method = { u64: 'BigUInt64LE', u32: 'UInt32LE', i32: 'Int32LE' }[type];
+      reads.push(`${key}: b.read${method}(${at})`);
+      writes.push(`if (x !== undefined) b.write${method}(x, ${at});`);
+    } else if ('bytes' in type) {
+      reads.push(`${key}: Buffer.from(b.subarray(${at}, ${at} + ${type.bytes}))`);
+      writes.push(`if (x !== undefined) x.copy(b, ${at}, 0, ${type.bytes});`);
+    } else {
+      nested.push(type);
+      reads.push(`${key}: n[${nested.length - 1}].read(b, ${at})`);
+      writes.push(`if (x !== undefined) n[${nested.length - 1}].write(b, ${at}, x);`);
+    }
+  }
+  const make = new Function('n', 'Buffer', `return [(b, o) => ({ ${reads.join(', ')} }), (b, o, v) => { let x; ${writes.join(' ')} }];`) as (
+    n: StructDef<Fields>[],
+    buffer: typeof Buffer,
+  ) => [Reader, Writer];
+  const [read, write] = make(nested, Buffer);
+  return { read, write };
+}
+
 /** Declares a struct whose fields follow one another with no padding (rvtc_abi.h is laid out so). */
 export function struct<const F extends Fields>(name: string, fields: F): StructDef<F> {
   const offsets: Record<string, number> = {};
@@ -47,39 +85,17 @@ export function struct<const F extends Fields>(name: string, fields: F): StructD
     offsets[field] = size;
     size += sizeOf(type);
   }
+  const { read, write } = compile(fields, offsets);
   const def: StructDef<F> = {
     name,
     fields,
     size,
     offsets,
-    write(buf, offset, value) {
-      const record = value as Record<string, unknown>;
-      for (const [field, type] of fields) {
-        const at = offset + (offsets[field] as number);
-        const v = record[field];
-        if (v === undefined) continue;
-        if (type === 'u64') buf.writeBigUInt64LE(v as bigint, at);
-        else if (type === 'u32') buf.writeUInt32LE(v as number, at);
-        else if (type === 'i32') buf.writeInt32LE(v as number, at);
-        else if ('bytes' in type) (v as Buffer).copy(buf, at, 0, type.bytes);
-        else type.write(buf, at, v as never);
-      }
-    },
-    read(buf, offset) {
-      const out: Record<string, unknown> = {};
-      for (const [field, type] of fields) {
-        const at = offset + (offsets[field] as number);
-        if (type === 'u64') out[field] = buf.readBigUInt64LE(at);
-        else if (type === 'u32') out[field] = buf.readUInt32LE(at);
-        else if (type === 'i32') out[field] = buf.readInt32LE(at);
-        else if ('bytes' in type) out[field] = Buffer.from(buf.subarray(at, at + type.bytes));
-        else out[field] = type.read(buf, at);
-      }
-      return out as StructValue<F>;
-    },
+    write: (buf, offset, value) => write(buf, offset, value as Record<string, unknown>),
+    read: (buf, offset) => read(buf, offset) as StructValue<F>,
     encode(value) {
       const buf = Buffer.alloc(size);
-      def.write(buf, 0, value);
+      write(buf, 0, value as Record<string, unknown>);
       return buf;
     },
   };
