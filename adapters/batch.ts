@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Session } from './adapter.js';
-import { type CallName, type CallResult, calls } from './calls.js';
+import { type CallName, type CallResult, calls, parseResult } from './calls.js';
+import { fastParse } from '../spec/fast-parse.js';
 import { Handle } from '../spec/verbs/ints.js';
 import { WorkCompletion } from '../spec/verbs/wc.js';
 
@@ -74,17 +75,20 @@ export interface BatchResult {
 }
 
 const StepError = z.object({ call: z.string(), error: z.string() });
+const parseStepError = fastParse(StepError);
+export const parseDrainResult = fastParse(DrainResult);
+const parseEnvelope = fastParse(z.object({ results: z.array(z.looseObject({ call: z.string() })) }));
 
 /** A batch's answer from another process, validated as each of its calls' results would be. */
 export function parseBatchResult(raw: unknown): BatchResult {
-  const { results } = z.object({ results: z.array(z.looseObject({ call: z.string() })) }).parse(raw);
+  const { results } = parseEnvelope(raw);
   return {
     results: results.map((step): StepResult => {
-      if ('error' in step) return StepError.parse(step) as StepResult;
-      if (step.call === 'drainCq') return { call: 'drainCq', result: DrainResult.parse(step.result) };
+      if ('error' in step) return parseStepError(step) as StepResult;
+      if (step.call === 'drainCq') return { call: 'drainCq', result: parseDrainResult(step.result) };
       if (!(BATCH_CALLS as readonly string[]).includes(step.call)) throw new Error(`a batch answered a step ${step.call}, which no batch holds`);
       const call = step.call as BatchCall;
-      return { call, result: calls[call].result.parse(step.result) } as StepResult;
+      return { call, result: parseResult[call](step.result) } as StepResult;
     }),
   };
 }

@@ -249,17 +249,18 @@ function polled(body: Buffer): CallResult<'pollCq'> {
     const wc = Wc.read(body, PolledResp.size + i * Wc.size);
     const status = names.wcStatus.name(wc.status);
     const withImm = (wc.wc_flags & names.IB_WC_WITH_IMM) !== 0;
-    completions.push({
-      wr_id: wc.wr_id,
-      status,
-      qp_num: wc.qp_num,
-      vendor_err: wc.vendor_err,
-      with_imm: withImm,
-      // man ibv_poll_cq: only wr_id, status, qp_num and vendor_err are valid on an error.
-      ...(status === 'SUCCESS'
-        ? { opcode: names.wcOpcode.name(wc.opcode), byte_len: wc.byte_len, src_qp: wc.src_qp, ...(withImm ? { imm_data: wc.imm_data } : {}) }
-        : {}),
-    });
+    // man ibv_poll_cq: only wr_id, status, qp_num and vendor_err are valid on an error.
+    const ok = status === 'SUCCESS';
+    // keys in WorkCompletion's order, so its parse takes the answer as it is (spec/fast-parse.ts)
+    const completion: WorkCompletion = { wr_id: wc.wr_id, status } as WorkCompletion;
+    if (ok) completion.opcode = names.wcOpcode.name(wc.opcode);
+    completion.vendor_err = wc.vendor_err;
+    if (ok) completion.byte_len = wc.byte_len;
+    if (ok && withImm) completion.imm_data = wc.imm_data;
+    completion.qp_num = wc.qp_num;
+    if (ok) completion.src_qp = wc.src_qp;
+    completion.with_imm = withImm;
+    completions.push(completion);
   }
   return { rawReturn: r.ret, completions };
 }

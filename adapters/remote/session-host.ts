@@ -1,6 +1,6 @@
 import type { Adapter, AdapterInfo, Session } from '../adapter.js';
-import { BatchArgs, type BatchResult, type BatchStep, DrainResult, type StepResult, runStepsOneByOne } from '../batch.js';
-import { type CallName, callNames, calls } from '../calls.js';
+import { BatchArgs, type BatchResult, type BatchStep, type StepResult, parseDrainResult, runStepsOneByOne } from '../batch.js';
+import { type CallName, callNames, calls, parseResult } from '../calls.js';
 import { CASE_MEMORY, CONCURRENT_POSTS, DEFAULT_LIMITS, type DeviceLimits, type HostLimits, SGES_PER_WR, memoryCost, mib, postSize } from './budget.js';
 import { InvalidRequest, OverBudget, UnknownHandle } from './refusals.js';
 
@@ -167,10 +167,10 @@ export class SessionHost {
         const { step, cost } = admitted[i] ?? {};
         if (step === undefined || result.call !== step.call) throw new Error(`the device's batch answered step ${i} with ${result.call}`);
         if (!('result' in result) || step.call === 'drainCq') {
-          checked.push(this.resultsValidated || !('result' in result) ? result : { call: 'drainCq', result: DrainResult.parse(result.result) });
+          checked.push(this.resultsValidated || !('result' in result) ? result : { call: 'drainCq', result: parseDrainResult(result.result) });
           continue;
         }
-        const value = (this.resultsValidated ? result.result : calls[step.call].result.parse(result.result)) as Record<string, unknown>;
+        const value = (this.resultsValidated ? result.result : parseResult[step.call](result.result)) as Record<string, unknown>;
         if (step.call === 'queryDevice') this.device ??= value as unknown as DeviceLimits;
         if (this.account(hosted, step.call, step.args as Record<string, unknown>, value, cost ?? 0)) kept.add(i);
         checked.push({ call: step.call, result: value } as StepResult);
@@ -203,7 +203,7 @@ export class SessionHost {
     let created = false;
     try {
       const result = (await (session[call] as (a: unknown) => Promise<unknown>)(args)) as Record<string, unknown>;
-      const checked = this.resultsValidated ? result : (calls[call].result.parse(result) as Record<string, unknown>);
+      const checked = this.resultsValidated ? result : (parseResult[call](result) as Record<string, unknown>);
       if (call === 'queryDevice') this.device ??= checked as unknown as DeviceLimits;
       created = this.account(hosted, call, args, checked, cost);
       return checked;
