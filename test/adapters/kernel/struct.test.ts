@@ -40,3 +40,26 @@ describe('struct layouts', () => {
     expect(() => Outer.read(Buffer.alloc(4), 0)).toThrow(RangeError);
   });
 });
+
+describe('struct bounds', () => {
+  it('refuses what does not fit, even in a view of a larger buffer', () => {
+    const backing = Buffer.alloc(64);
+    const view = backing.subarray(8, 12);
+    expect(() => Outer.read(view, 0)).toThrow(RangeError);
+    expect(() => Inner.write(view, 0, { a: 1 })).toThrow(RangeError);
+    expect(() => Inner.read(Buffer.alloc(8), 1)).toThrow(RangeError);
+    expect(() => Inner.read(Buffer.alloc(8), -1)).toThrow(RangeError);
+    expect(backing.every((byte) => byte === 0)).toBe(true);
+  });
+
+  it('refuses an integer out of its field, of the wrong type, or not whole', () => {
+    expect(() => Inner.encode({ a: 2 ** 32 })).toThrow(RangeError);
+    expect(() => Inner.encode({ b: 2 ** 31 })).toThrow(RangeError);
+    expect(() => Inner.encode({ a: 1.5 })).toThrow(RangeError);
+    expect(() => Outer.encode({ id: -1n })).toThrow(RangeError);
+    expect(() => Outer.encode({ id: 2n ** 64n })).toThrow(RangeError);
+    expect(() => Outer.encode({ id: 1 as unknown as bigint })).toThrow(TypeError);
+    expect(() => Inner.encode({ a: '1' as unknown as number })).toThrow(TypeError);
+    expect(Inner.read(Inner.encode({ a: 2 ** 32 - 1, b: -(2 ** 31) }), 0)).toEqual({ a: 2 ** 32 - 1, b: -(2 ** 31) });
+  });
+});
