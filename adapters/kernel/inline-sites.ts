@@ -55,6 +55,16 @@ export function inlineSiteTableFor(module: string, buildId: string, tables: read
 }
 
 /**
+ * The table to probe `module` with, or why there is none: the table must be of the loaded build
+ * exactly, since another build's offsets would put kprobes at unrelated instructions.
+ */
+export function inlineSitesOf(module: string, buildId: string | undefined, tables: readonly InlineSiteTable[]): { table: InlineSiteTable } | { reason: string } {
+  if (buildId === undefined) return { reason: `no inline-site table for this build: the kernel shows no build-id of ${module} (/sys/module/${module}/notes/.note.gnu.build-id)` };
+  const table = inlineSiteTableFor(module, buildId, tables);
+  return table === undefined ? { reason: `no inline-site table for this build (build-id ${buildId}; scripts/inline-sites.mjs makes one from the kernel's -dbg package)` } : { table };
+}
+
+/**
  * The build-id in an ELF note section as the kernel exposes it
  * (/sys/module/M/notes/.note.gnu.build-id): namesz, descsz, type (3, NT_GNU_BUILD_ID), the name
  * "GNU\0" padded to 4 bytes, then the id. Undefined when the bytes are not that note.
