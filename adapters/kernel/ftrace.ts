@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { UserError } from '../../spec/errors.js';
 import type { CaseWatch } from '../adapter.js';
 import type { InlineSiteTable } from './inline-sites.js';
-import { type InlineProbe, KPROBE_GROUP, inlineProbes, kprobeDefinition, kprobeRemoval, parseKprobeHits } from './kprobes.js';
+import { type InlineProbe, KPROBE_GROUP, inlineProbes, kprobeDefinition, kprobeRemoval, leftProbes, parseKprobeHits } from './kprobes.js';
 
 /** Where tracefs is: its own mount, or under debugfs on kernels and setups that only have that. */
 export const TRACEFS_ROOTS = ['/sys/kernel/tracing', '/sys/kernel/debug/tracing'] as const;
@@ -131,6 +131,7 @@ export class FunctionTrace {
       this.write('tracing_on', '0');
       this.write('current_tracer', 'nop');
       this.traceable = this.filter(module);
+      if (inline !== undefined) this.removeLeftProbes();
       for (const probe of inline === undefined ? [] : inlineProbes(inline)) {
         // one line per write, so that a site the kernel refuses (not an instruction boundary, a blacklisted function) costs only itself
         try {
@@ -202,6 +203,17 @@ export class FunctionTrace {
     if (bufferKb !== undefined) this.write('buffer_size_kb', bufferKb);
     if (this.saved.tracer !== '') this.write('current_tracer', this.saved.tracer);
     this.write('tracing_on', this.saved.on === '' ? '1' : this.saved.on);
+  }
+
+  /**
+   * Removes the rvtcov probes a run that died before its `close` left (the same names would be
+   * refused as existing); an enabled probe cannot be removed, so the group is disabled first.
+   */
+  private removeLeftProbes(): void {
+    const left = leftProbes(this.read('kprobe_events'));
+    if (left.length === 0) return;
+    this.write(`events/${KPROBE_GROUP}/enable`, '0');
+    for (const event of left) this.files.append('kprobe_events', `${kprobeRemoval({ event })}\n`);
   }
 
   /** Events overwritten on every CPU since the ring was last emptied (emptying resets the counts). */

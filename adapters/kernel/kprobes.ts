@@ -23,7 +23,15 @@ export function inlineProbes(table: InlineSiteTable): InlineProbe[] {
 export const kprobeDefinition = (module: string, probe: InlineProbe): string => `p:${KPROBE_GROUP}/${probe.event} ${module}:${probe.site}`;
 
 /** The line that removes it again. */
-export const kprobeRemoval = (probe: InlineProbe): string => `-:${KPROBE_GROUP}/${probe.event}`;
+export const kprobeRemoval = (probe: Pick<InlineProbe, 'event'>): string => `-:${KPROBE_GROUP}/${probe.event}`;
+
+/** The events of our group that `kprobe_events` still lists (it reads back as `p:GRP/EVENT MOD:SYM+offs`). */
+export function leftProbes(kprobeEvents: string): string[] {
+  return kprobeEvents.split('\n').flatMap((line) => {
+    const match = new RegExp(`^[pr]:${KPROBE_GROUP}/(\\w+)\\s`).exec(line);
+    return match === null ? [] : [match[1] as string];
+  });
+}
 
 /**
  * The functions whose inlined copies ran, from the `trace` file: a kprobe's hit reads

@@ -16,7 +16,7 @@ export const RDMAVT_FILTER = ['rvt_create_srq [rdmavt]', 'rvt_post_srq_recv [rdm
 /**
  * A tracefs folder and a fake kernel over it: what the kernel does on a write that a plain file
  * does not (the filter read back as the functions it took, an emptied ring's overrun counts reset,
- * a kprobe placed, refused (`refuse`: the sites it refuses) or removed, its group's folder made).
+ * a kprobe placed, refused (`refuse`: the sites it refuses; an event that exists) or removed, its group's folder made).
  */
 export function fakeTracefs(filter = RDMAVT_FILTER, refuse: (site: string) => boolean = () => false) {
   const root = mkdtempSync(join(tmpdir(), 'tracefs-'));
@@ -53,6 +53,7 @@ export function fakeTracefs(filter = RDMAVT_FILTER, refuse: (site: string) => bo
       // as the kernel: a removal takes the line out, a refused site fails the write and adds nothing
       if (definition.startsWith('-:')) return folder.write(file, folder.read(file).split('\n').filter((line) => !line.startsWith(`p:${definition.slice(2)} `)).join('\n'));
       if (refuse(site)) throw new Error(`EILSEQ: invalid or incomplete multibyte or wide character, write '${file}'`);
+      if (folder.read(file).split('\n').some((line) => line.startsWith(`${definition} `))) throw new Error(`EEXIST: file already exists, write '${file}'`);
       mkdirSync(join(root, 'events', definition.slice(2).split('/')[0] ?? ''), { recursive: true });
       return folder.append(file, text);
     },

@@ -71,6 +71,15 @@ describe('the function tracer with an inline-site table', () => {
     expect(fake.writes.filter((w) => w.startsWith('kprobe_events='))).toEqual([]);
   });
 
+  it('first removes the probes of a run that died before giving them back, which would refuse the same names', () => {
+    const fake = fakeTracefs();
+    fake.files.append('kprobe_events', 'p:rvtcov/get_rvt_head_0 rdmavt:rvt_get_rwqe+0x127\np:someone/else vfs_read\n');
+    const trace = FunctionTrace.open('rdmavt', fake.files, TABLE);
+    expect(trace.refused).toEqual([]);
+    expect(fake.writes).toContain('kprobe_events+=-:rvtcov/get_rvt_head_0\n');
+    expect(fake.read('kprobe_events')).toContain('p:someone/else vfs_read');
+  });
+
   it('places nothing without a table', () => {
     const fake = fakeTracefs();
     const trace = FunctionTrace.open('rdmavt', fake.files);
