@@ -102,6 +102,13 @@ describe('inlined functions under kprobes', () => {
     expect(kernelCoverageSummary(noTable)).toContain('Inlined functions: no inline-site table for this build');
     expect(KernelCoverage.parse(noTable)).toEqual(noTable);
   });
+
+  it('report.md gives the target and each inlined function seen by its kprobes or why not', async () => {
+    const md = renderMarkdown(await resultsFor({ cases: casesNamed('post_srq_recv/basic'), more: { kernelCoverage: withKprobes } }));
+    expect(md).toContain('### rvt_post_srq_recv(9) SEE ALSO: 5 of 43 reached; of the 35 a software device can run, 5 (14 %, target 90 %)');
+    expect(md).toContain('| `rvt_post_one_wr()` | yes | post_send/basic |  |');
+    expect(md).toMatch(/\| `rvt_qp_is_avail\(\)` \| \*\*no\*\* \| {2}\| not traceable: .*refused the kprobes/);
+  });
 });
 
 describe('the kernel coverage in the reports', () => {
