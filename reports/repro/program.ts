@@ -6,6 +6,8 @@ import { postEmitters } from './emit-posts.js';
 import { resourceEmitters } from './emit-resources.js';
 import type { Emitter } from './expect.js';
 import { PRELUDE } from './prelude.js';
+import { renderConcurrentProgram } from './concurrent/program.js';
+import { recordedWorkload } from './concurrent/workload.js';
 import { type AnyRecorded, recordedCalls, steps } from './recorded.js';
 import { aliveInTeardownOrder, Scope } from './scope.js';
 
@@ -67,10 +69,12 @@ function teardown(scope: Scope): string[] {
 /**
  * A standalone C program against libibverbs that replays a case's recorded calls on this machine's
  * device and prints the recorded and the replayed value of every result; it exits 1 on a difference,
- * 2 when it cannot open a device.
+ * 2 when it cannot open a device. For a concurrent case, one that runs its workload (concurrent/program.ts).
  */
 export function renderRepro(results: RunResults, caseId: string, from: string): string {
   const kase = caseToReplay(results, caseId, from);
+  const workload = recordedWorkload(kase);
+  if (workload !== undefined) return renderConcurrentProgram(results, kase, from, workload);
   const scope = new Scope();
   const body = steps(recordedCalls(kase)).flatMap((group) => [...emitStep(group, scope), '']);
   return [

@@ -30,7 +30,7 @@ export const KERNEL_TALLY: TallyDialect = {
   zalloc: (bytes) => `kvzalloc(${bytes}, GFP_KERNEL)`,
   free: (pointer) => `kvfree(${pointer})`,
   print: 'pr_info',
-  limitEvents: 'atomic_read(&limit_events)',
+  limitEvents: '(u32)atomic_read(&limit_events)',
 };
 
 export const PROGRAM_TALLY: TallyDialect = {
@@ -42,7 +42,7 @@ export const PROGRAM_TALLY: TallyDialect = {
   zalloc: (bytes) => `calloc(${bytes}, 1)`,
   free: (pointer) => `free(${pointer})`,
   print: 'printf',
-  limitEvents: 'atomic_load(&limit_events)',
+  limitEvents: '(unsigned int)atomic_load(&limit_events)',
 };
 
 /** The tally: the WRs the SRQ took, received once, more than once or never, and in each poster's order. */
@@ -143,7 +143,7 @@ static void print_tally(const struct tally *t)
 		t->foreign, t->out_of_order);
 	${d.print}("resizes: %u of %u made, %u returned 0\\n", resizer.applied, resizer.n_values,
 		t->resizes_ok);
-	${d.print}("arms: %u of %u made, %u returned 0; limit events: %d\\n", armer.applied,
+	${d.print}("arms: %u of %u made, %u returned 0; limit events: %u\\n", armer.applied,
 		armer.n_values, t->arms_ok, ${d.limitEvents});
 	if (run_error)
 		${d.print}("the workload stopped early (%d): %s\\n", run_error, run_stage);
