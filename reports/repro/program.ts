@@ -7,19 +7,12 @@ import { resourceEmitters } from './emit-resources.js';
 import type { Emitter } from './expect.js';
 import { PRELUDE } from './prelude.js';
 import { renderConcurrentProgram } from './concurrent/program.js';
-import { recordedWorkload } from './concurrent/workload.js';
+import { recordedWorkload, runConcurrentStep } from './concurrent/workload.js';
 import { type AnyRecorded, recordedCalls, steps } from './recorded.js';
 import { aliveInTeardownOrder, Scope } from './scope.js';
 
-/**
- * A concurrent workload is many threads' calls at once, made by the implementation's own engine:
- * no sequence of calls replays it, so the program says so and its history stays the evidence.
- */
-const runConcurrent: Emitter<'runConcurrent'> = (group) =>
-  group.map((call) => `puts(${cString(`#${call.seq} runConcurrent: a concurrent workload is not replayed call by call; its recorded history (results.json) is the evidence`)});`);
-
 /** One emitter per verbs call: a call added to adapters/calls.ts without one is a compile error here. */
-const EMITTERS: { [N in CallName]: Emitter<N> } = { ...resourceEmitters, ...postEmitters, runConcurrent };
+const EMITTERS: { [N in CallName]: Emitter<N> } = { ...resourceEmitters, ...postEmitters, runConcurrent: runConcurrentStep };
 
 /**
  * A step whose recorded call threw (the implementation crashed, say) first says so: if it crashes

@@ -2,6 +2,7 @@ import type { ConcurrentPlan } from '../../../adapters/concurrent.js';
 import { UserError } from '../../../spec/errors.js';
 import { casePlan, concurrentWorkload } from '../../../suites/concurrent/cases.js';
 import type { CaseResult } from '../../results-schema.js';
+import type { Emitter } from '../expect.js';
 import { recordedCalls } from '../recorded.js';
 
 /**
@@ -71,3 +72,12 @@ export function recordedWorkload(kase: CaseResult): RecordedWorkload | undefined
           : `stopped at ${run.result.stage} with errno ${run.result.err}`,
   };
 }
+
+/**
+ * The step emitters' entry for runConcurrent: no sequence of calls replays a workload (many threads
+ * at once), so a trace with one is written whole by renderConcurrentModule or renderConcurrentProgram
+ * (recordedWorkload sends it there first) and never reaches a step.
+ */
+export const runConcurrentStep: Emitter<'runConcurrent'> = () => {
+  throw new Error('a concurrent workload is written whole by reports/repro/concurrent, never as a step');
+};
