@@ -75,6 +75,8 @@ export function registerReproCommand(program: Command): void {
         `Module:  make -C DIR && insmod DIR/${MODULE_NAME}.ko [device=rxe0]; dmesg | grep rvt-repro   (init returns -EAGAIN: it never stays loaded)`,
         'A case the kernel run skipped (it would oops) has no calls there: record it on the model and write the module from that,',
         "  rvt-conform run --adapter model --case 'post_send/empty-list' --out m && rvt-conform repro post_send/empty-list --from m/results.json --as module --device rvt_sim0 --out DIR",
+        "A concurrent case's reproducer runs its workload (the plan of the case's seed) with kthreads (module) or pthreads (program):",
+        "  rvt-conform run --adapter model --case 'concurrent/resize-while-posting' --out m && rvt-conform repro concurrent/resize-while-posting --from m/results.json --as module --device rvt_sim0 --out DIR",
       ].join('\n'),
     )
     .action(async (caseId: string, flags: ReproFlags) => {

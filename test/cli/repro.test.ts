@@ -122,3 +122,36 @@ describe('rvt-conform repro: a kernel module for a case run through the kernel a
     expect(r.stderr).toMatch(message);
   });
 });
+
+describe('rvt-conform repro: a concurrent case, whose reproducer runs its workload', () => {
+  let dir: string;
+  const results = () => join(dir, 'model', 'results.json');
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rvt-crepro-cli-'));
+    await cli(['run', '--case', '{concurrent/resize-while-posting,concurrent/payload-placement}', '--out', join(dir, 'model'), '--quiet']);
+    expect(existsSync(results())).toBe(true);
+  }, 60_000);
+
+  it("writes the help's example: the module of the case rdmavt's run skips, from the model's recording, on rvt_sim0", async () => {
+    const out = join(dir, 'resize');
+    const r = await cli(['repro', 'concurrent/resize-while-posting', '--from', results(), '--as', 'module', '--device', 'rvt_sim0', '--out', out]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const c = await readFile(join(out, 'rvt_repro.c'), 'utf8');
+    expect(c).toContain('seed 17002');
+    expect(c).toContain('static char *device = "rvt_sim0";');
+    expect(c).toContain('ret = wait_workload();');
+  });
+
+  it('writes the program of the same workload to stdout', async () => {
+    const r = await cli(['repro', 'concurrent/resize-while-posting', '--from', results()]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('pthread_create(&posters[i].thread, NULL, poster_thread, &posters[i]);');
+  });
+
+  it('exits 2 naming what it cannot do for a workload with a payload', async () => {
+    const r = await cli(['repro', 'concurrent/payload-placement', '--from', results()]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/its workload's SENDs carry a payload into per-WR buffers, which the concurrent reproducers do not replay yet/);
+  });
+});
