@@ -17,6 +17,10 @@ export const KERNEL_ENGINE = `/*
 /* A hard-IRQ poster posts one batch per tick. */
 #define HARDIRQ_TICK_NS		20000
 
+static unsigned int rounds = 1;
+module_param(rounds, uint, 0444);
+MODULE_PARM_DESC(rounds, "how many times to run the workload, each on a rig of its own: a race may need several");
+
 static unsigned int timeout_ms = PLAN_TIMEOUT_MS;
 module_param(timeout_ms, uint, 0444);
 MODULE_PARM_DESC(timeout_ms, "the workload's deadline (ms); a thread still running wait_ms past it is stuck");
@@ -561,6 +565,24 @@ static int wait_workload(void)
 	/* A limit event raised by the last receives may still be on its way. */
 	msleep(50);
 	return stuck;
+}
+
+/* What a round leaves behind, cleared for the next one (its rig is destroyed). */
+static void reset_workload(void)
+{
+	memset(posters, 0, sizeof(posters));
+	memset(consumers, 0, sizeof(consumers));
+	memset(&resizer, 0, sizeof(resizer));
+	memset(&armer, 0, sizeof(armer));
+	pd = NULL;
+	srq = NULL;
+	total = 0;
+	atomic64_set(&posted, 0);
+	atomic64_set(&received, 0);
+	atomic_set(&stop, 0);
+	atomic_set(&limit_events, 0);
+	run_error = 0;
+	run_stage[0] = '\\0';
 }
 
 /* Every actor returned: the kthreads are reaped, the timers cancelled. */

@@ -79,6 +79,14 @@ static double now_ns(void)
 	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
+/* How many times to run the workload, each on a rig of its own (REPRO_ROUNDS, default 1): a race may need several. */
+static long rounds(void)
+{
+	const char *env = getenv("REPRO_ROUNDS");
+
+	return env ? atol(env) : 1;
+}
+
 /* The workload's deadline (REPRO_TIMEOUT_MS, default the plan's). */
 static long timeout_ms(void)
 {
@@ -445,6 +453,26 @@ static int wait_workload(void)
 	if (!atomic_load(&resizer.done) || !atomic_load(&armer.done))
 		printf("the resizer or the armer has not returned %ld ms past the deadline\\n", wait_ms());
 	return running;
+}
+
+/* What a round leaves behind, cleared for the next one (its rig is destroyed). */
+static void reset_workload(void)
+{
+	memset(posters, 0, sizeof(posters));
+	memset(consumers, 0, sizeof(consumers));
+	memset(&resizer, 0, sizeof(resizer));
+	memset(&armer, 0, sizeof(armer));
+	pd = NULL;
+	srq = NULL;
+	total = 0;
+	atomic_store(&posted, 0);
+	atomic_store(&received, 0);
+	atomic_store(&stop, 0);
+	atomic_store(&limit_events, 0);
+	atomic_store(&events_done, 0);
+	atomic_store(&failed, 0);
+	run_error = 0;
+	run_stage[0] = '\\0';
 }
 
 /* Every thread returned: joined, and the event reader after a moment for the last limit events. */

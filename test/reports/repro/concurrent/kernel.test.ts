@@ -65,14 +65,21 @@ describe('repro --as module of a concurrent case: a module that runs its workloa
 
   it('leaves no verdict, and stays loaded, when a thread never returns: a lockup is the reproduction, the kernel log its evidence', async () => {
     const c = await resizeModule();
-    const stuck = c.slice(c.indexOf('ret = wait_workload();'), c.indexOf('reap_workload();\n\tjudge_workload();'));
+    const stuck = c.slice(c.indexOf('ret = wait_workload();'), c.indexOf('reap_workload();\n\t\tjudge_workload();'));
     expect(stuck).toContain('no verdict: %d thread(s) of the workload never returned');
-    expect(stuck).toMatch(/\n\t\treturn 0;\n\t\}\n\t$/);
+    expect(stuck).toMatch(/\n\t\t\treturn 0;\n\t\t\}\n\t\t$/);
     // `rvt-conform vm --run-repro` reads the verdict from these words: a stuck run must have neither.
     expect(stuck).not.toMatch(/: (not )?reproduced: /);
     const printed = [...c.matchAll(/pr_info\(\s*("(?:[^"\\]|\\.)*")/g)].map((m) => m[1] ?? '');
     expect(printed.length).toBeGreaterThan(10);
     expect(printed.filter(isSplatLine)).toEqual([]);
+  });
+
+  it('runs the workload rounds= times, each on a rig of its own, the verdict over them all', async () => {
+    const c = await resizeModule();
+    expect(c).toContain('module_param(rounds, uint, 0444);');
+    expect(c).toMatch(/for \(round = 1; round <= rounds; round\+\+\) \{\n\t\treset_workload\(\);\n\t\tret = build_rig\(\);/);
+    expect(c).toMatch(/\t\tjudge_workload\(\);\n\t\tdestroy_rig\(\);\n\t\}\n\tib_unregister_event_handler\(&device_events\);\n\tib_device_put\(dev\);\n\tif \(differences\)/);
   });
 
   it('refuses a workload whose SENDs carry a payload, which it does not replay yet', async () => {

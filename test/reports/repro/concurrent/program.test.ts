@@ -47,7 +47,13 @@ describe('repro of a concurrent case, the program: the workload through libibver
 
   it('ends with exit status 3 and no verdict when a thread never returns (a thread stuck in the kernel)', async () => {
     const c = await fromModel(RESIZE);
-    expect(c).toMatch(/if \(wait_workload\(\)\) \{\n\t\tputs\("concurrent\/resize-while-posting: no verdict: [^"]*"\);\n\t\t_exit\(3\);\n\t\}/);
+    expect(c).toMatch(/if \(wait_workload\(\)\) \{\n\t\t\tputs\("concurrent\/resize-while-posting: no verdict: [^"]*"\);\n\t\t\t_exit\(3\);\n\t\t\}/);
+  });
+
+  it('runs the workload REPRO_ROUNDS times, each on a rig of its own', async () => {
+    const c = await fromModel(RESIZE);
+    expect(c).toContain('const char *env = getenv("REPRO_ROUNDS");');
+    expect(c).toMatch(/for \(long round = 1; round <= rounds\(\); round\+\+\) \{\n\t\treset_workload\(\);\n\t\tif \(build_rig\(\) \|\| start_workload\(\)\) \{/);
   });
 
   it.skipIf(!existsSync('/usr/include/infiniband/verbs.h'))(
