@@ -64,10 +64,10 @@ function teardown(scope: Scope): string[] {
  * device and prints the recorded and the replayed value of every result; it exits 1 on a difference,
  * 2 when it cannot open a device. For a concurrent case, one that runs its workload (concurrent/program.ts).
  */
-export function renderRepro(results: RunResults, caseId: string, from: string): string {
+export function renderRepro(results: RunResults, caseId: string, from: string, options: { rounds?: number } = {}): string {
   const kase = caseToReplay(results, caseId, from);
-  const workload = recordedWorkload(kase);
-  if (workload !== undefined) return renderConcurrentProgram(results, kase, from, workload);
+  const workload = recordedWorkload(kase, options.rounds);
+  if (workload !== undefined) return renderConcurrentProgram(results, kase, from, workload, options);
   const scope = new Scope();
   const body = steps(recordedCalls(kase)).flatMap((group) => [...emitStep(group, scope), '']);
   return [

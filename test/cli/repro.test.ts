@@ -149,6 +149,18 @@ describe('rvt-conform repro: a concurrent case, whose reproducer runs its worklo
     expect(r.stdout).toContain('pthread_create(&posters[i].thread, NULL, poster_thread, &posters[i]);');
   });
 
+  it('--rounds sets how many times the reproducer runs the workload by default; a case without one refuses it', async () => {
+    const out = join(dir, 'rounds');
+    const r = await cli(['repro', 'concurrent/resize-while-posting', '--from', results(), '--as', 'module', '--device', 'rvt_sim0', '--rounds', '5', '--out', out]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await readFile(join(out, 'rvt_repro.c'), 'utf8')).toMatch(/^#define DEFAULT_ROUNDS 5$[\s\S]*static unsigned int rounds = DEFAULT_ROUNDS;/m);
+    const program = await cli(['repro', 'concurrent/resize-while-posting', '--from', results(), '--rounds', '3']);
+    expect(program.stdout).toMatch(/^#define DEFAULT_ROUNDS 3$/m);
+    const calls = await cli(['repro', 'post_send/rdma-write', '--from', 'test/fixtures/repro/k61-kernel-rdmavt-rdma-write.json', '--as', 'program', '--rounds', '2']);
+    expect(calls.exitCode).toBe(2);
+    expect(calls.stderr).toMatch(/--rounds repeats a concurrent case's workload; post_send\/rdma-write replays its recorded calls once/);
+  });
+
   it('exits 2 naming what it cannot do for a workload with a payload', async () => {
     const r = await cli(['repro', 'concurrent/payload-placement', '--from', results()]);
     expect(r.exitCode).toBe(2);

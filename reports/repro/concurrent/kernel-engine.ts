@@ -17,7 +17,7 @@ export const KERNEL_ENGINE = `/*
 /* A hard-IRQ poster posts one batch per tick. */
 #define HARDIRQ_TICK_NS		20000
 
-static unsigned int rounds = 1;
+static unsigned int rounds = DEFAULT_ROUNDS;
 module_param(rounds, uint, 0444);
 MODULE_PARM_DESC(rounds, "how many times to run the workload, each on a rig of its own: a race may need several");
 

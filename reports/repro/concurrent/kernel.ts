@@ -27,7 +27,7 @@ function header(results: RunResults, kase: CaseResult, from: string, workload: R
     ' * ib_modify_srq while the ring is busy. It waits for them until timeout_ms and wait_ms more, then',
     ' * prints what they saw and, for each clause it can judge, the recorded and the replayed verdict;',
     ' * rounds= runs it again that many times, each on a rig of its own, the verdict over them all.',
-    ' *   make && insmod rvt_repro.ko [device=rvt_sim0] [rounds=1] [timeout_ms=60000] [wait_ms=1000]; dmesg | grep rvt-repro',
+    ' *   make && insmod rvt_repro.ko [device=rvt_sim0] [rounds=N] [timeout_ms=60000] [wait_ms=1000]; dmesg | grep rvt-repro',
     ' * After a run that ended, init returns -EAGAIN (insmod reports it): the module never stays. A thread',
     ' * that never returns (stuck in the driver) leaves no verdict: init returns 0 and the module stays',
     ' * loaded, since the stuck thread still uses it; the kernel log shows where it is stuck.',
@@ -40,7 +40,7 @@ function header(results: RunResults, kase: CaseResult, from: string, workload: R
  * seed gives) with kthreads on a device and prints, once they all returned, what they saw and the
  * recorded against the replayed verdict of the clauses it can judge; no verdict when one never does.
  */
-export function renderConcurrentModule(results: RunResults, kase: CaseResult, from: string, workload: RecordedWorkload, options: { device?: string }): ModuleFiles {
+export function renderConcurrentModule(results: RunResults, kase: CaseResult, from: string, workload: RecordedWorkload, options: { device?: string; rounds?: number }): ModuleFiles {
   const comparisons = clauseComparisons(kase);
   const id = literalText(kase.id);
   const source = [
@@ -52,6 +52,8 @@ export function renderConcurrentModule(results: RunResults, kase: CaseResult, fr
     '',
     `/* The plan of ${cComment(workload.seed === undefined ? 'the recording' : `seed ${workload.seed}`)}: what each thread does. */`,
     ...planData(workload.plan, { u32: 'u32', u64: 'u64' }),
+    '',
+    `#define DEFAULT_ROUNDS ${options.rounds ?? 1}`,
     '',
     KERNEL_ENGINE,
     tallyC(KERNEL_TALLY),

@@ -79,12 +79,12 @@ static double now_ns(void)
 	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-/* How many times to run the workload, each on a rig of its own (REPRO_ROUNDS, default 1): a race may need several. */
+/* How many times to run the workload, each on a rig of its own (REPRO_ROUNDS, default DEFAULT_ROUNDS): a race may need several. */
 static long rounds(void)
 {
 	const char *env = getenv("REPRO_ROUNDS");
 
-	return env ? atol(env) : 1;
+	return env ? atol(env) : DEFAULT_ROUNDS;
 }
 
 /* The workload's deadline (REPRO_TIMEOUT_MS, default the plan's). */

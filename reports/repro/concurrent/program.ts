@@ -39,7 +39,7 @@ function header(results: RunResults, kase: CaseResult, from: string, workload: R
  * gives) through libibverbs with pthreads and prints what its threads saw and the recorded against
  * the replayed verdict of the clauses it can judge; no verdict when a thread never returns.
  */
-export function renderConcurrentProgram(results: RunResults, kase: CaseResult, from: string, workload: RecordedWorkload): string {
+export function renderConcurrentProgram(results: RunResults, kase: CaseResult, from: string, workload: RecordedWorkload, options: { rounds?: number } = {}): string {
   const comparisons = clauseComparisons(kase);
   const verdict = comparisons.some((c) => c.recorded === 'broken') ? 'which broke a clause it checks' : 'which met every clause it checks';
   return [
@@ -55,6 +55,8 @@ export function renderConcurrentProgram(results: RunResults, kase: CaseResult, f
     '',
     `/* The plan of ${cComment(workload.seed === undefined ? 'the recording' : `seed ${workload.seed}`)}: what each thread does. */`,
     ...planData(workload.plan, { u32: 'unsigned int', u64: 'unsigned long long' }),
+    '',
+    `#define DEFAULT_ROUNDS ${options.rounds ?? 1}`,
     '',
     PROGRAM_ENGINE,
     tallyC(PROGRAM_TALLY),

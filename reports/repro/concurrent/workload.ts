@@ -42,11 +42,14 @@ export const judgedHere = (clause: string): ClauseJudgement =>
         ? 'once-per-arm'
         : undefined;
 
-/** The workload of a concurrent case's recording, or undefined when the case ran none. */
-export function recordedWorkload(kase: CaseResult): RecordedWorkload | undefined {
+/** The workload of a concurrent case's recording, or undefined when the case ran none (then `rounds`, a workload's, is a mistake). */
+export function recordedWorkload(kase: CaseResult, rounds?: number): RecordedWorkload | undefined {
   const calls = recordedCalls(kase);
   const run = calls.find((c) => c.call === 'runConcurrent');
-  if (run === undefined || run.call !== 'runConcurrent') return undefined;
+  if (run === undefined || run.call !== 'runConcurrent') {
+    if (rounds !== undefined) throw new UserError(`--rounds repeats a concurrent case's workload; ${kase.id} replays its recorded calls once`);
+    return undefined;
+  }
   if (calls.some((c) => c.call !== 'runConcurrent' && c.call !== 'queryDevice')) {
     throw new UserError(`case ${kase.id} ran a concurrent workload among other verbs calls: a reproducer replays either a workload or calls, not both`);
   }

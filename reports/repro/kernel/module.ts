@@ -80,9 +80,9 @@ function header(results: RunResults, kase: CaseResult, from: string, device: str
  * and prints, for each broken clause, what its source says, then the recorded and replayed results;
  * for a concurrent case, one that runs its workload (concurrent/kernel.ts).
  */
-export function renderKernelRepro(results: RunResults, caseId: string, from: string, options: { device?: string } = {}): ModuleFiles {
+export function renderKernelRepro(results: RunResults, caseId: string, from: string, options: { device?: string; rounds?: number } = {}): ModuleFiles {
   const kase = caseToReplay(results, caseId, from);
-  const workload = recordedWorkload(kase);
+  const workload = recordedWorkload(kase, options.rounds);
   if (workload !== undefined) return renderConcurrentModule(results, kase, from, workload, options);
   const scope = new Scope(KERNEL_VERBS);
   const body = steps(recordedCalls(kase)).flatMap((group) => [...emitStep(group, scope), '']);
