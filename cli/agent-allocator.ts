@@ -1,0 +1,44 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { constants } from 'node:os';
+
+/**
+ * glibc's malloc, set to give large blocks back to the system as soon as they are freed. By
+ * default it serves a block over 128 KiB (a ReadMr answer's Buffer, a WriteMr request) with mmap
+ * and unmaps it when freed, but the first such block freed raises its threshold past that block's
+ * size, and from then on such blocks come from its heap, which keeps what is freed: the agent's
+ * RSS stayed at each attack's peak, and the next attack's peak stacked on it. A threshold given
+ * in the environment is fixed (docs/BENCHMARKS.md, "Agent under attack": 786 MiB peak under
+ * unread ReadMr answers against 371 MiB with it). MALLOC_ARENA_MAX made no difference there.
+ */
+export const AGENT_ALLOCATOR_ENV = { MALLOC_MMAP_THRESHOLD_: String(128 << 10) };
+
+/**
+ * The environment to run the agent again under, or undefined where it runs under it already (its
+ * own re-execution, or an operator who chose a threshold). glibc reads it once, at start, so only
+ * a new process takes it (Node 20 cannot exec in place); other C libraries ignore it.
+ */
+export function allocatorEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv | undefined {
+  if (env.MALLOC_MMAP_THRESHOLD_ !== undefined) return undefined;
+  return { ...env, ...AGENT_ALLOCATOR_ENV };
+}
+
+/** Stop signals a service manager or a terminal sends, passed on to the agent it started. */
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Runs this same command line again in a child under `env`, its output this process's, every stop
+ * signal passed on; resolves with its exit code (128 + the signal's number when a signal ended it,
+ * as a shell reports it).
+ */
+export async function runAgain(env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { env, stdio: 'inherit' });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  for (const signal of FORWARDED) process.on(signal, forward);
+  try {
+    const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+    return code ?? 128 + (signal === null ? 0 : constants.signals[signal]);
+  } finally {
+    for (const signal of FORWARDED) process.off(signal, forward);
+  }
+}
