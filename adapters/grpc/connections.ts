@@ -8,6 +8,13 @@ export function clientOf(peer: string): string {
   return host.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
 }
 
+/** Adds to a count by client, which holds no client whose count is 0. */
+function addTo(counts: Map<string, number>, client: string, by: number): void {
+  const n = (counts.get(client) ?? 0) + by;
+  if (n === 0) counts.delete(client);
+  else counts.set(client, n);
+}
+
 /** Bounds on the connections themselves, before any credentials are seen. */
 export interface ConnectionLimits {
   /** Connections open at once, all clients together: well under the usual 1024 file descriptors. */
@@ -33,7 +40,10 @@ const ANSWERED_REFUSALS = 16;
 /** How long such a connection is kept: its first call's answer, not a slot. */
 const ANSWERED_REFUSAL_MS = 2000;
 
-/** What answers written and not yet sent (their client does not read them) may hold: per client address, and in all. */
+/**
+ * What answers written and not yet sent (their client does not read them) may hold, and with them
+ * the large requests being served (a WriteMr's data): per client address, and in all.
+ */
 export interface UnsentBudget {
   client: number;
   agent: number;
@@ -68,6 +78,9 @@ export class ConnectionGuard {
   private readonly refused = new Map<string, string>();
   private readonly unsentByClient = new Map<string, number>();
   private unsentInAll = 0;
+  /** Bytes of large requests being served (admitRequest), per client address and in all. */
+  private readonly requestsByClient = new Map<string, number>();
+  private requestsInAll = 0;
 
   constructor(
     private readonly limits: ConnectionLimits,
@@ -139,6 +152,31 @@ export class ConnectionGuard {
     return undefined;
   }
 
+  /**
+   * Room for a large request (a WriteMr's data) while its call runs, in the budgets its client's
+   * unsent answers count against: the function that gives it back, or why there is none (the call
+   * is refused; nothing is closed, since its client reads). Without it, requests at the MR limit
+   * (32 MiB of hex each, and its decoding) were held by no budget, as many as a client's calls in flight.
+   */
+  admitRequest(peer: string, bytes: number): (() => void) | string {
+    const client = clientOf(peer);
+    const own = (this.unsentByClient.get(client) ?? 0) + (this.requestsByClient.get(client) ?? 0);
+    const all = this.unsentInAll + this.requestsInAll;
+    if (own + bytes > this.unsentBudget.client) return `it would hold ${mib(bytes)}, and ${client}'s hold ${mib(own)} of its ${mib(this.unsentBudget.client)}`;
+    if (all + bytes > this.unsentBudget.agent) return `it would hold ${mib(bytes)}, and all clients' hold ${mib(all)} of the agent's ${mib(this.unsentBudget.agent)}`;
+    this.countRequest(client, bytes);
+    let released = false;
+    return () => {
+      if (!released) this.countRequest(client, -bytes);
+      released = true;
+    };
+  }
+
+  /** Bytes of large requests being served, per client address. */
+  requests(): Map<string, number> {
+    return new Map(this.requestsByClient);
+  }
+
   /** Bytes of answers written and not yet sent, per client address. */
   unsent(): Map<string, number> {
     return new Map(this.unsentByClient);
@@ -180,9 +218,12 @@ export class ConnectionGuard {
     // an answer sent, or the first to wait: the clock starts again
     if (by < 0 || !waited) this.watchStall(tracked);
     this.unsentInAll += by;
-    const n = (this.unsentByClient.get(tracked.client) ?? 0) + by;
-    if (n === 0) this.unsentByClient.delete(tracked.client);
-    else this.unsentByClient.set(tracked.client, n);
+    addTo(this.unsentByClient, tracked.client, by);
+  }
+
+  private countRequest(client: string, by: number): void {
+    this.requestsInAll += by;
+    addTo(this.requestsByClient, client, by);
   }
 
   private enforceUnsent(client: string): void {

@@ -194,6 +194,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     refusals,
     sending: (peer, bytes) => guard.sending(peer, bytes),
     reserve: (peer, bytes) => guard.reserve(peer, bytes),
+    admitRequest: (peer, bytes) => guard.admitRequest(peer, bytes),
     usage,
     cases: options.cases,
     watch: () => options.adapter.watch,

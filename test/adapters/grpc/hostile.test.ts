@@ -453,6 +453,55 @@ describe('a client that asks for many large reads at once and reads none', () =>
   });
 });
 
+describe('a client that sends many large writes at once', () => {
+  it('has those past its budget refused RESOURCE_EXHAUSTED before the MR is written, and the room comes back when they end', async () => {
+    // writes reach the model only when let through, so that the ones admitted are in progress together
+    let reached = 0;
+    let letThrough = () => {};
+    const gate = new Promise<void>((resolve) => {
+      letThrough = resolve;
+    });
+    const model = referenceModel();
+    const gated = new Proxy(model, {
+      get(target, key) {
+        if (key !== 'open') return Reflect.get(target, key, target) as unknown;
+        return async () => {
+          const session = await target.open();
+          return new Proxy(session, {
+            get(s, k) {
+              const value = Reflect.get(s, k, s) as unknown;
+              if (k !== 'writeMr' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(s) : value;
+              return async (...args: unknown[]) => {
+                reached++;
+                await gate;
+                return (value as (...a: unknown[]) => unknown).apply(s, args);
+              };
+            },
+          });
+        };
+      },
+    }) as Adapter;
+    const served = await serveModel({ adapter: gated, limits: limits({ maxMrBytes: 4 * MiB, maxClientMemory: 32 * MiB }) });
+    const raw = new RawClient(served.agent.address);
+    const session = await raw.openSession();
+    const { pd } = await raw.unary(agentService.AllocPd, {}, session);
+    const { mr } = await raw.unary(agentService.RegMr, { pd, length: 4 * MiB, access: [] }, session);
+    // 8 MiB of hex each, held twice while it runs (the string, and the message it came in): two fit 32 MiB
+    const data = Buffer.alloc(4 * MiB, 0x5a).toString('hex');
+    const write = () => statusOfCall(raw.unary(agentService.WriteMr, { mr, offset: '0', data }, session));
+    const writes = Array.from({ length: 5 }, write);
+    await vi.waitFor(() => expect(served.notices.filter((line) => /call=writeMr/.test(line))).toHaveLength(3), { timeout: 10_000, interval: 20 });
+    expect(reached).toBe(2);
+    expect(served.agent.connections.requests()).toEqual(new Map([['127.0.0.1', 32 * MiB]]));
+    expect(served.notices.at(-1)).toMatch(/^refused client=127\.0\.0\.1 session=\d+ call=writeMr: over the agent's budget of requests and unsent answers: writeMr: it would hold 16\.0 MiB, and 127\.0\.0\.1's hold 32\.0 MiB of its 32\.0 MiB$/);
+    letThrough();
+    expect((await Promise.all(writes)).sort()).toEqual([grpc.status.OK, grpc.status.OK, grpc.status.RESOURCE_EXHAUSTED, grpc.status.RESOURCE_EXHAUSTED, grpc.status.RESOURCE_EXHAUSTED].sort());
+    expect(served.agent.connections.requests()).toEqual(new Map());
+    expect(await write()).toBe(grpc.status.OK);
+    await stillServes(served.client());
+  });
+});
+
 describe('clients that hold connections without credentials', () => {
   it('keep them only --first-call-within: a call without the token does not keep a connection, one with it does', async () => {
     const served = await serveModel({ token: 't', connections: { maxConnections: 256, maxConnectionsPerClient: 32, firstCallWithinMs: 300 } });
