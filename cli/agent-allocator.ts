@@ -3,20 +3,26 @@ import { once } from 'node:events';
 import { constants } from 'node:os';
 
 /**
- * glibc's malloc, set to give large blocks back to the system as soon as they are freed. By
- * default it serves a block over 128 KiB (a ReadMr answer's Buffer, a WriteMr request) with mmap
- * and unmaps it when freed, but the first such block freed raises its threshold past that block's
- * size, and from then on such blocks come from its heap, which keeps what is freed: the agent's
- * RSS stayed at each attack's peak, and the next attack's peak stacked on it. A threshold given
- * in the environment is fixed (docs/BENCHMARKS.md, "Agent under attack": 786 MiB peak under
- * unread ReadMr answers against 371 MiB with it). MALLOC_ARENA_MAX made no difference there.
+ * glibc's malloc, set for the agent to give freed memory back to the system. By default it serves
+ * a block over 128 KiB (a ReadMr answer's Buffer, a WriteMr request) with mmap and unmaps it when
+ * freed, but the first such block freed raises its threshold past that block's size, and from
+ * then on such blocks come from its heaps, which keep what is freed: the agent's RSS stayed at
+ * each attack's peak, and the next attack's peak stacked on it. A threshold given in the
+ * environment is fixed. Fewer arenas (one per thread that allocates, up to 8 per core, each
+ * keeping its own freed memory) went with it in the one configuration measured within the bound
+ * (docs/BENCHMARKS.md, "Agent under attack").
  */
-export const AGENT_ALLOCATOR_ENV = { MALLOC_MMAP_THRESHOLD_: String(128 << 10) };
+export const AGENT_ALLOCATOR_ENV = { MALLOC_MMAP_THRESHOLD_: String(128 << 10), MALLOC_ARENA_MAX: '2' };
+
+/** Whether a command line (as process.argv has it) starts an agent: `agent`, not `agent status`. */
+export function startsAgent(argv: readonly string[]): boolean {
+  return argv[2] === 'agent' && argv[3] !== 'status';
+}
 
 /**
  * The environment to run the agent again under, or undefined where it runs under it already (its
- * own re-execution, or an operator who chose a threshold). glibc reads it once, at start, so only
- * a new process takes it (Node 20 cannot exec in place); other C libraries ignore it.
+ * own re-execution, or a service unit or operator that set a threshold). glibc reads it once, at
+ * start, so only a new process takes it (Node 20 cannot exec in place); other C libraries ignore it.
  */
 export function allocatorEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv | undefined {
   if (env.MALLOC_MMAP_THRESHOLD_ !== undefined) return undefined;

@@ -114,8 +114,8 @@ function credentialsOf(tls: TlsFiles | undefined): grpc.ServerCredentials {
   }
 }
 
-/** Where the agent would listen, refused (UserError) where it would serve strangers unchecked: see checkExposure. */
-export function checkListen(options: Pick<AgentOptions, 'listen' | 'tls' | 'token' | 'insecure'>): Endpoint {
+/** Serves a local adapter over gRPC: the Agent service, and grpc.health.v1 (no credentials needed for it). */
+export async function startAgent(options: AgentOptions): Promise<Agent> {
   const endpoint = parseEndpoint('--listen', options.listen);
   checkExposure(endpoint, {
     tls: options.tls !== undefined,
@@ -123,12 +123,6 @@ export function checkListen(options: Pick<AgentOptions, 'listen' | 'tls' | 'toke
     token: options.token !== undefined,
     insecure: options.insecure ?? false,
   });
-  return endpoint;
-}
-
-/** Serves a local adapter over gRPC: the Agent service, and grpc.health.v1 (no credentials needed for it). */
-export async function startAgent(options: AgentOptions): Promise<Agent> {
-  const endpoint = checkListen(options);
   const limits = options.limits ?? DEFAULT_LIMITS;
   const notice = options.notice ?? (() => undefined);
   const host = new SessionHost(options.adapter, limits);

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { readCertificate, readKeyPair, readToken } from '../../adapters/grpc/credential-files.js';
-import { type Agent, checkListen, startAgent, type TlsFiles } from '../../adapters/grpc/server.js';
+import { type Agent, startAgent, type TlsFiles } from '../../adapters/grpc/server.js';
 import { DEFAULT_LIMITS, type HostLimits } from '../../adapters/remote/budget.js';
 import { createAdapter } from '../../adapters/registry.js';
-import { allocatorEnvironment, runAgain } from '../agent-allocator.js';
 import { withConfig } from '../config-file.js';
 import { addAdapterOptions, adapterOptionsOf } from '../adapters.js';
 import { registerAgentStatusCommand } from './agent-status.js';
@@ -36,11 +35,11 @@ interface AgentFlags {
 
 const say = (line: string) => process.stderr.write(`rvt-conform agent: ${line}\n`);
 
-function tlsOf(flags: AgentFlags, warn: (line: string) => void): TlsFiles | undefined {
-  const pair = readKeyPair(flags.tlsCert, flags.tlsKey, warn);
+function tlsOf(flags: AgentFlags): TlsFiles | undefined {
+  const pair = readKeyPair(flags.tlsCert, flags.tlsKey, (line) => say(`warning: ${line}`));
   if (flags.clientCa === undefined) return pair;
   if (pair === undefined) throw new UserError('--client-ca checks client certificates over TLS, which needs --tls-cert and --tls-key', { hint: 'add the agent\'s own --tls-cert FILE --tls-key FILE' });
-  return { ...pair, clientCa: readCertificate('--client-ca', flags.clientCa, warn).pem };
+  return { ...pair, clientCa: readCertificate('--client-ca', flags.clientCa, (line) => say(`warning: ${line}`)).pem };
 }
 
 const limitsOf = (flags: AgentFlags): HostLimits => ({
@@ -75,15 +74,8 @@ function stopRequested(): Promise<void> {
 
 /** Serves a local adapter to remote `rvt-conform run --adapter grpc` clients until stopped. */
 export async function agentCommand(flags: AgentFlags): Promise<void> {
-  const again = allocatorEnvironment(process.env);
-  // bad flags and files exit 2 from here, before a second process starts; the one that serves warns
-  const tls = tlsOf(flags, again === undefined ? (line) => say(`warning: ${line}`) : () => undefined);
+  const tls = tlsOf(flags);
   const token = flags.tokenFile === undefined ? undefined : readToken('--token-file', flags.tokenFile);
-  checkListen({ listen: flags.listen, tls, token, insecure: flags.insecure });
-  if (again !== undefined) {
-    process.exitCode = await runAgain(again);
-    return;
-  }
   const adapter = await createAdapter(flags.adapter, adapterOptionsOf({ device: flags.device, adapterOption: flags.adapterOption }));
   let agent: Agent;
   try {
