@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { constants } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /**
  * glibc's malloc, set for the agent to give freed memory back to the system. By default it serves
@@ -47,4 +49,15 @@ export async function runAgain(env: NodeJS.ProcessEnv): Promise<number> {
   } finally {
     for (const signal of FORWARDED) process.off(signal, forward);
   }
+}
+
+/**
+ * V8's full collection, which Node gives only to a process started with --expose-gc: the flag,
+ * set at run time, exposes it to a context made after it. The agent runs it once connections
+ * closed for the answers they held are gone (ConnectionGuard), since an idle agent allocates
+ * nothing and V8 would never free their Buffers.
+ */
+export function garbageCollector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
 }

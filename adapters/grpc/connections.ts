@@ -40,6 +40,9 @@ const ANSWERED_REFUSALS = 16;
 /** How long such a connection is kept: its first call's answer, not a slot. */
 const ANSWERED_REFUSAL_MS = 2000;
 
+/** How long after a connection closed for its unsent answers their garbage is collected: one collection for a burst of closes. */
+const COLLECT_AFTER_MS = 100;
+
 /**
  * What answers written and not yet sent (their client does not read them) may hold, and with them
  * the large requests being served (a WriteMr's data): per client address, and in all.
@@ -57,6 +60,8 @@ interface Tracked {
   /** Closes it when its answers wait and none is sent in time (sendStalledMs); restarted at each answer sent. */
   stall: NodeJS.Timeout | undefined;
   closed: boolean;
+  /** Closed for the answers it held: once it is gone, they are garbage worth collecting. */
+  heldAnswers: boolean;
   /** Made an authenticated call: it lives until idle (grpc.max_connection_idle_ms), and is never evicted. */
   trusted: boolean;
   /** Until the first authenticated call: closes the connection when it fires. */
@@ -82,10 +87,18 @@ export class ConnectionGuard {
   private readonly requestsByClient = new Map<string, number>();
   private requestsInAll = 0;
 
+  /** A collection asked for and not yet run. */
+  private collecting: NodeJS.Timeout | undefined;
+
+  /**
+   * `collect`, when given, runs a full garbage collection: after a connection closed for the
+   * answers it held, whose Buffers are then garbage that V8 frees only at its next collection.
+   */
   constructor(
     private readonly limits: ConnectionLimits,
     private readonly refusals: RefusalLog,
     private readonly unsentBudget: UnsentBudget,
+    private readonly collect?: () => void,
   ) {}
 
   /** Takes a new connection (making room when it can), or refuses it: false when it is closed at once. */
@@ -106,6 +119,7 @@ export class ConnectionGuard {
       unsent: 0,
       stall: undefined,
       closed: false,
+      heldAnswers: false,
       trusted: false,
       deadline: setTimeout(() => {
         this.refusals.say(client, `closed connection client=${client}: no authenticated call within ${this.limits.firstCallWithinMs} ms of connecting`);
@@ -117,6 +131,7 @@ export class ConnectionGuard {
       clearTimeout(tracked.deadline);
       if (this.open.get(key) === tracked) this.open.delete(key);
       this.forget(tracked);
+      if (tracked.heldAnswers) this.collectSoon();
     });
     return true;
   }
@@ -210,6 +225,7 @@ export class ConnectionGuard {
 
   closeAll(): void {
     for (const { socket } of this.open.values()) socket.destroy();
+    clearTimeout(this.collecting);
   }
 
   private countUnsent(tracked: Tracked, by: number): void {
@@ -239,8 +255,7 @@ export class ConnectionGuard {
     for (const t of this.open.values()) if ((over.among === undefined || t.client === over.among) && t.unsent > (heaviest?.unsent ?? 0)) heaviest = t;
     if (heaviest === undefined) return;
     this.refusals.say(heaviest.client, `closed connection client=${heaviest.client}: it does not read its answers: ${over.why}`);
-    this.forget(heaviest);
-    heaviest.socket.destroy();
+    this.closeHolding(heaviest);
   }
 
   private watchStall(tracked: Tracked): void {
@@ -250,10 +265,30 @@ export class ConnectionGuard {
     if (tracked.unsent <= 0 || tracked.closed || limit === undefined) return;
     tracked.stall = setTimeout(() => {
       this.refusals.say(tracked.client, `closed connection client=${tracked.client}: it does not read its answers: none sent in ${limit / 1000} s, ${tracked.unsent} bytes waiting`);
-      this.forget(tracked);
-      tracked.socket.destroy();
+      this.closeHolding(tracked);
     }, limit);
     tracked.stall.unref();
+  }
+
+  /** Closes a connection for the answers it holds unsent: they are garbage once it is gone (see collectSoon). */
+  private closeHolding(tracked: Tracked): void {
+    tracked.heldAnswers = true;
+    this.forget(tracked);
+    tracked.socket.destroy();
+  }
+
+  /**
+   * One collection for the connections closed within COLLECT_AFTER_MS, run after grpc-js has let
+   * go of their calls. The agent's memory under a client that does not read was mostly such
+   * garbage: an agent that idles allocates nothing, and V8 then never collects it.
+   */
+  private collectSoon(): void {
+    if (this.collect === undefined || this.collecting !== undefined) return;
+    this.collecting = setTimeout(() => {
+      this.collecting = undefined;
+      this.collect?.();
+    }, COLLECT_AFTER_MS);
+    this.collecting.unref();
   }
 
   /** A connection closed (or being closed): its HTTP/2 session, and the answers it held, go with it. */

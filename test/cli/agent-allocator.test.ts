@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { describe, expect, it, vi } from 'vitest';
-import { AGENT_ALLOCATOR_ENV, allocatorEnvironment, startsAgent } from '../../cli/agent-allocator.js';
+import { AGENT_ALLOCATOR_ENV, allocatorEnvironment, garbageCollector, startsAgent } from '../../cli/agent-allocator.js';
 import { CLI } from '../helpers.js';
 
 const environOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
@@ -52,5 +52,13 @@ describe('a bad command line for the agent', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr.trim()).toMatch(/^rvt-conform: refusing to listen on 0\.0\.0\.0:7471 without a token or client certificates/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("the agent's garbage collector", () => {
+  it('is V8\'s full collection, reachable without --expose-gc on the command line', () => {
+    const collect = garbageCollector();
+    expect(collect).toBeTypeOf('function');
+    expect(() => collect()).not.toThrow();
   });
 });
