@@ -32,8 +32,8 @@ const SETTLE_MS = 5_000;
 const BUDGET = { sessionMemory: 32 * MiB, clientMemory: 64 * MiB, agentMemory: 128 * MiB };
 /**
  * What clients may make the agent hold by its configuration: resources up to --max-agent-memory,
- * and answers waiting for clients that do not read them, apart, up to --max-agent-memory again
- * (adapters/grpc/connections.ts).
+ * and answers waiting for clients that do not read them with the WriteMr requests being served,
+ * apart, up to --max-agent-memory again (adapters/grpc/connections.ts).
  */
 const BUDGET_BYTES = 2 * BUDGET.agentMemory;
 
