@@ -50,7 +50,7 @@ function splatTitle(splat: KernelSplat): string {
     : normaliseSplatLine(said)
         .replace(/ at \S+\.[ch]\b/g, '')
         .replace(/ ?\(size N\)/g, '')
-        .replace(/, address: ADDR$/, '');
+        .replace(/,? (for )?address: ADDR$/, '');
   return splat.function === undefined ? short : `${splat.function}: ${short}`;
 }
 
