@@ -18,16 +18,19 @@ describe('rvt-conform findings', () => {
     }
   }, 60_000);
 
-  it('reads a folder of runs and writes findings.md, findings.json and the C reproducers they attach', async () => {
+  it('reads a folder of runs and writes findings.md, findings.json and a folder per finding with the reproducers they attach', async () => {
     const out = join(dir, 'out');
     const r = await runCli(['findings', runs(), '--out', out]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^5 finding\(s\), 1 known, 4 new, from 5 run\(s\): /);
     const file = FindingsFile.parse(JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')));
-    const attached = file.findings.flatMap((f) => f.reproducers.flatMap((p) => (p.c === undefined ? [] : [p.c.file])));
-    expect(attached.length).toBeGreaterThan(0);
-    expect((await readdir(out)).sort()).toEqual(['findings.json', 'findings.md', ...attached].sort());
+    const attached = file.findings.flatMap((f) => f.reproducers.flatMap((p) => (p.dir === undefined ? [] : p.files.map((x) => join(p.dir as string, x.name)))));
+    expect(attached.filter((a) => /^2-[a-z0-9-]+\/(module\/(rvt_repro\.c|Kbuild|Makefile)|program\/repro\.c)$/.test(a))).toHaveLength(4);
+    const folders = [...new Set(attached.map((a) => a.split('/')[0] as string))];
+    expect(folders.every((f) => /^\d+-[a-z0-9-]+$/.test(f))).toBe(true);
+    expect((await readdir(out)).sort()).toEqual(['findings.json', 'findings.md', ...folders].sort());
+    expect((await readdir(out, { recursive: true })).filter((n) => /\.c$|Kbuild|Makefile/.test(n)).sort()).toEqual(attached.sort());
     expect(await readFile(join(out, 'findings.md'), 'utf8')).toMatch(/^# Findings\n/);
   });
 
@@ -36,6 +39,7 @@ describe('rvt-conform findings', () => {
     await mkdir(out, { recursive: true });
     await writeFile(join(out, 'findings.md'), 'stale');
     await writeFile(join(out, 'repro-F00000000.c'), 'stale');
+    await mkdir(join(out, '9-a-finding-gone'));
     await writeFile(join(out, 'notes.txt'), 'mine');
     const r = await runCli(['findings', join(runs(), 'k61'), '--out', out, '--format', 'json']);
     expect(r.exitCode).toBe(0);
@@ -44,6 +48,7 @@ describe('rvt-conform findings', () => {
     expect(names).toContain('notes.txt');
     expect(names).not.toContain('findings.md');
     expect(names).not.toContain('repro-F00000000.c');
+    expect(names).not.toContain('9-a-finding-gone');
   });
 
   it('exits 2 naming a file that is not a valid results.json', async () => {
