@@ -2,9 +2,11 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { findingsCommand, type ReproRunner } from '../../cli/commands/findings.js';
 import { FindingsFile } from '../../reports/findings/schema.js';
 import { runCli } from '../cli-in-process.js';
-import { sampleRuns } from '../reports/findings/fixture.js';
+import { HOSTILE_RUNS, sampleRuns } from '../reports/findings/fixture.js';
 
 describe('rvt-conform findings', () => {
   let dir: string;
@@ -70,6 +72,9 @@ describe('rvt-conform findings', () => {
       [[join(dir, 'missing')], `cannot read ${join(dir, 'missing')}`],
       [[join(dir, 'empty')], `no results.json under ${join(dir, 'empty')}`],
       [[runs(), '--format', 'html'], 'unknown format html'],
+      [[runs(), '--reproduce'], '--reproduce runs each reproducer in a VM of its own: add --vm'],
+      [[runs(), '--reproduce', 'oops,bad'], 'unknown severity bad'],
+      [[runs(), '--vm'], '--vm and --expectations are for --reproduce'],
     ] as const;
     // the output is checked before any file is read: a bad --out costs nothing
     const r = await runCli(['findings', runs(), '--out', join(notJson, 'out')]);
@@ -80,5 +85,60 @@ describe('rvt-conform findings', () => {
       expect(r.exitCode, message).toBe(2);
       expect(r.stderr).toContain(message);
     }
+  });
+});
+
+describe('rvt-conform findings --reproduce (the VM replaced by a runner that answers as its boots would)', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rvt-findings-prove-'));
+  });
+  const flags = (out: string, more: Partial<Parameters<typeof findingsCommand>[1]> = {}) => ({ out, format: ['md', 'json'] as ('md' | 'json')[], reproduce: true as const, timeout: 60, ...more });
+  const oopsed: ReproRunner = async (plan, folder) => ({
+    // what the runner is handed is the folder findings wrote: the hostile program and its scenario
+    exitCode: existsSync(join(folder, 'hostile.c')) && readFileSync(join(folder, 'scenario'), 'utf8').trim() !== '' ? undefined : 0,
+    durationMs: 8_000,
+    kernel: '6.1.0-57-amd64',
+    device: plan.device,
+    log: ['[  5.1] BUG: kernel NULL pointer dereference, address: 0000000000000010'],
+  });
+
+  it("runs each finding's reproducer from its folder and records the outcome in findings.json and findings.md; exit 0 when each shows its finding", async () => {
+    const out = join(dir, 'proved');
+    const ran: string[] = [];
+    const runner: ReproRunner = async (plan, folder) => {
+      ran.push(folder);
+      return oopsed(plan, folder);
+    };
+    expect(await findingsCommand(HOSTILE_RUNS, flags(out), runner)).toBe(0);
+    expect(ran.map((f) => f.slice(out.length + 1)).sort()).toEqual(['1-rvt-lkey-ok-bug-kernel-null-pointer-dereference', '2-rvt-get-rwqe-bug-unable-to-handle-page-fault', '3-rvt-modify-srq-bug-unable-to-handle-page-fault']);
+    const file = FindingsFile.parse(JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')));
+    expect(file.findings.map((f) => f.reproducers[0]?.proof)).toEqual(
+      file.findings.map(() => ({ kernel: '6.1.0-57-amd64', device: 'rvt_sim0', outcome: 'crashed', splat: 'BUG: kernel NULL pointer dereference, address: 0000000000000010', proves: true, seconds: 8, exitCode: null })),
+    );
+    expect(await readFile(join(out, 'findings.md'), 'utf8')).toContain('**proved** in the VM: crashed');
+  });
+
+  it('exits 1 when a reproducer does not show its finding, and 0 when the expectations say why (status not-observable)', async () => {
+    const out = join(dir, 'unproved');
+    const clean: ReproRunner = async (plan) => ({ exitCode: 1, durationMs: 8_000, kernel: '6.12.118+deb12-amd64', device: plan.device, log: [] });
+    expect(await findingsCommand(HOSTILE_RUNS, flags(out, { reproduce: ['oops'] }), clean)).toBe(1);
+    const why = join(dir, 'why.yaml');
+    await writeFile(
+      why,
+      ['hostile_user/rq-num-sge-over', 'hostile_user/rq-num-sge-huge', 'hostile_user/srq-resize-num-sge-over']
+        .map((id) => `  - id: ${id}\n    status: not-observable\n    reason: fixed in this kernel\n    link: https://example.org/fix\n`)
+        .reduce((a, b) => a + b, 'expectations:\n'),
+    );
+    expect(await findingsCommand(HOSTILE_RUNS, flags(out, { reproduce: ['oops'], expectations: why }), clean)).toBe(0);
+    const file = FindingsFile.parse(JSON.parse(await readFile(join(out, 'findings.json'), 'utf8')));
+    expect(file.findings[0]?.reproducers[0]?.proof).toMatchObject({ outcome: 'not-reproduced', proves: false, excused: expect.stringMatching(/^fixed in this kernel \(.*why\.yaml:2\)$/) });
+  });
+
+  it('runs nothing for severities no finding has', async () => {
+    const never: ReproRunner = async () => {
+      throw new Error('no reproducer should run');
+    };
+    expect(await findingsCommand(HOSTILE_RUNS, flags(join(dir, 'none'), { reproduce: ['contract'] }), never)).toBe(0);
   });
 });

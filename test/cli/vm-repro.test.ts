@@ -20,7 +20,7 @@ describe('vm --run-repro: what it runs', () => {
   it("tells a module's folder from a program's C file, and refuses anything else", () => {
     expect(reproducerAt(join(dir, 'module'))).toEqual({ kind: 'module', dir: join(dir, 'module') });
     expect(reproducerAt(join(dir, 'repro.c'))).toEqual({ kind: 'program', source: join(dir, 'repro.c') });
-    expect(() => reproducerAt(dir)).toThrow(UserError);
+    expect(() => reproducerAt(join(dir, 'module', 'Kbuild'))).toThrow(UserError);
     expect(() => reproducerAt(join(dir, 'missing'))).toThrow(/neither a kernel reproducer's folder \(rvt_repro\.c and Kbuild\) nor a program's \.c file/);
   });
 
@@ -47,15 +47,18 @@ describe('vm --run-repro: the guest script', () => {
     await writeFile(join(bin, 'dmesg'), `#!/bin/sh\necho 'before: not ours'\ncat ${kmsg}\n${logAfterMark.map((l) => `echo '${l}'`).join('\n')}\n`);
     await chmod(join(bin, 'insmod'), 0o755);
     await chmod(join(bin, 'dmesg'), 0o755);
-    const script = guestScript({ kind: 'module', ko: '/cache/rvt_repro.ko' }, 'rxe0', 3000, kmsg);
+    const script = guestScript({ kind: 'module', ko: '/cache/rvt_repro.ko' }, 'rxe0', 3000, { kmsg, panicOnOops: join(bin, 'panic_on_oops') });
     const r = await execa('/bin/sh', ['-c', script], { reject: false, env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
     const args = await execa('cat', [join(bin, 'insmod.args')]);
-    return { ...r, insmod: args.stdout };
+    const panic = await execa('cat', [join(bin, 'panic_on_oops')]);
+    return { ...r, insmod: args.stdout, panicOnOops: panic.stdout };
   }
 
   it('insmods the module on the device with its wait, prints the log from its mark on, and exits 0 when it reproduced', async () => {
     const r = await runScript(['rvt-repro: post_send/rdma-write: reproduced: 1 of 1 clauses broken, as recorded']);
     expect(r.insmod).toBe('/cache/rvt_repro.ko device=rxe0 wait_ms=3000');
+    // an oops ends the boot at once instead of leaving it to wait on the locks the dead task held
+    expect(r.panicOnOops).toBe('1');
     expect(r.stdout).not.toContain('before: not ours');
     expect(r.stdout).toContain('rvt-repro: post_send/rdma-write: reproduced: 1 of 1 clauses broken, as recorded');
     expect(r.stderr).toContain('rvt-vm: insmod exited 1 (init returns -EAGAIN by design)');
@@ -74,6 +77,28 @@ describe('vm --run-repro: the guest script', () => {
     const script = guestScript({ kind: 'program', binary: '/cache/repro' }, 'rvt_sim0', 3000);
     expect(script).toContain("REPRO_WAIT_MS=3000 '/cache/repro' 'rvt_sim0'");
     expect(script).toContain(`case $status in 0) exit ${VERDICT_EXIT.reproduced};; 1) exit ${VERDICT_EXIT.notReproduced};; *) exit ${VERDICT_EXIT.noVerdict};; esac`);
+  });
+
+  it("runs the hostile program's scenario on the device, bounded; its end is no reproduction (a splat in the log is, read by the host), its death no verdict", () => {
+    const script = guestScript({ kind: 'hostile', binary: '/cache/hostile', scenario: 'rq-num-sge-over' }, 'rvt_sim0', 3000);
+    expect(script).toContain("timeout -k 5 60 '/cache/hostile' -d 'rvt_sim0' 'rq-num-sge-over'");
+    expect(script).toContain(`case $status in 0) exit ${VERDICT_EXIT.notReproduced};; *) exit ${VERDICT_EXIT.noVerdict};; esac`);
+  });
+});
+
+describe('vm --run-repro: a folder findings wrote', () => {
+  it('holds a program (repro.c) or the hostile program with its scenario; a scenario it does not know is refused', async () => {
+    const program = join(dir, 'found-program');
+    await mkdir(program);
+    await writeFile(join(program, 'repro.c'), 'int main(void) { return 0; }\n');
+    expect(reproducerAt(program)).toEqual({ kind: 'program', source: join(program, 'repro.c') });
+    const hostile = join(dir, 'found-hostile');
+    await mkdir(hostile);
+    await writeFile(join(hostile, 'hostile.c'), 'int main(void) { return 0; }\n');
+    await writeFile(join(hostile, 'scenario'), 'rq-num-sge-over\n');
+    expect(reproducerAt(hostile)).toEqual({ kind: 'hostile', source: join(hostile, 'hostile.c'), scenario: 'rq-num-sge-over' });
+    await writeFile(join(hostile, 'scenario'), 'rm -rf /\n');
+    expect(() => reproducerAt(hostile)).toThrow(/names no hostile scenario/);
   });
 });
 

@@ -1,10 +1,8 @@
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collectFindings, type LoadedRun } from '../../../reports/findings/collect.js';
 import { readResults } from '../../../reports/read-results.js';
+import { HOSTILE_RUNS } from './fixture.js';
 
-/** The hostile tier as CI's VM left it on 6.1 and 6.12: three scenarios oopsed rdmavt, four passed. */
-export const HOSTILE_RUNS = ['hostile-6.1.json', 'hostile-6.12.json'].map((name) => join(import.meta.dirname, '../../fixtures/findings', name));
 
 describe('findings: the hostile tier', () => {
   let runs: LoadedRun[];
