@@ -9,7 +9,7 @@ import { type FindingsFile, type Proof, Severity } from '../../reports/findings/
 import { FINDINGS_FORMATS, type FindingsFormat, findingsFile, findingsSet, writeFindings } from '../../reports/findings/write.js';
 import { UserError } from '../../spec/errors.js';
 import { isVmDevice } from '../../vm/devices.js';
-import type { GuestKernel } from '../../vm/kernel.js';
+import { type GuestKernel, resolveKernel } from '../../vm/kernel.js';
 import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
 import { parseTimeoutSeconds } from '../options.js';
 import { reportSetDir } from '../output-paths.js';
@@ -55,8 +55,17 @@ export function vmRunner(options: { kernel: GuestKernel | undefined; timeoutMs: 
  * Proves the findings of these severities by their reproducers, one boot each, in the order
  * planProofs gives; says each outcome as it comes; the findings with the proofs recorded.
  */
-export async function proveFindings(file: FindingsFile, out: string, severities: ReadonlySet<Severity>, run: ReproRunner, entries: readonly Expectation[], say: (line: string) => void): Promise<FindingsFile> {
-  const plans = planProofs(file, severities);
+export async function proveFindings(
+  file: FindingsFile,
+  out: string,
+  options: { severities: ReadonlySet<Severity>; seenOn: string | undefined; entries: readonly Expectation[] },
+  run: ReproRunner,
+  say: (line: string) => void,
+): Promise<FindingsFile> {
+  const plans = planProofs(file, options.severities, options.seenOn);
+  const asked = file.findings.filter((f) => options.severities.has(f.severity)).length;
+  const planned = new Set(plans.map((p) => p.finding)).size;
+  if (planned < asked) say(`findings: ${asked - planned} finding(s) of the severities asked were not seen on ${options.seenOn ?? 'this kernel'} (or have no reproducer to run): not run`);
   const proofs: Array<{ plan: ProofPlan; proof: Proof }> = [];
   for (const [index, plan] of plans.entries()) {
     const finding = file.findings.find((f) => f.id === plan.finding);
@@ -65,7 +74,7 @@ export async function proveFindings(file: FindingsFile, out: string, severities:
     proofs.push({ plan, proof });
     say(`findings: ${index + 1}/${plans.length} ${finding.id} ${plan.dir}: ${proofWords(proof).replace(/\*\*/g, '')}`);
   }
-  return recordProofs(file, proofs, entries);
+  return recordProofs(file, proofs, options.entries);
 }
 
 /** An expectations file for the reproducers: its ids are the runs' case and clause ids. */
@@ -90,8 +99,10 @@ export async function findingsCommand(paths: readonly string[], flags: FindingsF
   await writeFindings(out, set);
   if (flags.reproduce !== undefined) {
     const severities = new Set(flags.reproduce === true ? Severity.options : flags.reproduce);
-    const run = runner ?? vmRunner({ kernel, timeoutMs: flags.timeout * 1000, workDir: out });
-    file = await proveFindings(file, out, severities, run, entries, (line) => process.stderr.write(`${line}\n`));
+    // the kernel that boots, resolved before any boot (the default: the newest installed one)
+    const booted = runner === undefined ? (kernel ?? resolveKernel()) : kernel;
+    const run = runner ?? vmRunner({ kernel: booted, timeoutMs: flags.timeout * 1000, workDir: out });
+    file = await proveFindings(file, out, { severities, seenOn: booted?.release, entries }, run, (line) => process.stderr.write(`${line}\n`));
     set = findingsSet(file, flags.format);
     await writeFindings(out, set);
   }

@@ -31,12 +31,15 @@ const KERNEL_SIDE: ReadonlySet<Severity> = new Set(['oops', 'lockup', 'memory-sa
 
 /**
  * The reproducers to run for the findings of these severities: every one written into a folder
- * (a command alone has nothing to run). Each runs in a boot of its own, as `vm --run-repro` does;
- * those whose finding takes the kernel down come last, so a CI log reads the survivable first.
+ * (a command alone has nothing to run), of a finding seen on the kernel that boots (`seenOn`, a
+ * release: a defect fixed in a later kernel is not asked of it). Each runs in a boot of its own,
+ * as `vm --run-repro` does; those whose finding takes the kernel down come last, so a CI log
+ * reads the survivable first.
  */
-export function planProofs(file: FindingsFile, severities: ReadonlySet<Severity>): ProofPlan[] {
+export function planProofs(file: FindingsFile, severities: ReadonlySet<Severity>, seenOn?: string): ProofPlan[] {
+  const seenThere = (finding: FindingsFile['findings'][number]) => seenOn === undefined || finding.seen.some((s) => file.runs[s.run]?.kernel === seenOn);
   const plans = file.findings.flatMap((finding) =>
-    severities.has(finding.severity)
+    severities.has(finding.severity) && seenThere(finding)
       ? finding.reproducers.flatMap((r, reproducer) =>
           r.dir === undefined ? [] : [{ finding: finding.id, reproducer, dir: r.dir, device: r.device, kernelDown: finding.severity === 'oops' || finding.severity === 'lockup' }],
         )

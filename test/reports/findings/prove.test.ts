@@ -25,6 +25,14 @@ describe('findings --reproduce: planning and recording (the VM replaced by what 
     expect(plans.slice(0, -1).every((p) => !p.kernelDown)).toBe(true);
   });
 
+  it('plans only the findings seen on the kernel that boots', () => {
+    const on612 = planProofs(file, new Set(Severity.options), '6.12.118');
+    const seen612 = file.findings.filter((f) => f.seen.some((s) => file.runs[s.run]?.kernel === '6.12.118')).map((f) => f.id);
+    expect(on612.length).toBeGreaterThan(0);
+    expect(on612.length).toBeLessThan(planProofs(file, new Set(Severity.options)).length);
+    expect(on612.every((p) => seen612.includes(p.finding))).toBe(true);
+  });
+
   it('plans only the severities asked for', () => {
     const plans = planProofs(file, new Set(['contract'] as const));
     const contract = file.findings.filter((f) => f.severity === 'contract').map((f) => f.id);
