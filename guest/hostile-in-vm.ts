@@ -8,9 +8,10 @@ import { type GuestKernel, kernelLabel, resolveKernel } from '../vm/kernel.js';
 import { quote } from '../vm/job-script.js';
 import { installHint, projectRoot } from '../vm/project-root.js';
 import { GuestEndedEarly, runInVm, startEstimate } from '../vm/run.js';
-import { HOSTILE_SOURCE } from '../suites/hostile/scenarios.js';
 import { type VmRunInfo, vmRunInfo } from '../vm/run-info.js';
 
+/** The hostile program's source: standalone C over libibverbs (adapters/ibverbs/hostile/hostile.c). */
+export const HOSTILE_SOURCE = 'adapters/ibverbs/hostile/hostile.c';
 
 /**
  * After each scenario the guest waits this long before reading the kernel log: with the soft-lockup

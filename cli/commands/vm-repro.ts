@@ -56,6 +56,28 @@ export const GUEST_PATHS = { kmsg: '/dev/kmsg', panicOnOops: '/proc/sys/kernel/p
 /** A reproducer built for the guest. */
 export type BuiltReproducer = { kind: 'module'; ko: string } | { kind: 'program'; binary: string } | { kind: 'hostile'; binary: string; scenario: string };
 
+/** The guest's lines that run the reproducer and leave its status where its verdict reads it. */
+function runLines(repro: BuiltReproducer, device: VmDevice, waitMs: number): string[] {
+  switch (repro.kind) {
+    case 'module':
+      return [`insmod ${quote(repro.ko)} ${quote(`device=${device}`)} ${quote(`wait_ms=${waitMs}`)}`, 'echo "rvt-vm: insmod exited $? (init returns -EAGAIN by design)" >&2'];
+    case 'program':
+      return [`REPRO_WAIT_MS=${waitMs} ${quote(repro.binary)} ${quote(device)}`, 'status=$?', 'echo "rvt-vm: the program exited $status" >&2'];
+    case 'hostile':
+      return [`timeout -k 5 ${HOSTILE_TIMEOUT_S} ${quote(repro.binary)} -d ${quote(device)} ${quote(repro.scenario)}`, 'status=$?', 'echo "rvt-vm: the hostile program exited $status" >&2'];
+  }
+}
+
+const VERDICT_LINES: Record<BuiltReproducer['kind'], string[]> = {
+  module: [
+    `if grep -q ': reproduced: ' "$log"; then exit ${VERDICT_EXIT.reproduced}; fi`,
+    `if grep -q ': not reproduced: ' "$log"; then exit ${VERDICT_EXIT.notReproduced}; fi`,
+    `exit ${VERDICT_EXIT.noVerdict}`,
+  ],
+  program: [`case $status in 0) exit ${VERDICT_EXIT.reproduced};; 1) exit ${VERDICT_EXIT.notReproduced};; *) exit ${VERDICT_EXIT.noVerdict};; esac`],
+  hostile: [`case $status in 0) exit ${VERDICT_EXIT.notReproduced};; *) exit ${VERDICT_EXIT.noVerdict};; esac`],
+};
+
 /**
  * The guest's side of a reproducer run, as one shell script: mark the kernel log, run it, then
  * print the kernel log from the mark on (the module's lines, any splat and its call trace). A
@@ -67,23 +89,8 @@ export type BuiltReproducer = { kind: 'module'; ko: string } | { kind: 'program'
  */
 export function guestScript(repro: BuiltReproducer, device: VmDevice, waitMs: number, paths = GUEST_PATHS): string {
   const { kmsg, panicOnOops } = paths;
-  const run = {
-    module: () => [`insmod ${quote((repro as { ko: string }).ko)} ${quote(`device=${device}`)} ${quote(`wait_ms=${waitMs}`)}`, 'echo "rvt-vm: insmod exited $? (init returns -EAGAIN by design)" >&2'],
-    program: () => [`REPRO_WAIT_MS=${waitMs} ${quote((repro as { binary: string }).binary)} ${quote(device)}`, 'status=$?', 'echo "rvt-vm: the program exited $status" >&2'],
-    hostile: () => {
-      const { binary, scenario } = repro as { binary: string; scenario: string };
-      return [`timeout -k 5 ${HOSTILE_TIMEOUT_S} ${quote(binary)} -d ${quote(device)} ${quote(scenario)}`, 'status=$?', 'echo "rvt-vm: the hostile program exited $status" >&2'];
-    },
-  }[repro.kind]();
-  const verdict = {
-    module: [
-      `if grep -q ': reproduced: ' "$log"; then exit ${VERDICT_EXIT.reproduced}; fi`,
-      `if grep -q ': not reproduced: ' "$log"; then exit ${VERDICT_EXIT.notReproduced}; fi`,
-      `exit ${VERDICT_EXIT.noVerdict}`,
-    ],
-    program: [`case $status in 0) exit ${VERDICT_EXIT.reproduced};; 1) exit ${VERDICT_EXIT.notReproduced};; *) exit ${VERDICT_EXIT.noVerdict};; esac`],
-    hostile: [`case $status in 0) exit ${VERDICT_EXIT.notReproduced};; *) exit ${VERDICT_EXIT.noVerdict};; esac`],
-  }[repro.kind];
+  const run = runLines(repro, device, waitMs);
+  const verdict = VERDICT_LINES[repro.kind];
   return [
     `echo 1 >${quote(panicOnOops)} 2>/dev/null || true`,
     `echo ${quote(LOG_MARKER)} >${quote(kmsg)}`,

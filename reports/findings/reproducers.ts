@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isUserError } from '../../spec/errors.js';
-import { HOSTILE_SOURCE, hostileRunCommand } from '../../suites/hostile/scenarios.js';
+import { HOSTILE_SOURCE } from '../../guest/hostile-in-vm.js';
+import { hostileRunCommand } from '../../suites/hostile/scenarios.js';
 import { projectRoot } from '../../vm/project-root.js';
 import { renderKernelRepro } from '../repro/kernel/module.js';
 import { renderRepro } from '../repro/program.js';

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import type { CaseHeading } from '../case.js';
 
-/** The hostile program's source: standalone C over libibverbs. */
-export const HOSTILE_SOURCE = 'adapters/ibverbs/hostile/hostile.c';
-
 /** How a reader builds the program from `source` and runs one scenario on `device` (as root; rvt_sim loaded with qib_id=1 for rvt_sim0). */
 export const hostileRunCommand = (source: string, scenario: string, device = 'rvt_sim0') =>
   `cc -Wall -O2 -o hostile ${source} -libverbs -lpthread && ./hostile -d ${device} ${scenario}`;

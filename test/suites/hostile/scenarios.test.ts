@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHostile } from '../../../guest/hostile-in-vm.js';
+import { HOSTILE_SOURCE, buildHostile } from '../../../guest/hostile-in-vm.js';
 import { hostileUserClauses } from '../../../spec/clauses/hostile-user.js';
-import { HOSTILE_SCENARIOS, HOSTILE_SCENARIO_NAMES, HOSTILE_SOURCE, parseHostileLine } from '../../../suites/hostile/scenarios.js';
+import { HOSTILE_SCENARIOS, HOSTILE_SCENARIO_NAMES, parseHostileLine } from '../../../suites/hostile/scenarios.js';
 import { ROOT } from '../../helpers.js';
 
 describe("the hostile program's line", () => {
