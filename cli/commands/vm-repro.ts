@@ -44,6 +44,19 @@ export function reproducerAt(path: string): Reproducer {
 /** Marks where this run's part of the kernel log starts: everything after it is the reproducer's. */
 export const LOG_MARKER = 'rvt-repro-vm: start';
 
+/** Heads the kernel log in the guest's output: what the reproducer itself printed comes before it. */
+export const KERNEL_LOG_HEADING = '== the kernel log of the run';
+
+/**
+ * The kernel's own lines of a run, from the guest's output: after the heading, without the
+ * module's pr_info lines. Neither what a program prints nor what a module logs is evidence of a
+ * splat: both quote the recording, whose splat lines they name.
+ */
+export function kernelLines(output: readonly string[]): string[] {
+  const at = output.indexOf(KERNEL_LOG_HEADING);
+  return (at === -1 ? [] : output.slice(at + 1)).filter((line) => !/^(\[\s*\d+\.\d+\] )?rvt-repro: /.test(line));
+}
+
 /** How the guest tells the host what the reproducer concluded (a module: from its last line; a program: its exit status). */
 export const VERDICT_EXIT = { reproduced: 0, notReproduced: 1, noVerdict: 4 } as const;
 
@@ -97,7 +110,7 @@ export function guestScript(repro: BuiltReproducer, device: VmDevice, waitMs: nu
     ...run,
     'log=$(mktemp)',
     `dmesg | awk -v m=${quote(LOG_MARKER)} 'seen { print } index($0, m) { seen = 1 }' >"$log"`,
-    `echo ${quote('== the kernel log of the run')}`,
+    `echo ${quote(KERNEL_LOG_HEADING)}`,
     'cat "$log"',
     ...verdict,
     '',

@@ -22,7 +22,7 @@ export interface ReproRun {
   durationMs: number;
   kernel: string;
   device: string;
-  /** The kernel log of the run and, if the VM went down, the console from its first splat. */
+  /** The kernel's lines of the run (never what the reproducer printed: it quotes the recorded splat) and, if the VM went down, the console from its first splat. */
   log: readonly string[];
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../spec/errors.js';
-import { consoleSplat, guestScript, LOG_MARKER, moduleDevice, reproducerAt, VERDICT_EXIT } from '../../cli/commands/vm-repro.js';
+import { consoleSplat, guestScript, kernelLines, LOG_MARKER, moduleDevice, reproducerAt, VERDICT_EXIT } from '../../cli/commands/vm-repro.js';
 import { runCli } from '../cli-in-process.js';
 
 let dir: string;
@@ -83,6 +83,19 @@ describe('vm --run-repro: the guest script', () => {
     const script = guestScript({ kind: 'hostile', binary: '/cache/hostile', scenario: 'rq-num-sge-over' }, 'rvt_sim0', 3000);
     expect(script).toContain("timeout -k 5 60 '/cache/hostile' -d 'rvt_sim0' 'rq-num-sge-over'");
     expect(script).toContain(`case $status in 0) exit ${VERDICT_EXIT.notReproduced};; *) exit ${VERDICT_EXIT.noVerdict};; esac`);
+  });
+});
+
+describe("vm --run-repro: the kernel's lines of a run", () => {
+  it("are those after the heading, without the module's own: a program or a module quoting the recorded splat is no splat", () => {
+    const output = [
+      'note: the recording got WARNING: CPU: 1 PID: 268 at drivers/infiniband/sw/rdmavt/qp.c:2041',
+      '== the kernel log of the run',
+      '[   12.100000] rvt-repro: post_send/rdma-write: the recording got WARNING: CPU: 1 PID: 268',
+      '[   12.200000] WARNING: CPU: 0 PID: 91 at drivers/infiniband/sw/rdmavt/qp.c:2041 rvt_post_send+0x7e6/0x8a0 [rdmavt]',
+    ];
+    expect(kernelLines(output)).toEqual([output[3]]);
+    expect(kernelLines(output.slice(0, 1))).toEqual([]);
   });
 });
 
