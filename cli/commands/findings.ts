@@ -13,7 +13,7 @@ import { type GuestKernel, resolveKernel } from '../../vm/kernel.js';
 import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
 import { parseTimeoutSeconds } from '../options.js';
 import { reportSetDir } from '../output-paths.js';
-import { kernelLines, reproduceInVm, reproducerAt } from './vm-repro.js';
+import { kernelLines, programStatus, reproduceInVm, reproducerAt } from './vm-repro.js';
 
 interface FindingsFlags {
   out: string;
@@ -47,7 +47,8 @@ export type ReproRunner = (plan: ProofPlan, dir: string) => Promise<ReproRun>;
 export function vmRunner(options: { kernel: GuestKernel | undefined; timeoutMs: number; workDir: string }): ReproRunner {
   return async (plan, dir) => {
     const run = await reproduceInVm(reproducerAt(dir), { device: isVmDevice(plan.device) ? plan.device : undefined, kernel: options.kernel, timeoutMs: options.timeoutMs, workDir: options.workDir, echo: process.stderr });
-    return { exitCode: run.exitCode, durationMs: run.durationMs, kernel: run.kernel.release, device: run.device, log: [...kernelLines(run.log), ...run.consoleSplat] };
+    const status = programStatus(run.log);
+    return { exitCode: run.exitCode, ...(status === undefined ? {} : { programStatus: status }), durationMs: run.durationMs, kernel: run.kernel.release, device: run.device, log: [...kernelLines(run.log), ...run.consoleSplat] };
   };
 }
 

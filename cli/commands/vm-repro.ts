@@ -57,6 +57,12 @@ export function kernelLines(output: readonly string[]): string[] {
   return (at === -1 ? [] : output.slice(at + 1)).filter((line) => !/^(\[\s*\d+\.\d+\] )?rvt-repro: /.test(line));
 }
 
+/** The program's own exit status, as the guest script prints it before the kernel log (undefined for a module, or a VM that ended first). */
+export function programStatus(output: readonly string[]): number | undefined {
+  const line = output.map((l) => /^rvt-vm: the program exited (\d+)$/.exec(l)).find((m) => m !== null);
+  return line?.[1] === undefined ? undefined : Number(line[1]);
+}
+
 /** How the guest tells the host what the reproducer concluded (a module: from its last line; a program: its exit status). */
 export const VERDICT_EXIT = { reproduced: 0, notReproduced: 1, noVerdict: 4 } as const;
 
@@ -75,9 +81,9 @@ function runLines(repro: BuiltReproducer, device: VmDevice, waitMs: number): str
     case 'module':
       return [`insmod ${quote(repro.ko)} ${quote(`device=${device}`)} ${quote(`wait_ms=${waitMs}`)}`, 'echo "rvt-vm: insmod exited $? (init returns -EAGAIN by design)" >&2'];
     case 'program':
-      return [`REPRO_WAIT_MS=${waitMs} ${quote(repro.binary)} ${quote(device)}`, 'status=$?', 'echo "rvt-vm: the program exited $status" >&2'];
+      return [`REPRO_WAIT_MS=${waitMs} ${quote(repro.binary)} ${quote(device)}`, 'status=$?', 'echo "rvt-vm: the program exited $status"'];
     case 'hostile':
-      return [`timeout -k 5 ${HOSTILE_TIMEOUT_S} ${quote(repro.binary)} -d ${quote(device)} ${quote(repro.scenario)}`, 'status=$?', 'echo "rvt-vm: the hostile program exited $status" >&2'];
+      return [`timeout -k 5 ${HOSTILE_TIMEOUT_S} ${quote(repro.binary)} -d ${quote(device)} ${quote(repro.scenario)}`, 'status=$?', 'echo "rvt-vm: the program exited $status"'];
   }
 }
 

@@ -24,7 +24,12 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 
 /** A reproducer's run in the VM in one line: what it did, whether that shows the finding, how long it took. */
 export function proofWords(proof: Proof): string {
-  const did = { reproduced: 'reproduced', 'not-reproduced': 'did not reproduce', crashed: 'crashed (no verdict: the program or the kernel went down)' }[proof.outcome];
+  const did = {
+    reproduced: 'reproduced',
+    'not-reproduced': 'did not reproduce',
+    crashed: 'crashed (no verdict: the program or the kernel went down)',
+    'no-verdict': 'gave no verdict (it could not run: see its output)',
+  }[proof.outcome];
   const verdict = proof.proves ? '**proved**' : proof.excused === undefined ? '**not proved**' : `**not proved, excused**: ${proof.excused}`;
   return `${verdict} in the VM: ${did} on linux ${proof.kernel}, ${proof.device}, in ${proof.seconds.toFixed(1)} s with boot${proof.splat === null ? '' : `; the kernel said ${code(proof.splat)}`}`;
 }

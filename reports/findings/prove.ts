@@ -19,6 +19,8 @@ export interface ProofPlan {
 export interface ReproRun {
   /** The guest's status (VERDICT_EXIT), or undefined when the VM ended first. */
   exitCode: number | undefined;
+  /** A program's own exit status (128 + n: killed by signal n; 124: stopped as hung), when it printed one. */
+  programStatus?: number;
   durationMs: number;
   kernel: string;
   device: string;
@@ -52,15 +54,23 @@ export function planProofs(file: FindingsFile, severities: ReadonlySet<Severity>
 const unstamped = (line: string) => line.replace(/^\[\s*\d+\.\d+\]\s?/, '');
 
 /**
+ * A run without a verdict that crashed: the VM ended (an oops panics it), a program died by a
+ * signal or hung, or a module's run left a splat. A program that exited by itself (2: no such
+ * device) or a module that printed nothing did not run to anything.
+ */
+const died = (run: ReproRun) =>
+  run.exitCode === undefined || (run.programStatus !== undefined ? run.programStatus === 124 || run.programStatus >= 128 : run.log.some((line) => isSplatLine(line)));
+
+/**
  * What a run shows of a finding of `severity`: a contract or a user-space crash is shown by the
  * reproducer's own verdict (reproduced; a crash also by crashing), a kernel finding by a splat in
  * the kernel log or console (or the reproducer's verdict, which counts a WARN's taint).
  */
 export function proofOf(severity: Severity, run: ReproRun): Proof {
-  const outcome: ReproOutcome = run.exitCode === 0 ? 'reproduced' : run.exitCode === 1 ? 'not-reproduced' : 'crashed';
+  const outcome: ReproOutcome = run.exitCode === 0 ? 'reproduced' : run.exitCode === 1 ? 'not-reproduced' : died(run) ? 'crashed' : 'no-verdict';
   const splatLine = run.log.find((line) => isSplatLine(line));
   const splat = splatLine === undefined ? null : unstamped(splatLine).trim();
-  const proves = KERNEL_SIDE.has(severity) ? splat !== null || outcome === 'reproduced' : severity === 'crash' ? outcome !== 'not-reproduced' : outcome === 'reproduced';
+  const proves = KERNEL_SIDE.has(severity) ? splat !== null || outcome === 'reproduced' : severity === 'crash' ? outcome === 'crashed' || outcome === 'reproduced' : outcome === 'reproduced';
   return { kernel: run.kernel, device: run.device, outcome, splat, proves, seconds: Math.round(run.durationMs / 100) / 10, exitCode: run.exitCode ?? null };
 }
 

@@ -76,14 +76,14 @@ export const ReproducerKind = z.enum(['program', 'module', 'hostile', 'command']
 export type ReproducerKind = z.infer<typeof ReproducerKind>;
 
 /** How a reproducer did in a VM (`findings --reproduce --vm`). */
-export const ReproOutcome = z.enum(['reproduced', 'not-reproduced', 'crashed']);
+export const ReproOutcome = z.enum(['reproduced', 'not-reproduced', 'crashed', 'no-verdict']);
 export type ReproOutcome = z.infer<typeof ReproOutcome>;
 
 export const Proof = z.object({
   /** The kernel it booted, as the VM named it. */
   kernel: z.string(),
   device: z.string(),
-  /** reproduced: its own verdict said so; not-reproduced: likewise; crashed: no verdict (the program or the kernel went down). */
+  /** reproduced, not-reproduced: its own verdict; crashed: the kernel went down, or the program died by a signal or hung; no-verdict: neither (it could not run: no device, a failed setup). */
   outcome: ReproOutcome,
   /** The first splat line the kernel printed during the run, if any. */
   splat: z.string().nullable(),

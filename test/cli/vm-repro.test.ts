@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../spec/errors.js';
-import { consoleSplat, guestScript, kernelLines, LOG_MARKER, moduleDevice, reproducerAt, VERDICT_EXIT } from '../../cli/commands/vm-repro.js';
+import { consoleSplat, guestScript, kernelLines, LOG_MARKER, moduleDevice, programStatus, reproducerAt, VERDICT_EXIT } from '../../cli/commands/vm-repro.js';
 import { runCli } from '../cli-in-process.js';
 
 let dir: string;
@@ -96,6 +96,13 @@ describe("vm --run-repro: the kernel's lines of a run", () => {
     ];
     expect(kernelLines(output)).toEqual([output[3]]);
     expect(kernelLines(output.slice(0, 1))).toEqual([]);
+  });
+
+  it("read a program's own exit status from its line (a signal tells a crash from a program that could not start)", () => {
+    const script = guestScript({ kind: 'program', binary: '/cache/repro' }, 'rvt_sim0', 3000);
+    expect(script).toContain('echo "rvt-vm: the program exited $status"\n');
+    expect(programStatus(['device: rvt_sim0', 'rvt-vm: the program exited 139', '== the kernel log of the run'])).toBe(139);
+    expect(programStatus(['rvt-repro: x: reproduced: 1 of 1 clauses broken'])).toBeUndefined();
   });
 });
 

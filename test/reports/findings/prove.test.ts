@@ -43,14 +43,19 @@ describe('findings --reproduce: planning and recording (the VM replaced by what 
   it.each([
     ['contract', run({ exitCode: 0 }), 'reproduced', true],
     ['contract', run({ exitCode: 1 }), 'not-reproduced', false],
-    ['contract', run({ exitCode: 4 }), 'crashed', false],
-    ['crash', run({ exitCode: 4 }), 'crashed', true],
+    ['contract', run({ exitCode: 4, programStatus: 139 }), 'crashed', false],
+    ['crash', run({ exitCode: 4, programStatus: 139 }), 'crashed', true],
+    ['crash', run({ exitCode: 4, programStatus: 124 }), 'crashed', true],
+    // exit 2: the program found no such device; nothing ran, nothing crashed
+    ['crash', run({ exitCode: 4, programStatus: 2 }), 'no-verdict', false],
     ['crash', run({ exitCode: 1 }), 'not-reproduced', false],
+    ['oops', run({ exitCode: 4, log: OOPS }), 'crashed', true],
+    ['oops', run({ exitCode: 4 }), 'no-verdict', false],
     ['oops', run({ exitCode: undefined, log: OOPS }), 'crashed', true],
     ['oops', run({ exitCode: undefined, log: [] }), 'crashed', false],
     ['memory-safety', run({ exitCode: 1, log: WARN }), 'not-reproduced', true],
     ['memory-safety', run({ exitCode: 1 }), 'not-reproduced', false],
-  ] as const)('a %s finding, the guest status %#: %s, proves it: %s', (severity, r, outcome, proves) => {
+  ] as const)('a %s finding, run %#: its outcome and whether it proves the finding', (severity, r, outcome, proves) => {
     expect(proofOf(severity, r)).toMatchObject({ outcome, proves, seconds: 7.9, kernel: '6.1.0-57-amd64', device: 'rvt_sim0' });
   });
 
