@@ -79,6 +79,23 @@ describe('vm --run-repro: the guest script', () => {
     expect(script).toContain(`case $status in 0) exit ${VERDICT_EXIT.reproduced};; 1) exit ${VERDICT_EXIT.notReproduced};; *) exit ${VERDICT_EXIT.noVerdict};; esac`);
   });
 
+  it.each([
+    ['exit 0', VERDICT_EXIT.notReproduced, 'rvt-vm: the program exited 0'],
+    ['kill -SEGV $$', VERDICT_EXIT.noVerdict, 'rvt-vm: the program exited 139'],
+  ])('runs the hostile program (a stub that does %s) to the guest status %i, its own status on stdout', async (body, status, line) => {
+    const bin = await mkdtemp(join(tmpdir(), 'rvt-vm-repro-hostile-'));
+    await writeFile(join(bin, 'hostile'), `#!/bin/sh\necho "hostile: $3: args $1 $2"\n${body}\n`);
+    await writeFile(join(bin, 'dmesg'), '#!/bin/sh\necho rvt-repro-vm: start\necho "[ 5.0] a kernel line"\n');
+    await chmod(join(bin, 'hostile'), 0o755);
+    await chmod(join(bin, 'dmesg'), 0o755);
+    const script = guestScript({ kind: 'hostile', binary: join(bin, 'hostile'), scenario: 'rq-num-sge-over' }, 'rvt_sim0', 3000, { kmsg: join(bin, 'kmsg'), panicOnOops: join(bin, 'panic') });
+    const r = await execa('/bin/sh', ['-c', script], { reject: false, env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    expect(r.exitCode).toBe(status);
+    expect(r.stdout).toContain('hostile: rq-num-sge-over: args -d rvt_sim0');
+    expect(r.stdout).toContain(line);
+    expect(kernelLines(r.stdout.split('\n'))).toEqual(['[ 5.0] a kernel line']);
+  });
+
   it("runs the hostile program's scenario on the device, bounded; its end is no reproduction (a splat in the log is, read by the host), its death no verdict", () => {
     const script = guestScript({ kind: 'hostile', binary: '/cache/hostile', scenario: 'rq-num-sge-over' }, 'rvt_sim0', 3000);
     expect(script).toContain("timeout -k 5 60 '/cache/hostile' -d 'rvt_sim0' 'rq-num-sge-over'");
