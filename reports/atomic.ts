@@ -56,7 +56,11 @@ export async function writeSetAtomic(dir: string, files: ReadonlyMap<string, str
   const fresh = join(parent, `${prefix}${randomBytes(6).toString('hex')}`);
   await mkdir(fresh);
   try {
-    for (const [name, content] of files) await writeFile(join(fresh, name), content);
+    for (const [name, content] of files) {
+      // a name may hold a folder (findings' reproducers: `1-title/rvt_repro.c`)
+      if (name.includes('/')) await mkdir(dirname(join(fresh, name)), { recursive: true });
+      await writeFile(join(fresh, name), content);
+    }
     const old = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
     if (old === undefined) {
       await rename(fresh, dir);

@@ -10,7 +10,7 @@ import { renderSummary } from '../../reports/summary.js';
 import { writeReports } from '../../reports/write.js';
 import { hostileUserClauses } from '../../spec/clauses/hostile-user.js';
 import { UserError } from '../../spec/errors.js';
-import { HOSTILE_SCENARIOS, type HostileScenario, scenarioCase } from '../../suites/hostile/scenarios.js';
+import { HOSTILE_SCENARIOS, type HostileScenario, hostileRunCommand, scenarioCase } from '../../suites/hostile/scenarios.js';
 import { type Expectation, loadExpectations } from '../../reports/expectations/load.js';
 import { hostileCaseRun } from '../../suites/hostile/verdict.js';
 import { parseKernelConfig } from '../../vm/kernel-config.js';
@@ -110,7 +110,7 @@ export async function hostileCommand(options: HostileOptions): Promise<number> {
   await writeReports(out, results);
   process.stdout.write(`${renderSummary(results, out)}\n`);
   for (const end of ends) process.stdout.write(`${end.stdout.trim() || `hostile: ${end.scenario}: no line (status ${end.status ?? 'none: the VM ended'})`}\n`);
-  process.stdout.write(`reproduce: cc -Wall -O2 -o hostile ${join(dir, 'hostile.c')} -libverbs -lpthread && ./hostile -d rvt_sim0 SCENARIO (as root, rvt_sim loaded with qib_id=1)\n`);
+  process.stdout.write(`reproduce: ${hostileRunCommand(join(dir, 'hostile.c'), 'SCENARIO')} (as root, rvt_sim loaded with qib_id=1)\n`);
   return results.gate.passed ? 0 : 1;
 }
 

@@ -25,7 +25,7 @@ export function registerVmCommand(program: Command): void {
     .option('--kernel <kernel>', KERNEL_OPTION_HELP)
     .option(
       '--run-repro <path>',
-      `instead of a command: run a reproducer of rvt-conform repro on --device (a module's folder: built against the booted kernel, cached, and insmodded; a program's .c: compiled on the host, run in the guest) and print its kernel log and any splat; exit 0 reproduced, 1 not, ${VERDICT_EXIT.noVerdict} no verdict (it crashed)`,
+      `instead of a command: run a reproducer of rvt-conform repro or findings on --device (a module's folder: built against the booted kernel, cached, and insmodded; a program's .c, or a findings folder with repro.c or hostile.c and its scenario: compiled on the host, run in the guest) and print its kernel log and any splat; exit 0 reproduced, 1 not, ${VERDICT_EXIT.noVerdict} no verdict (it crashed, or the kernel went down)`,
     )
     .addHelpText('after', '\nExample: rvt-conform repro post_send/rdma-write --from results.json --out r && rvt-conform vm --run-repro r --device rvt_sim0')
     .action(async (command: string[], options: { timeout: number; workDir: string; device?: VmDevice; kernel?: string; runRepro?: string }) => {

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { renderRepro } from '../repro/program.js';
 import type { CaseResult, ClauseResult, RunResults } from '../results-schema.js';
-import { reproCommandFor, snapshotKernel, sourceLocations } from '../where.js';
-import { isUserError } from '../../spec/errors.js';
+import { snapshotKernel, sourceLocations } from '../where.js';
 import { isKernelLog, type KernelSplat, logLinesOf, normaliseSplatLine, splatOf } from './kernel-log.js';
 import { draftReport } from './report.js';
+import { placeReproducers, reproducerOf } from './reproducers.js';
 import { type BrokenClause, type Finding, type FindingsRun, type Location, type Reproducer, Severity, type Sighting } from './schema.js';
 
 /** A results.json read back, with the path it was read from. */
@@ -50,7 +49,7 @@ function splatTitle(splat: KernelSplat): string {
     : normaliseSplatLine(said)
         .replace(/ at \S+\.[ch]\b/g, '')
         .replace(/ ?\(size N\)/g, '')
-        .replace(/, address: ADDR$/, '');
+        .replace(/,? (for )?address: ADDR$/, '');
   return splat.function === undefined ? short : `${splat.function}: ${short}`;
 }
 
@@ -144,20 +143,11 @@ const findingId = (key: string) => `F${createHash('sha256').update(key).digest('
 
 const ranAtAll = (kase: CaseResult) => kase.status !== 'skip' && kase.ran !== 'not-run' && kase.ran !== 'capability-missing';
 
-/** The reproducers: one per layer it was seen through, the C program where the libibverbs one renders. */
-function reproducers(id: string, occurrences: readonly Occurrence[], runs: readonly LoadedRun[]): Reproducer[] {
+/** The reproducers: one per layer it was seen through, each from the first run that saw it there. */
+function reproducers(occurrences: readonly Occurrence[], runs: readonly LoadedRun[]): Reproducer[] {
   return uniqueBy(occurrences, (o) => runs[o.run]?.results.adapter.layer ?? '').map((o) => {
     const { path, results } = runs[o.run] as LoadedRun;
-    const layer = results.adapter.layer;
-    const reproducer: Reproducer = { case: o.kase.id, layer, run: o.run, command: reproCommandFor(o.kase.id, path) };
-    if (layer !== 'libibverbs') return reproducer;
-    try {
-      return { ...reproducer, c: { file: `repro-${id}.c`, text: renderRepro(results, o.kase.id, path) } };
-    } catch (error) {
-      // a case that made no verbs calls has nothing to replay: the command line says so when run
-      if (isUserError(error)) return reproducer;
-      throw error;
-    }
+    return reproducerOf(results, o.kase.id, path, o.run);
   });
 }
 
@@ -213,7 +203,7 @@ function finding(key: string, occurrences: readonly Occurrence[], runs: readonly
     checks,
     ...(first.kase.reason === undefined ? {} : { reason: first.kase.reason }),
     log,
-    reproducers: reproducers(id, occurrences, runs),
+    reproducers: reproducers(occurrences, runs),
   };
   return { ...partial, report: draftReport(partial, described) };
 }
@@ -241,5 +231,5 @@ export function collectFindings(runs: readonly LoadedRun[]): { runs: FindingsRun
   const owners = new Map([...byKey].flatMap(([key, occurrences]) => occurrences.map((o) => [`${o.run} ${o.kase.id}`, findingId(key)] as const)));
   const findings = [...byKey].map(([key, occurrences]) => finding(key, occurrences, runs, described, owners));
   findings.sort((a, b) => RANK.indexOf(a.severity) - RANK.indexOf(b.severity) || b.seen.length - a.seen.length || a.key.localeCompare(b.key));
-  return { runs: described, findings };
+  return { runs: described, findings: placeReproducers(findings) };
 }

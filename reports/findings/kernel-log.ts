@@ -32,7 +32,7 @@ export interface KernelSplat {
   severity: Extract<Severity, 'oops' | 'lockup' | 'memory-safety' | 'kernel-warning'>;
   /** The first splat line without its time stamp. */
   first: string;
-  /** The line before it that says what a WARN caught (FORTIFY's "memcpy: detected field-spanning write ..."), when there is one. */
+  /** For a WARNING, the line before it that says what the WARN caught (FORTIFY's "memcpy: detected field-spanning write ..."), when there is one. */
   message: string | undefined;
   /** The function the CPU was in (RIP/PC), else the splat line's `in func` or `at file func`. */
   function: string | undefined;
@@ -71,7 +71,9 @@ export function splatOf(lines: readonly string[]): KernelSplat | undefined {
   const tail = lines.slice(at);
   const first = text(lines[at] as string);
   const before = at > 0 ? text(lines[at - 1] as string) : undefined;
-  const message = before !== undefined && !/cut here/.test(before) ? before : undefined;
+  // Only a WARN prints what it caught on the line before its own; before any other splat is
+  // whatever was logged last (the hostile tier's scenario marker, say), which says nothing of it.
+  const message = before !== undefined && /\bWARNING: /.test(first) && !/cut here/.test(before) ? before : undefined;
   const where = tail.map((l) => FUNCTION_AT.exec(l)).find((m) => m !== null) ?? undefined;
   const fileLine = [message ?? '', ...tail].map((l) => FILE_LINE.exec(l)).find((m) => m !== null) ?? undefined;
   const all = [message ?? '', ...tail];

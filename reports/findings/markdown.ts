@@ -1,5 +1,5 @@
-import type { Finding, FindingsFile, FindingsRun, Sighting } from './schema.js';
-import { deviceWords, kernelWords, LAYER_WORDS, runLabel } from './words.js';
+import type { Finding, FindingsFile, FindingsRun, Proof, Sighting } from './schema.js';
+import { deviceWords, kernelWords, LAYER_WORDS, REPRODUCER_WORDS, runLabel } from './words.js';
 
 const SEVERITY_WORDS: Record<Finding['severity'], string> = {
   oops: 'kernel oops',
@@ -21,6 +21,18 @@ const code = (text: string) => {
 /** A table cell stays on its row: no pipe, no line break. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 
+
+/** A reproducer's run in the VM in one line: what it did, whether that shows the finding, how long it took. */
+export function proofWords(proof: Proof): string {
+  const did = {
+    reproduced: 'reproduced',
+    'not-reproduced': 'did not reproduce',
+    crashed: 'crashed (no verdict: the program or the kernel went down)',
+    'no-verdict': 'gave no verdict (it could not run: see its output)',
+  }[proof.outcome];
+  const verdict = proof.proves ? '**proved**' : proof.excused === undefined ? '**not proved**' : `**not proved, excused**: ${proof.excused}`;
+  return `${verdict} in the VM: ${did} on linux ${proof.kernel}, ${proof.device}, in ${proof.seconds.toFixed(1)} s with boot${proof.splat === null ? '' : `; the kernel said ${code(proof.splat)}`}`;
+}
 
 function sightings(list: readonly Sighting[], runs: readonly FindingsRun[]): string[] {
   return list.map((s) => {
@@ -89,10 +101,16 @@ function section(finding: Finding, index: number, runs: readonly FindingsRun[]):
     '**Reproducer**',
     '',
     ...finding.reproducers.flatMap((r) => [
-      `- ${r.layer}: ${code(r.command)}${r.c === undefined ? '' : ` (written beside this file as ${code(r.c.file)})`}`,
+      r.dir === undefined
+        ? `- ${r.layer}, ${REPRODUCER_WORDS[r.kind]}: ${code(r.command)}`
+        : `- ${r.layer}, ${REPRODUCER_WORDS[r.kind]}: ${r.files.map((f) => code(f.name)).join(', ')} in ${code(`${r.dir}/`)} beside this file; in the VM: ${code(`rvt-conform vm --run-repro ${r.dir} --device ${r.device}`)}`,
+      ...(r.proof === undefined ? [] : [`  - ${proofWords(r.proof)}`]),
     ]),
     '',
-    ...finding.reproducers.flatMap((r) => (r.c === undefined ? [] : [`<details><summary>${r.c.file}</summary>`, '', ...fenced(r.c.text, 'c'), '', '</details>', ''])),
+    // the hostile program is the same for every scenario: its folder has it, this file need not thrice
+    ...finding.reproducers.flatMap((r) =>
+      r.kind === 'hostile' ? [] : r.files.filter((f) => f.name.endsWith('.c')).flatMap((f) => [`<details><summary>${r.dir}/${f.name}</summary>`, '', ...fenced(f.text, 'c'), '', '</details>', '']),
+    ),
     '**Draft report** (linux-rdma@vger.kernel.org)',
     '',
     ...fenced(finding.report.body, 'text'),

@@ -1,5 +1,7 @@
+import { MODULE_NAME } from '../repro/kernel/module.js';
+import { PROGRAM_FILE } from './reproducers.js';
 import type { Finding, FindingsRun, Sighting } from './schema.js';
-import { deviceWords, kernelWords, LAYER_WORDS } from './words.js';
+import { deviceWords, kernelWords, LAYER_WORDS, REPRODUCER_WORDS } from './words.js';
 
 /** A finding before its draft report is written: everything the report is drafted from. */
 export type Drafted = Omit<Finding, 'report'>;
@@ -64,15 +66,25 @@ function expectedActual(finding: Drafted): { expected: string[]; actual: string[
   }
 }
 
+/** How a reader builds and runs a reproducer from its attached files. */
+function howToRun(r: Drafted['reproducers'][number]): string {
+  switch (r.kind) {
+    case 'program':
+      return `Build and run the attached libibverbs program (case ${r.case}): cc -Wall -o repro ${PROGRAM_FILE} -libverbs && ./repro ${r.device}`;
+    case 'module':
+      return `Build and load the attached kernel module (case ${r.case}, the kernel verbs): make && insmod ${MODULE_NAME}.ko device=${r.device}; dmesg | grep rvt-repro`;
+    case 'hostile':
+      return `Build and run the attached program (scenario ${r.scenario ?? r.case}): ${r.command}`;
+    case 'command':
+      return `Case ${r.case} of rvt-conform; its reproducer: ${r.command}`;
+  }
+}
+
 function steps(finding: Drafted, runs: readonly FindingsRun[]): string[] {
   const first = runs[finding.seen[0]?.run ?? 0] as FindingsRun;
-  const c = finding.reproducers.find((r) => r.c !== undefined)?.c;
-  const kernelSide = finding.reproducers.find((r) => r.layer === 'kernel');
   const items = [
     `Boot ${kernelWords(first)} with the device ${deviceWords(first)}.`,
-    ...(c === undefined ? [] : [`Build and run the attached reproducer (libibverbs): cc -Wall -o repro ${c.file} -libverbs && ./repro ${first.device}`]),
-    ...(kernelSide === undefined ? [] : [`Through the kernel verbs: case ${kernelSide.case} of rvt-conform; its reproducer: ${kernelSide.command}`]),
-    ...(c === undefined && kernelSide === undefined ? finding.reproducers.map((r) => r.command) : []),
+    ...finding.reproducers.map(howToRun),
     finding.severity === 'contract' || finding.severity === 'crash' ? "Compare the program's output with the expected results below." : 'Read the kernel log (dmesg).',
   ];
   return items.map((item, index) => `  ${index + 1}. ${item}`);
@@ -91,7 +103,7 @@ export function draftReport(finding: Drafted, runs: readonly FindingsRun[]): { s
     ...c.sources.map((s) => `      ${s.text}${s.quote === undefined ? '' : `: "${s.quote.replace(/\s+/g, ' ')}"`}`),
   ]);
   const where = finding.where.map((l) => `  - ${[l.file === null ? undefined : `${l.file}${l.line === null ? '' : `:${l.line}`}`, l.function === null ? undefined : `${l.function}()`].filter(Boolean).join(' ')} (${l.kernel === null ? '' : `linux ${l.kernel}, `}from the ${l.from === 'kernel-log' ? 'kernel log' : l.from})`);
-  const attached = finding.reproducers.flatMap((r) => (r.c === undefined ? [] : [`  ${r.c.file}: the libibverbs program (case ${r.case})`]));
+  const attached = finding.reproducers.flatMap((r) => (r.files.length === 0 ? [] : [`  ${r.files.map((f) => f.name).join(', ')}: ${REPRODUCER_WORDS[r.kind]} (case ${r.case})`]));
   const known = finding.expectations.map((e) => `  ${e.source}: ${e.reason} (${e.link})`);
   const body = [
     `Subject: ${subject}`,

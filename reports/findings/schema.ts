@@ -67,14 +67,53 @@ export type BrokenClause = z.infer<typeof BrokenClause>;
 
 export const FailedCheck = z.object({ case: z.string(), clause: z.string(), what: z.string(), expected: JsonValue, actual: JsonValue });
 
+/**
+ * What a reproducer is: a libibverbs program (repro.c), a kernel module replaying the kernel verbs
+ * (rvt_repro.c, Kbuild, Makefile), the hostile tier's program and its scenario (hostile.c), or,
+ * where nothing renders (a case that made no verbs calls), only the command that writes one.
+ */
+export const ReproducerKind = z.enum(['program', 'module', 'hostile', 'command']);
+export type ReproducerKind = z.infer<typeof ReproducerKind>;
+
+/** How a reproducer did in a VM (`findings --reproduce --vm`). */
+export const ReproOutcome = z.enum(['reproduced', 'not-reproduced', 'crashed', 'no-verdict']);
+export type ReproOutcome = z.infer<typeof ReproOutcome>;
+
+export const Proof = z.object({
+  /** The kernel it booted, as the VM named it. */
+  kernel: z.string(),
+  device: z.string(),
+  /** reproduced, not-reproduced: its own verdict; crashed: the kernel went down, or the program died by a signal or hung; no-verdict: neither (it could not run: no device, a failed setup). */
+  outcome: ReproOutcome,
+  /** The first splat line the kernel printed during the run, if any. */
+  splat: z.string().nullable(),
+  /** Whether this shows the finding: its own verdict, a crash for a crash, a splat for a kernel finding. */
+  proves: z.boolean(),
+  /** From the start of the boot to the verdict, boot and build included. */
+  seconds: z.number().nonnegative(),
+  /** The guest's status (VERDICT_EXIT), or null when the VM ended first (an oops, a panic, the time limit). */
+  exitCode: z.number().int().nullable(),
+  /** Why a reproducer that did not prove its finding is accepted (an expectation of status not-observable). */
+  excused: z.string().optional(),
+});
+export type Proof = z.infer<typeof Proof>;
+
 export const Reproducer = z.object({
   case: z.string(),
   layer: Layer,
   run: z.number().int().min(0),
-  /** The command that writes it from the recorded run. */
+  kind: ReproducerKind,
+  /** The device it was seen on, and runs on by default. */
+  device: z.string(),
+  /** The command that writes it from the recorded run (program, module), or builds and runs it (hostile). */
   command: z.string(),
-  /** The libibverbs C program (libibverbs-layer cases), with the file name it is written to beside findings.md. */
-  c: z.object({ file: z.string(), text: z.string() }).optional(),
+  /** Its folder beside findings.md (`<n>-<slug>`, or `<n>-<slug>/<kind>` when the finding has several), absent for a command alone. */
+  dir: z.string().optional(),
+  /** Its files, written into dir. */
+  files: z.array(z.object({ name: z.string(), text: z.string() })),
+  /** The hostile tier's scenario it runs. */
+  scenario: z.string().optional(),
+  proof: Proof.optional(),
 });
 export type Reproducer = z.infer<typeof Reproducer>;
 

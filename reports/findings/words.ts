@@ -17,3 +17,11 @@ export const LAYER_WORDS = { kernel: 'the kernel verbs', libibverbs: 'libibverbs
 
 /** A run in a table cell: kernel, device, layer. */
 export const runLabel = (run: FindingsRun): string => `${run.kernel ?? 'model'} ${run.device}/${run.layer}`;
+
+/** What a reproducer is, in a report's words. */
+export const REPRODUCER_WORDS = {
+  program: 'the libibverbs program',
+  module: 'the kernel module (it calls the kernel verbs)',
+  hostile: "the hostile tier's program and the scenario it runs",
+  command: 'no file: the command that writes it',
+} as const;

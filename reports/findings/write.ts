@@ -8,19 +8,21 @@ import type { FindingsFile } from './schema.js';
 export const FINDINGS_FORMATS = ['md', 'json'] as const;
 export type FindingsFormat = (typeof FINDINGS_FORMATS)[number];
 
-/** What a findings set holds: its two reports and the C reproducers they attach. */
-const OWNED = /^(findings\.(md|json)|repro-F[0-9a-f]+\.c)$/;
+/** What a findings set holds: its two reports and a folder per finding with its reproducers (and the C files of sets before those folders). */
+const OWNED = /^(findings\.(md|json)|repro-F[0-9a-f]+\.c|\d+-[a-z0-9-]*)$/;
 
 export function findingsFile(runs: readonly LoadedRun[]): FindingsFile {
   return { tool: { name: 'rvt-conform', version: TOOL_VERSION }, ...collectFindings(runs) };
 }
 
-/** The files of a findings set by name: the reports asked for, and each libibverbs reproducer as the file the reports attach. */
+/** The files of a findings set by name: the reports asked for, and each reproducer's files in its folder, as the reports attach them. */
 export function findingsSet(file: FindingsFile, formats: readonly FindingsFormat[]): Map<string, string> {
   const files = new Map<string, string>();
   if (formats.includes('md')) files.set('findings.md', renderFindingsMarkdown(file));
   if (formats.includes('json')) files.set('findings.json', `${JSON.stringify(file, null, 2)}\n`);
-  for (const finding of file.findings) for (const r of finding.reproducers) if (r.c !== undefined) files.set(r.c.file, r.c.text);
+  for (const finding of file.findings) {
+    for (const r of finding.reproducers) for (const f of r.dir === undefined ? [] : r.files) files.set(`${r.dir}/${f.name}`, f.text);
+  }
   return files;
 }
 

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { CaseHeading } from '../case.js';
 
+/** How a reader builds the program from `source` and runs one scenario on `device` (as root; rvt_sim loaded with qib_id=1 for rvt_sim0). */
+export const hostileRunCommand = (source: string, scenario: string, device = 'rvt_sim0') =>
+  `cc -Wall -O2 -o hostile ${source} -libverbs -lpthread && ./hostile -d ${device} ${scenario}`;
+
 /**
  * The hostile program's scenarios (adapters/ibverbs/hostile/hostile.c: `hostile --list` prints the
  * same names, a test holds them together), each a case of one clause of spec/clauses/hostile-user.ts.

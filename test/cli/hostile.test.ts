@@ -13,6 +13,7 @@ import { HOSTILE_SCENARIOS } from '../../suites/hostile/scenarios.js';
 import { hostileCaseRun } from '../../suites/hostile/verdict.js';
 import type { VmRunInfo } from '../../vm/run-info.js';
 import { runCli } from '../cli-in-process.js';
+import { ROOT } from '../helpers.js';
 
 const vm: VmRunInfo = { kernel: { release: '6.12.9-kasan', form: 'tree', origin: '/src/linux', configHash: 'abcdef012345' }, accel: 'kvm' };
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../suites/hostile/fixtures', name), 'utf8');
@@ -98,5 +99,30 @@ describe("the hostile run's results", () => {
     const run = await runCli(['hostile', '--vm', '--expectations', file]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('no-such-scenario');
+  });
+});
+
+describe('expectations/hostile-rdmavt.yaml', () => {
+  const OOPSES = ['rq-num-sge-over', 'rq-num-sge-huge', 'srq-resize-num-sge-over'];
+  // Each of the three as CI's VM left it: the oops ended the boot, its console the evidence.
+  const ended = (name: string) => ({ ...clean(name), status: undefined, stdout: '', console: fixture('oops.console').replaceAll('srq-resize-num-sge-over', name).split('\n') });
+  const judged = async (oopsing: readonly string[]) => {
+    const expectations = await hostileExpectations(join(ROOT, 'expectations/hostile-rdmavt.yaml'));
+    const runs = HOSTILE_SCENARIOS.map((s) => hostileCaseRun(s, oopsing.includes(s.name) ? ended(s.name) : clean(s.name), 60));
+    return hostileResults(runs, { ...vm, kernel: { ...vm.kernel, release: '6.1.0-57-amd64' } }, false, new Date(), null, expectations);
+  };
+
+  it('accepts the three oopses CI sees on rdmavt, each with its reason and source line, and the other four scenarios pass', async () => {
+    const results = await judged(OOPSES);
+    expect(results.gate.passed).toBe(true);
+    expect(results.cases.filter((c) => c.status === 'xfail').map((c) => c.id).sort()).toEqual(OOPSES.map((n) => `hostile_user/${n}`).sort());
+    for (const c of results.cases.filter((k) => k.status === 'xfail')) expect(c.expectation?.link).toMatch(/^https:\/\/git\.kernel\.org\/.*rdmavt\/(qp|srq)\.c\?h=v6\.1#n\d+$/);
+  });
+
+  it('fails the gate when another scenario oopses, or when one of the three stops oopsing (a fix: the entry must go)', async () => {
+    expect((await judged([...OOPSES, 'rq-head-out-of-range'])).gate.passed).toBe(false);
+    const fixed = await judged(OOPSES.slice(1));
+    expect(fixed.gate.passed).toBe(false);
+    expect(fixed.gate.unexpectedPasses.length).toBeGreaterThan(0);
   });
 });

@@ -12,12 +12,16 @@ import { conditionsHold, expectationsFor, type RunInfo } from '../../reports/exp
 import { renderMarkdown } from '../../reports/markdown.js';
 import { RunResults } from '../../reports/results-schema.js';
 import { clauses } from '../../spec/clauses/index.js';
+import { hostileUserClauses } from '../../spec/clauses/hostile-user.js';
 import { allCases } from '../../suites/index.js';
+import { HOSTILE_SCENARIOS, scenarioCase } from '../../suites/hostile/scenarios.js';
 import type { CaseRun } from '../../suites/runner.js';
 import { MODEL_EXPECTATIONS, ROOT } from '../helpers.js';
 import { casesNamed, mutant, resultsFor } from './fixture.js';
 
-const options: LoadOptions = { knownIds: new Set([...clauses.map((c) => c.id), ...allCases.map((c) => c.id)]), today: '2026-01-15' };
+// The hostile tier's ids too: expectations/hostile-rdmavt.yaml is shipped with the others.
+const hostileIds = [...hostileUserClauses.map((c) => c.id), ...HOSTILE_SCENARIOS.map((s) => scenarioCase(s).id)];
+const options: LoadOptions = { knownIds: new Set([...clauses.map((c) => c.id), ...allCases.map((c) => c.id), ...hostileIds]), today: '2026-01-15' };
 const ORDER = 'post_srq_recv.order.num_sge-before-full';
 const LINK = 'https://example.org/bug/1';
 const parse = (text: string) => parseExpectations(text, 'e.yaml', options);

@@ -77,16 +77,16 @@ describe('findings: from a set of runs', () => {
     expect(findings.some((f) => f.severity === 'contract')).toBe(false);
   });
 
-  it('gives a reproducer per layer: the command line, and the C program for libibverbs', () => {
+  it('gives a reproducer per layer, generated from the run that saw it there, in a folder per finding by rank and title', () => {
     const fortify = found().findings.find((f) => f.severity === 'memory-safety');
-    expect(fortify?.reproducers.map((r) => [r.layer, r.command])).toEqual([
-      ['kernel', 'rvt-conform repro post_send/rdma-write --from k61/kernel/results.json'],
-      ['libibverbs', 'rvt-conform repro post_send/rdma-write --from k61/ibverbs/results.json'],
+    expect(fortify?.reproducers.map((r) => [r.layer, r.kind, r.device, r.command, r.dir, r.files.map((f) => f.name)])).toEqual([
+      ['kernel', 'module', 'rvt_sim0', 'rvt-conform repro post_send/rdma-write --from k61/kernel/results.json --out DIR', '2-rvt-post-send-memcpy-detected-field-spanning-wri/module', ['rvt_repro.c', 'Kbuild', 'Makefile']],
+      ['libibverbs', 'program', 'rvt_sim0', 'rvt-conform repro post_send/rdma-write --from k61/ibverbs/results.json', '2-rvt-post-send-memcpy-detected-field-spanning-wri/program', ['repro.c']],
     ]);
-    const c = fortify?.reproducers[1]?.c;
-    expect(c?.file).toBe(`repro-${fortify?.id}.c`);
-    expect(c?.text).toContain('int main(int argc, char **argv)');
-    expect(fortify?.reproducers[0]?.c).toBeUndefined();
+    expect(fortify?.reproducers[0]?.files[0]?.text).toContain('module_init(rvt_repro_init);');
+    expect(fortify?.reproducers[1]?.files[0]?.text).toContain('int main(int argc, char **argv)');
+    // a finding with one reproducer has its files in its own folder
+    expect(found().findings.find((f) => f.severity === 'contract')?.reproducers.map((r) => r.dir)).toEqual([expect.stringMatching(/^5-post-srq-recv-/)]);
   });
 
   it('takes a case that never came back for a lockup, after an oops and before memory safety', () => {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { LoadedRun } from '../../../reports/findings/collect.js';
 import { type CaseResult, RunResults } from '../../../reports/results-schema.js';
 import type { Layer } from '../../../spec/layer.js';
@@ -135,3 +136,6 @@ export async function sampleRuns(): Promise<Record<string, RunResults>> {
     'siw/results.json': withCase(siw, 'post_recv/srq-attached-rejected', (k) => crashed(k, 179, 'postRecv')),
   };
 }
+
+/** The hostile tier as the VM left it on 6.1 and 6.12 (conformance-report/hostile*): three scenarios oopsed rdmavt, four passed. */
+export const HOSTILE_RUNS = ['hostile-6.1.json', 'hostile-6.12.json'].map((name) => join(import.meta.dirname, '../../fixtures/findings', name));

@@ -23,7 +23,8 @@ describe('findings.md', () => {
       expect(fortify).toContain(heading);
     }
     expect(fortify).toContain('`drivers/infiniband/sw/rdmavt/qp.c:2041 rvt_post_send()` — linux 6.1.0-57-amd64, from the kernel log');
-    expect(fortify).toMatch(/<details><summary>repro-F[0-9a-f]+\.c<\/summary>\n\n```c\n/);
+    expect(fortify).toMatch(/<details><summary>2-[a-z0-9-]+\/program\/repro\.c<\/summary>\n\n```c\n/);
+    expect(fortify).toContain('in the VM: `rvt-conform vm --run-repro 2-rvt-post-send-memcpy-detected-field-spanning-wri/module --device rvt_sim0`');
     expect(fortify).toContain('```text\nSubject: [BUG] RDMA/rdmavt:');
   });
 
