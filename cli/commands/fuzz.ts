@@ -25,6 +25,8 @@ interface FuzzFlags {
   out: string;
   json: boolean;
   vm: boolean;
+  chunk?: number;
+  commandTimeout?: number;
   [adapterOption: string]: unknown;
 }
 
@@ -65,6 +67,8 @@ export function registerFuzzCommand(program: Command): void {
     .option('--seed <n>', 'seed, negative or not (replay a divergence with its seed and --path; --seed=-5 or --seed -5)', parseSeed)
     .option('--path <path>', 'replay path of a divergence, from fuzz.json', parseFuzzPath)
     .option('--max-commands <n>', 'the longest command sequence a run draws', parsePositiveInt, DEFAULT_MAX_COMMANDS)
+    .option('--chunk <n>', 'commands whose implementation-side calls go in one batch, at most (a round trip per chunk on a device)', parsePositiveInt)
+    .option('--command-timeout <ms>', "how long one command may take on the implementation before it counts as hung (a finding, the run stops); default: from the adapter's completion wait", parsePositiveInt)
     .option('--no-shrink', 'report the first divergence as found, unshrunk (each shrink step replays a sequence: slow on a VM)')
     .option('-p, --profile <profile>', "documented (only what the documented contract binds: success, bad_wr of a failure, completions of messages that fit) or rdmavt (errno names and error paths too); default: the adapter's", parseProfile)
     .option('-o, --out <dir>', 'where fuzz.json goes', 'conformance-report')
@@ -96,6 +100,8 @@ export function registerFuzzCommand(program: Command): void {
           shrink: flags.shrink,
           ...(flags.seed === undefined ? {} : { seed: flags.seed }),
           ...(flags.path === undefined ? {} : { path: flags.path }),
+          ...(flags.chunk === undefined ? {} : { chunk: flags.chunk }),
+          ...(flags.commandTimeout === undefined ? {} : { commandTimeoutMs: flags.commandTimeout }),
         });
         // a replay that reproduces nothing is no pass: the path is not of this seed and these options, or the divergence is gone
         if (flags.path !== undefined && report.divergence === null) {
@@ -118,7 +124,12 @@ export function registerFuzzCommand(program: Command): void {
         else {
           const kind = results.kind === 'self-check' ? 'self-check (a model against the model), not a conformance result' : 'conformance';
           process.stdout.write(`fuzz ${info.adapter} vs model (${profile}), ${kind}: ${results.runs} runs, ${results.commands} commands, ${results.commandsPerSecond}/s, ${Math.round(results.liveShare * 100)} % on live QPs, seed ${results.seed}\n`);
-          process.stdout.write(results.divergence ? `DIVERGENCE: ${results.divergence.message}\n  minimal sequence: ${results.divergence.commands}\n  replay: ${replay}\n` : 'no divergence\n');
+          const { finding } = results;
+          if (finding) {
+            process.stdout.write(`KERNEL ${finding.fatal ? 'FINDING (fatal: the run stopped here, unshrunk)' : 'FINDING'}: ${finding.problem}\n  ${finding.fatal ? 'running sequence' : 'minimal sequence'}: ${finding.fatal ? finding.sequence.join(',') : (results.divergence?.commands ?? '')}\n`);
+            for (const line of finding.lines) process.stdout.write(`  | ${line}\n`);
+            if (!finding.fatal) process.stdout.write(`  replay: ${replay}\n`);
+          } else process.stdout.write(results.divergence ? `DIVERGENCE: ${results.divergence.message}\n  minimal sequence: ${results.divergence.commands}\n  replay: ${replay}\n` : 'no divergence\n');
           process.stdout.write(`written: ${file}\n`);
         }
         process.exitCode = results.divergence ? 1 : 0;

@@ -29,5 +29,20 @@ export const FuzzResults = z.object({
       replay: z.string(),
     })
     .nullable(),
+  /**
+   * What the kernel log showed (an oops, a lockup, a warning) or a command that never answered,
+   * with the log lines. A fatal one stopped the run unshrunk: `sequence` is what was running (the
+   * divergence's commands are then that sequence too); a warning was shrunk like a divergence.
+   * Absent from reports written before the fuzzer watched the log.
+   */
+  finding: z
+    .object({
+      problem: z.string(),
+      lines: z.array(z.string()),
+      fatal: z.boolean(),
+      sequence: z.array(z.string()),
+    })
+    .nullable()
+    .optional(),
 });
 export type FuzzResults = z.infer<typeof FuzzResults>;

@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import type { Adapter, Profile } from '../../adapters/adapter.js';
 import { isModel } from '../../adapters/model/index.js';
 import { UserError } from '../../spec/errors.js';
-import { type Mode, SRQ, commandArbitraries, modeArbitrary, type World } from './commands.js';
+import { type Mode, SRQ, commandArbitraries, modeArbitrary } from './commands.js';
+import { bounded } from '../bounded.js';
 import { openSide } from './side.js';
+import { KernelFinding, World } from './world.js';
 
 /** The longest sequence a run draws unless told otherwise. */
 export const DEFAULT_MAX_COMMANDS = 200;
@@ -24,7 +26,20 @@ export interface FuzzOptions {
   maxCommands?: number;
   /** false: report the first divergence as found (a slow adapter replays every shrink step). */
   shrink?: boolean;
+  /** Commands whose implementation-side steps go in one batch, at most (default CHUNK). */
+  chunk?: number;
+  /** How long one command may take on the implementation before it counts as hung (default: from its completion wait). */
+  commandTimeoutMs?: number;
 }
+
+/** Commands per batch by default: a round trip per chunk, not per command, on a device in a VM. */
+export const CHUNK = 16;
+
+/**
+ * A command's time on the implementation before it counts as hung: its drains may each wait the
+ * adapter's completion wait, and rdmavt's dereg_mr of an MR still in use waits 5 s before EBUSY.
+ */
+export const commandTimeoutOf = (completionWaitMs: number): number => 10_000 + 4 * completionWaitMs;
 
 export interface FuzzReport {
   /**
@@ -47,6 +62,12 @@ export interface FuzzReport {
     commands: string;
     message: string;
   };
+  /**
+   * What the watch saw (a kernel oops, lockup or warning), or a command that never answered. A
+   * fatal one stopped the run where it was, unshrunk (a dead kernel replays nothing): `sequence`
+   * is what was running; a warning is shrunk like a divergence.
+   */
+  finding: null | { problem: string; lines: string[]; fatal: boolean; sequence: string[] };
 }
 
 /**
@@ -60,6 +81,9 @@ export const REPLAY_HINT = "copy the whole replay command from fuzz.json (diverg
 export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const info = await options.adapter.info();
   const resize = info.capabilities.includes('srq_resize');
+  const commandTimeoutMs = options.commandTimeoutMs ?? commandTimeoutOf(info.completionWaitMs);
+  // Set by a fatal finding: the kernel cannot be trusted any more, so no later run (or shrink) touches it.
+  let fatal: KernelFinding | undefined;
   let commands = 0;
   let live = 0;
   const started = performance.now();
@@ -77,16 +101,22 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   };
   const sequences = modeArbitrary(options.profile).chain(sequencesOf);
   const property = fc.asyncProperty(sequences, async (cmds) => {
+    if (fatal !== undefined) return;
     const real = await openSide(options.adapter, SRQ);
-    // The reference gets the implementation's granted capacity, so rounding is not a divergence.
-    const ref = await openSide(options.reference, { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge });
-    const world: World = { real, ref, profile: options.profile, resize, executed: 0, live: 0, rts: true, waiting: 0 };
+    // The reference gets the implementation's granted capacities, so rounding is not a divergence.
+    const ref = await openSide(options.reference, { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
+    const world = new World(real, ref, { profile: options.profile, resize, chunk: options.chunk ?? CHUNK, watch: options.adapter.watch, commandTimeoutMs });
     try {
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
+      await world.finish();
+    } catch (error) {
+      if (error instanceof KernelFinding && error.finding.fatal) fatal = error;
+      throw error;
     } finally {
       commands += world.executed;
       live += world.live;
-      await Promise.all([real.session.close(), ref.session.close()]);
+      // A hung or dead device may not answer its close either.
+      await Promise.all([bounded(real.session.close(), commandTimeoutMs).catch(() => undefined), ref.session.close()]);
     }
   });
   let details: fc.RunDetails<[Iterable<fc.AsyncCommand<object, World>>]>;
@@ -107,6 +137,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   // fast-check prints the sequence with its replay path in a comment: keep the sequence, carry the path.
   const shown = counterexample === undefined ? '' : String(counterexample);
   const sequenceReplay = /\/\*replayPath="([^"]*)"\*\//.exec(shown)?.[1];
+  const error = details.errorInstance;
+  const finding = error instanceof KernelFinding ? { ...error.finding, sequence: error.sequence } : null;
   return {
     kind: isModel(info) ? 'self-check' : 'conformance',
     seed: details.seed,
@@ -122,5 +154,6 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
           message: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance),
         }
       : null,
+    finding,
   };
 }
