@@ -12,8 +12,10 @@ export class KernelFinding extends Error {
   override name = 'KernelFinding';
   constructor(
     readonly finding: WatchFinding,
-    /** The commands the run had executed, up to the batch during which it was seen. */
+    /** The commands the run had executed, up to the last of the batch during which it was seen. */
     readonly sequence: string[],
+    /** How many commands (the last of `sequence`) shared that batch: with 1 the command is named. */
+    readonly batch: number,
   ) {
     super(`${finding.fatal ? 'fatal: ' : ''}${finding.problem}`);
   }
@@ -33,6 +35,8 @@ export type Check = (real: StepResult[], ref: StepResult[]) => void;
 interface Pending {
   /** The command's name in a report: built only when one is made (a run makes thousands of commands). */
   label: () => string;
+  /** The command's number in its sequence, from 1. */
+  n: number;
   steps: BatchStep[];
   verbCount: number;
   drained: number[];
@@ -48,8 +52,26 @@ export interface WorldOptions {
   /** Commands whose real-side steps go in one executeSteps call, at most. */
   chunk: number;
   watch?: CaseWatch | undefined;
-  /** How long one command may take on the implementation before it counts as hung. */
+  /** How long a batch may take on the implementation beyond the waits its steps allow (budgetOf) before it counts as hung. */
   commandTimeoutMs: number;
+}
+
+/** rdmavt's dereg_mr of an MR that a stalled queue still holds waits this long before EBUSY (rvt_dereg_mr). */
+const DEREG_WAIT_MS = 5000;
+
+/**
+ * How long `steps` may take on the implementation before they count as hung: `slack` for the
+ * crossings and the verbs themselves, plus each wait a step may legitimately spend in full (a
+ * drain's, dereg_mr's). A budget per command times the commands made a hung 16-command batch
+ * of a device take six minutes to report.
+ */
+export function budgetOf(steps: readonly BatchStep[], slack: number): number {
+  let ms = slack;
+  for (const step of steps) {
+    if (step.call === 'drainCq') ms += step.args.waitMs;
+    else if (step.call === 'deregMr') ms += DEREG_WAIT_MS;
+  }
+  return ms;
 }
 
 export const resultOf = <T>(r: StepResult | undefined): T => {
@@ -141,7 +163,7 @@ export class World {
     all.push({ call: 'getAsyncEvents', args: {} });
     // The command's number in its sequence (from 1), so that a report names the one that diverged.
     const n = this.executed;
-    this.pending.push({ label: () => `#${n} ${label()}`, steps: all, verbCount: steps.length, drained, ref, check, ...(options.after === undefined ? {} : { after: options.after }) });
+    this.pending.push({ label: () => `#${n} ${label()}`, n, steps: all, verbCount: steps.length, drained, ref, check, ...(options.after === undefined ? {} : { after: options.after }) });
     if (options.barrier === true || this.pending.length >= this.options.chunk) await this.flush();
   }
 
@@ -151,7 +173,7 @@ export class World {
     if (batch.length === 0) return;
     this.pending = [];
     const where = () => (batch.length === 1 ? (batch[0] as Pending).label() : `${(batch[0] as Pending).label()} .. ${(batch.at(-1) as Pending).label()}`);
-    const results = await this.execute(where, batch.flatMap((p) => p.steps), batch.length);
+    const results = await this.execute(where, batch.flatMap((p) => p.steps), (batch[0] as Pending).n, (batch.at(-1) as Pending).n);
     let at = 0;
     for (const p of batch) {
       this.compare(p, results.slice(at, at + p.steps.length));
@@ -172,15 +194,17 @@ export class World {
   /** Steps whose results the command needs before it can go on (what the implementation granted): the pending ones first. */
   async now(label: () => string, steps: BatchStep[]): Promise<StepResult[]> {
     await this.flush();
-    return this.execute(label, steps, 1);
+    return this.execute(label, steps, this.executed, this.executed);
   }
 
   /**
-   * `steps` on the implementation, `commands` commands' worth: a kernel splat seen meanwhile, or
-   * no answer within the commands' timeout, is a finding (thrown), never a hang.
+   * `steps` on the implementation, of commands `first` to `last`: a kernel splat seen meanwhile,
+   * or no answer within their budget, is a finding (thrown), never a hang. It is the finding of
+   * the whole batch: a splat cannot be pinned to one of its commands by running them again (a
+   * WARN_ONCE fires once per boot, an oops ends the kernel).
    */
-  private async execute(where: () => string, steps: BatchStep[], commands: number): Promise<StepResult[]> {
-    const budget = this.options.commandTimeoutMs * commands;
+  private async execute(where: () => string, steps: BatchStep[], first: number, last: number): Promise<StepResult[]> {
+    const budget = budgetOf(steps, this.options.commandTimeoutMs);
     const span = this.options.watch?.start();
     let results: StepResult[] | undefined;
     try {
@@ -194,10 +218,14 @@ export class World {
     const seen = span?.end();
     if (results === undefined) {
       const problem = `no answer within ${budget} ms during ${where()}${seen === undefined ? '' : `; the kernel log: ${seen.problem}`}`;
-      throw new KernelFinding({ problem, lines: seen?.lines ?? [], fatal: true }, this.commands.map(String));
+      throw new KernelFinding({ problem, lines: seen?.lines ?? [], fatal: true }, this.sequenceTo(last), last - first + 1);
     }
-    if (seen !== undefined) throw new KernelFinding({ ...seen, problem: `${seen.problem} during ${where()}` }, this.commands.map(String));
+    if (seen !== undefined) throw new KernelFinding({ ...seen, problem: `${seen.problem} during ${where()}` }, this.sequenceTo(last), last - first + 1);
     return results;
+  }
+
+  private sequenceTo(last: number): string[] {
+    return this.commands.slice(0, last).map(String);
   }
 
   private compare(p: Pending, real: StepResult[]): void {

@@ -3,6 +3,7 @@ import type { Adapter, CaseWatch, Session } from '../../../adapters/adapter.js';
 import type { AsyncEvent } from '../../../spec/verbs/events.js';
 import type { Behaviour } from '../../../adapters/model/behaviour.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
+import { mutantAdapter, mutants } from '../../../adapters/mutants/index.js';
 import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import { Post, Resize, SRQ, Send, type SendSpec, type WrSpec } from '../../../suites/fuzz/commands.js';
 import { Divergence } from '../../../suites/fuzz/compare.js';
@@ -76,12 +77,14 @@ describe('verdicts that do not depend on timing', () => {
 });
 
 /**
- * The model with a kernel log: a post_send of a negative num_sge "oopses" it (as rxe did), seen by
- * the watch at the end of the span; `hang`: that post never returns instead.
+ * The model with a kernel log: a post_send of a negative num_sge "oopses" it (as rxe did), or
+ * "warns" (as rdmavt's FORTIFY WARN_ONCE at qp.c:2041: the first such post of a boot only), seen
+ * by the watch at the end of the span; `hang`: that post never returns instead.
  */
 function oopsing(options: { fatal: boolean; hang?: boolean }): { adapter: Adapter; opens: () => number } {
   const model = modelAdapter();
   let splat = false;
+  let warned = false;
   let opens = 0;
   const watch: CaseWatch = {
     start: () => ({
@@ -101,13 +104,33 @@ function oopsing(options: { fatal: boolean; hang?: boolean }): { adapter: Adapte
       const post = session.postSend;
       session.postSend = (args) => {
         if (!args.wrs.some((wr) => wr.num_sge < 0)) return post(args);
-        splat = true;
+        if (options.fatal || !warned) splat = true;
+        warned = true;
         return options.hang === true ? new Promise(() => undefined) : post(args);
       };
       return session;
     },
   };
   return { adapter, opens: () => opens };
+}
+
+/** The model, each verb answered `delayMs` later; `silentFrom`: from that verb on, never. */
+function slow(adapter: Adapter, delayMs: number, silentFrom?: keyof Session): Adapter {
+  return {
+    ...adapter,
+    open: async () => {
+      const session = await adapter.open();
+      for (const name of Object.keys(session) as (keyof Session)[]) {
+        const call = session[name] as (args: unknown) => Promise<unknown>;
+        (session as Record<string, unknown>)[name] = async (args: unknown) => {
+          if (name === silentFrom) return new Promise(() => undefined);
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          return call(args);
+        };
+      }
+      return session;
+    },
+  };
 }
 
 /** The model, its async events delivered by `deliver` from what each read would have returned. */
@@ -147,25 +170,67 @@ describe('the kernel log and a per-command timeout', () => {
     expect(report.finding).toMatchObject({ fatal: true, lines: ['BUG: unable to handle page fault', 'RIP: rvt_post_send'] });
     expect(report.finding?.problem).toMatch(/^kernel oops during #\d+ /);
     expect(report.finding?.sequence.some((c) => /\/negative/.test(c))).toBe(true);
+    expect(report.shrinking).toBe('none');
     // No shrink step opened the device again: the run that found it was the last.
     expect(opens()).toBe(report.runs);
   });
 
-  it('a warning is shrunk like a divergence, to the command that caused it and what shared its batch', async () => {
-    const { adapter } = oopsing({ fatal: false });
+  it('a warning that fires once per boot is reported as found, at its batch, never shrunk against the device', async () => {
+    const { adapter, opens } = oopsing({ fatal: false });
     const report = await fuzz({ adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5 });
-    expect(report.finding?.fatal).toBe(false);
-    expect(report.divergence?.commands).toMatch(/^send\(\d; [^)]*\/negative[^)]*\)/);
-    expect(report.divergence?.commands.split('),').length).toBeLessThanOrEqual(2);
-    // One command per batch: the watch's span is the command's own.
-    const alone = await fuzz({ adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5, chunk: 1 });
-    expect(alone.divergence?.commands).toMatch(/^send\(\d; [^)]*\/negative[^)]*\)$/);
+    expect(report.finding).toMatchObject({ fatal: false, problem: expect.stringMatching(/^kernel warning during #\d+ /) });
+    expect(report.shrinking).toBe('none');
+    // Shrinking would replay sequences on a device whose WARN_ONCE cannot fire again: no step opened it.
+    expect(opens()).toBe(report.runs);
+    const { sequence, batch } = report.finding ?? { sequence: [], batch: 0 };
+    // The sequence ends with the batch that raised it, and the raising send is in that batch.
+    expect(batch).toBeGreaterThanOrEqual(1);
+    expect(sequence.slice(-batch).some((c) => /^send\(\d; [^)]*\/negative/.test(c))).toBe(true);
+    // One command per batch: the finding is at the very command that raised it.
+    const alone = await fuzz({ adapter: oopsing({ fatal: false }).adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5, chunk: 1 });
+    expect(alone.finding?.batch).toBe(1);
+    expect(alone.finding?.sequence.at(-1)).toMatch(/^send\(\d; [^)]*\/negative[^)]*\)$/);
+    expect(alone.finding?.problem).toContain(`#${alone.finding?.sequence.length} send(`);
   });
 
-  it('a command that never answers is a fatal finding after the timeout, never a hang', async () => {
+  it("a command that never answers is a fatal finding after its batch's budget, not a command's budget times the batch", async () => {
     const { adapter } = oopsing({ fatal: true, hang: true });
+    const started = performance.now();
     const report = await fuzz({ adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5, commandTimeoutMs: 300 });
     expect(report.finding?.fatal).toBe(true);
     expect(report.finding?.problem).toMatch(/^no answer within \d+ ms during #\d+ .*; the kernel log: kernel oops/);
+    // 300 ms plus the drains' 5 ms waits, where 16 commands' worth was 4.8 s.
+    expect(Number(/within (\d+) ms/.exec(report.finding?.problem ?? '')?.[1])).toBeLessThan(600);
+    expect(performance.now() - started).toBeLessThan(4000);
   });
+});
+
+describe('a slow or silent implementation: the fuzzer always progresses, reports, or times out with a result', () => {
+  it('a side that never answers while its QPs are made is a fatal finding after the setup timeout', async () => {
+    const report = await fuzz({ adapter: slow(modelAdapter(), 0, 'createQp'), reference: modelAdapter(), profile: 'documented', runs: 10, seed: 3, setupTimeoutMs: 300 });
+    expect(report.finding).toMatchObject({ fatal: true, sequence: [] });
+    expect(report.finding?.problem).toMatch(/^no answer within 300 ms while opening a run's PD, SRQ, CQs, QPs and MRs/);
+  });
+
+  it('a slow side gets progress lines while its runs go, and a divergence on it is shrunk only as long as allowed', async () => {
+    const lines: string[] = [];
+    const m = mutants.find((x) => x.name === 'limit-never-raised');
+    if (m === undefined) throw new Error('no mutant limit-never-raised');
+    const started = performance.now();
+    const report = await fuzz({
+      adapter: slow(mutantAdapter(m), 1, undefined),
+      reference: modelAdapter(),
+      profile: 'documented',
+      runs: 100,
+      seed: 3,
+      shrinkMs: 1000,
+      progressMs: 200,
+      onProgress: (line) => lines.push(line),
+    });
+    expect(report.divergence).not.toBeNull();
+    expect(lines.some((l) => /^run \d+ of 100: \d+ commands, \d+\/s$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^run \d+: a divergence at command #\d+; shrinking it \(for at most 1 s\)$/.test(l))).toBe(true);
+    expect(report.shrinking).toBe('stopped');
+    expect(performance.now() - started).toBeLessThan(30_000);
+  }, 60_000);
 });
