@@ -25,36 +25,43 @@ type Step = 'done' | 'wait';
  * a send that finds no receive waits for the RNR timer (or for ever, rnr_retry 7, until one is posted).
  */
 export function progress(state: ModelState): void {
-  const { stateAllows } = state.behaviour;
   for (let moved = true; moved; ) {
     moved = false;
-    for (const [handle, qp] of state.qps) {
-      if (stateAllows(qp.state, 'FLUSH_SEND')) {
-        if (qp.sq.count > 0 && !qp.sqStalled) {
-          flushSend(state, qp);
-          moved = true;
-        }
-        continue;
-      }
-      // RVT_S_WAIT_RNR: nothing is sent until the RNR timer fires (rvt_rc_rnr_retry schedules the engine).
-      const timerRunning = qp.rnr !== undefined && state.tick < qp.rnr.dueTick;
-      // The model completes a WR in one step, so each one is a new start (RVT_PROCESS_NEXT_SEND_OK).
-      if (!stateAllows(qp.state, 'PROCESS_NEXT_SEND')) {
-        // SQD: the engine a post (or the timer) ran stops at clr_busy (qp.c:2944-2946), and only
-        // the next post_send runs it again: rvt_modify_qp back to RTS schedules nothing.
-        if (qp.sq.count > 0 && !timerRunning) qp.sqStalled = true;
-        continue;
-      }
-      if (qp.sqStalled || timerRunning) continue;
-      for (let wqe = qp.sq.peek(); wqe !== undefined && !qp.sqStalled && stateAllows(qp.state, 'PROCESS_NEXT_SEND'); wqe = qp.sq.peek()) {
-        qp.busy = true;
-        const step = executeSend(state, handle, qp, wqe);
-        qp.busy = false;
-        if (step === 'wait') break;
-        moved = true;
-      }
-    }
+    // forEach, not for-of over entries: this runs after every verb, and each [handle, qp] pair was
+    // an allocation; a QP with nothing queued has nothing to send or flush.
+    state.qps.forEach((qp, handle) => {
+      if (qp.sq.count > 0 && progressQp(state, handle, qp)) moved = true;
+    });
   }
+}
+
+/** One pass of the engine over one QP's send queue: whether anything moved. */
+function progressQp(state: ModelState, handle: number, qp: Qp): boolean {
+  const { stateAllows } = state.behaviour;
+  if (stateAllows(qp.state, 'FLUSH_SEND')) {
+    if (qp.sqStalled) return false;
+    flushSend(state, qp);
+    return true;
+  }
+  // RVT_S_WAIT_RNR: nothing is sent until the RNR timer fires (rvt_rc_rnr_retry schedules the engine).
+  const timerRunning = qp.rnr !== undefined && state.tick < qp.rnr.dueTick;
+  // The model completes a WR in one step, so each one is a new start (RVT_PROCESS_NEXT_SEND_OK).
+  if (!stateAllows(qp.state, 'PROCESS_NEXT_SEND')) {
+    // SQD: the engine a post (or the timer) ran stops at clr_busy (qp.c:2944-2946), and only
+    // the next post_send runs it again: rvt_modify_qp back to RTS schedules nothing.
+    if (!timerRunning) qp.sqStalled = true;
+    return false;
+  }
+  if (qp.sqStalled || timerRunning) return false;
+  let moved = false;
+  for (let wqe = qp.sq.peek(); wqe !== undefined && !qp.sqStalled && stateAllows(qp.state, 'PROCESS_NEXT_SEND'); wqe = qp.sq.peek()) {
+    qp.busy = true;
+    const step = executeSend(state, handle, qp, wqe);
+    qp.busy = false;
+    if (step === 'wait') break;
+    moved = true;
+  }
+  return moved;
 }
 
 function complete(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, status: WcStatus): void {
