@@ -70,11 +70,13 @@ function complete(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, statu
   qp.rnr = undefined;
   if (wqe.signaled || status !== 'SUCCESS') {
     // rvt_send_complete -> rvt_qp_complete_swqe -> rvt_send_cq: an overflow errors the sender; the
-    // engine's loop (goto again) then flushes the rest of its queue.
+    // engine's loop (goto again) then flushes the rest of its queue. byte_len is wqe->length
+    // whatever the opcode and status (rdmavt_qp.h:848, `byte_len = wqe->length`).
     qpCqEnter(state, handle, qp, qp.send_cq, {
       wr_id: wqe.wr.wr_id,
       status,
       opcode: SEND_WC_OPCODE[wqe.wr.opcode],
+      byte_len: wqe.length,
       qp_num: qp.qp_num,
       vendor_err: 0,
       with_imm: false,

@@ -43,7 +43,7 @@ describe('fuzzing every verb the model implements', () => {
   });
 
   // Bugs in verbs the four-command fuzzer never called, or in completion fields it never compared.
-  it.each(['imm-data-lost', 'sqd-starts-sends', 'post-recv-err-queued', 'modify-ignores-required', 'destroy-srq-while-attached', 'query-qp-forgets-attrs', 'post-recv-in-reset'])('finds the mutant %s', async (name) => {
+  it.each(['imm-data-lost', 'sqd-starts-sends', 'post-recv-err-queued', 'modify-ignores-required', 'destroy-srq-while-attached', 'query-qp-forgets-attrs', 'post-recv-in-reset', 'send-byte-len-missing'])('finds the mutant %s', async (name) => {
     const report = await fuzz({ adapter: mutant(name), reference: modelAdapter(), profile: 'rdmavt', runs: 300, seed: 7 });
     expect(report.divergence).not.toBeNull();
   });
