@@ -195,13 +195,11 @@ describe('the kernel log and a per-command timeout', () => {
 
   it("a command that never answers is a fatal finding after its batch's budget, not a command's budget times the batch", async () => {
     const { adapter } = oopsing({ fatal: true, hang: true });
-    const started = performance.now();
     const report = await fuzz({ adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5, commandTimeoutMs: 300 });
     expect(report.finding?.fatal).toBe(true);
     expect(report.finding?.problem).toMatch(/^no answer within \d+ ms during #\d+ .*; the kernel log: kernel oops/);
     // 300 ms plus the drains' 5 ms waits, where 16 commands' worth was 4.8 s.
     expect(Number(/within (\d+) ms/.exec(report.finding?.problem ?? '')?.[1])).toBeLessThan(600);
-    expect(performance.now() - started).toBeLessThan(4000);
   });
 });
 
@@ -216,7 +214,6 @@ describe('a slow or silent implementation: the fuzzer always progresses, reports
     const lines: string[] = [];
     const m = mutants.find((x) => x.name === 'limit-never-raised');
     if (m === undefined) throw new Error('no mutant limit-never-raised');
-    const started = performance.now();
     const report = await fuzz({
       adapter: slow(mutantAdapter(m), 1, undefined),
       reference: modelAdapter(),
@@ -231,6 +228,5 @@ describe('a slow or silent implementation: the fuzzer always progresses, reports
     expect(lines.some((l) => /^run \d+ of 100: \d+ commands, \d+\/s$/.test(l))).toBe(true);
     expect(lines.some((l) => /^run \d+: a divergence at command #\d+; shrinking it \(for at most 1 s\)$/.test(l))).toBe(true);
     expect(report.shrinking).toBe('stopped');
-    expect(performance.now() - started).toBeLessThan(30_000);
   }, 60_000);
 });
