@@ -185,7 +185,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     return fail(state, handle, qp, wqe, 'RETRY_EXC_ERR');
   }
   const dest = peer[1];
-  const access = new Set(dest.attr.qp_access_flags ?? []);
+  const access = dest.attr.qp_access_flags ?? [];
   // Resolved at first use: a send that waits for a receive is retried after every verb.
   let resolved: Segment[] | undefined;
   const local = () => (resolved ??= resolveSgl(state, qp.pd, wr.sg_list, undefined) ?? []);
@@ -206,7 +206,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     }
     case 'RDMA_WRITE_WITH_IMM':
     case 'RDMA_WRITE': {
-      if (!access.has('REMOTE_WRITE')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
+      if (!access.includes('REMOTE_WRITE')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
       // The write with immediate takes its receive first, so a bad rkey fails a consumed receive.
       if (wr.opcode === 'RDMA_WRITE_WITH_IMM') {
         const got = getRwqe(state, dest, true);
@@ -222,7 +222,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
       break;
     }
     case 'RDMA_READ': {
-      if (!access.has('REMOTE_READ')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
+      if (!access.includes('REMOTE_READ')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
       const source = remoteRange(state, dest, rdma, length(), 'REMOTE_READ');
       if (source === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, undefined);
       scatter(local(), gather([source]));
@@ -230,7 +230,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     }
     case 'ATOMIC_CMP_AND_SWP':
     case 'ATOMIC_FETCH_AND_ADD': {
-      if (!access.has('REMOTE_ATOMIC') || rdma.remote_addr % 8n !== 0n) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
+      if (!access.includes('REMOTE_ATOMIC') || rdma.remote_addr % 8n !== 0n) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
       const target = remoteRange(state, dest, rdma, 8, 'REMOTE_ATOMIC');
       if (target === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, undefined);
       // The WR carries no compare_add or swap (SendWr has none): both are 0, so the target keeps

@@ -133,7 +133,9 @@ export class World {
         const { completions } = await this.ref.session.pollCq({ cq: (this.ref.qps[i] as Side['qps'][number]).cq, max: 4096 });
         if (completions.length === 0) continue;
         got += completions.length;
-        (wcs[i] ??= []).push(...completions);
+        const known = wcs[i];
+        if (known === undefined) wcs[i] = completions;
+        else known.push(...completions);
         this.account(i, completions);
       }
       // Another pass only while a QP with a finite RNR retry has sends out, and the last pass moved something.
@@ -147,7 +149,8 @@ export class World {
 
   /** The reference's completions on QP i's CQ: its sends are no longer outstanding. */
   private account(i: number, completions: readonly WorkCompletion[]): void {
-    const sends = completions.filter((wc) => wc.opcode !== 'RECV' && wc.opcode !== 'RECV_RDMA_WITH_IMM').length;
+    let sends = 0;
+    for (const wc of completions) if (wc.opcode !== 'RECV' && wc.opcode !== 'RECV_RDMA_WITH_IMM') sends++;
     this.outstanding[i] = Math.max(0, (this.outstanding[i] ?? 0) - sends);
   }
 
@@ -155,7 +158,8 @@ export class World {
   async onReal(label: () => string, steps: BatchStep[], ref: PhaseResult, check: Check, options: { barrier?: boolean; after?: (real: StepResult[]) => void } = {}): Promise<void> {
     const drained: number[] = [];
     const all = [...steps];
-    for (const [i, wcs] of ref.wcs.entries()) {
+    for (let i = 0; i < ref.wcs.length; i++) {
+      const wcs = ref.wcs[i];
       if (wcs === undefined) continue;
       drained.push(i);
       all.push({ call: 'drainCq', args: { cq: (this.real.qps[i] as Side['qps'][number]).cq, expect: wcs.length, waitMs: this.real.waitMs } });
