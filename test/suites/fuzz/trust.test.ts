@@ -148,6 +148,23 @@ function eventsEdited(deliver: (events: AsyncEvent[], held: AsyncEvent[]) => Asy
   };
 }
 
+describe("the drain waits the model's completion wait", () => {
+  // QP 2 sends to itself through the empty SRQ with rnr_retry 2: the model spends one retry per
+  // verb, so the implementation's drain must poll until the reference's RNR_RETRY_EXC_ERR comes.
+  const finiteRetries = () => [new Send(2, [send64])];
+
+  it("a model side's drain waits its adapter's completion wait, and the finite retries run out alike", async () => {
+    const side = await openSide(modelAdapter(), SRQ);
+    expect(side.waitMs).toBe((await modelAdapter().info()).completionWaitMs);
+    await side.session.close();
+    await expect(runSequence(modelAdapter(), finiteRetries())).resolves.toBeUndefined();
+  });
+
+  it('a drain that only looks once misses the retries running out (the test has teeth)', async () => {
+    await expect(runSequence(modelAdapter(), finiteRetries(), (world) => (world.real.waitMs = 0))).rejects.toThrow(/RNR_RETRY_EXC_ERR/);
+  });
+});
+
 describe('async events that come late', () => {
   it('an event delivered one read after the completion that came with it is no divergence', async () => {
     // Each read returns what the read before found: every event a command late.
