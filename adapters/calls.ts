@@ -18,6 +18,7 @@ import { ConcurrentOutcome, ConcurrentPlan } from './concurrent.js';
 import { Handle, u32, u64 } from '../spec/verbs/ints.js';
 import { PostContext, RawPostOutcome, RawStatus } from '../spec/verbs/outcome.js';
 import { WorkCompletion } from '../spec/verbs/wc.js';
+import { fastParse } from '../spec/fast-parse.js';
 import { RecvWr, SendWr } from '../spec/verbs/wr.js';
 
 /**
@@ -98,3 +99,11 @@ export type CallArgsInput<N extends CallName> = z.input<Calls[N]['args']>;
 export type CallResult<N extends CallName> = z.output<Calls[N]['result']>;
 
 export const callNames = Object.keys(calls) as CallName[];
+
+/**
+ * Each call's result schema as a quicker parse of the same schema (spec/fast-parse.ts): what a
+ * worker's or an agent's answers pass through, thousands a batch.
+ */
+export const parseResult = Object.fromEntries(callNames.map((name) => [name, fastParse(calls[name].result)])) as {
+  [N in CallName]: (value: unknown) => CallResult<N>;
+};

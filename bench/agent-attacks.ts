@@ -32,12 +32,23 @@ const SETTLE_MS = 5_000;
 const BUDGET = { sessionMemory: 32 * MiB, clientMemory: 64 * MiB, agentMemory: 128 * MiB };
 /**
  * What clients may make the agent hold by its configuration: resources up to --max-agent-memory,
- * and answers waiting for clients that do not read them, apart, up to --max-agent-memory again
- * (adapters/grpc/connections.ts).
+ * and answers waiting for clients that do not read them with the WriteMr requests being served,
+ * apart, up to --max-agent-memory again (adapters/grpc/connections.ts).
  */
 const BUDGET_BYTES = 2 * BUDGET.agentMemory;
 
-/** The agent's memory, from /proc: resident now, and the peak since the last reset. */
+/** A process and its descendants, from /proc: the agent runs itself again under its allocator's settings (cli/agent-allocator.ts). */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter((s) => s !== '').map(Number);
+  } catch {
+    // it has exited meanwhile
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** The agent's memory, from /proc, its processes' summed: resident now, and the peak since the last reset. */
 class Memory {
   private max = 0;
   private readonly timer: NodeJS.Timeout;
@@ -49,18 +60,28 @@ class Memory {
   }
 
   read(): { rss: number; hwm: number } {
-    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+    const sum = { rss: 0, hwm: 0 };
+    for (const pid of processTree(this.pid)) {
+      let status = '';
+      try {
+        status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      } catch {
+        continue;
+      }
+      const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+      sum.rss += kb('VmRSS');
+      sum.hwm += kb('VmHWM');
+    }
+    return sum;
   }
 
   /** Starts a new peak: the sampled one, and the kernel's VmHWM (reset by writing 5 to clear_refs). */
   resetPeak(): void {
-    writeFileSync(`/proc/${this.pid}/clear_refs`, '5');
+    for (const pid of processTree(this.pid)) writeFileSync(`/proc/${pid}/clear_refs`, '5');
     this.max = this.read().rss;
   }
 
-  /** The peak since resetPeak: the larger of the samples and VmHWM, which sees between them. */
+  /** The peak since resetPeak: the larger of the samples and the processes' VmHWM summed (each sees between samples; their sum is at least the peak of the sum, so the bound is checked on the safe side). */
   peak(): number {
     return Math.max(this.max, this.read().hwm);
   }

@@ -1,6 +1,7 @@
 import { release } from 'node:os';
 import { type Adapter, withWatch } from '../adapters/adapter.js';
 import { FunctionTrace, type TraceFiles, functionTraceWatch } from '../adapters/kernel/ftrace.js';
+import { type InlineSiteTable, inlineSitesOf, loadInlineSiteTables, loadedModuleBuildId } from '../adapters/kernel/inline-sites.js';
 import type { CoverageEntry } from '../reports/coverage.js';
 import { type KernelCoverage, kernelCoverage } from '../reports/kernel-coverage.js';
 import { UserError } from '../spec/errors.js';
@@ -42,14 +43,36 @@ export interface KernelCoverageRun {
   close(): void;
 }
 
-/** Takes the function tracer for `module` (a UserError when this kernel or user cannot). `files`: a fake tracefs, for tests. */
-export function startKernelCoverage(module: string, files?: TraceFiles): KernelCoverageRun {
-  const trace = FunctionTrace.open(module, files);
+/** Where the tracer and the module's build-id are read, and the inline-site tables: this machine's, or a test's fakes. */
+export interface KernelCoverageHost {
+  files?: TraceFiles;
+  /** The folder of /sys/module. */
+  sysModule?: string;
+  tables?: readonly InlineSiteTable[];
+}
+
+/**
+ * Takes the function tracer for `module` (a UserError when this kernel or user cannot), with
+ * kprobes on the inlined copies of its functions when a committed table matches the loaded
+ * module's build-id.
+ */
+export function startKernelCoverage(module: string, host: KernelCoverageHost = {}): KernelCoverageRun {
+  const buildId = loadedModuleBuildId(module, host.sysModule);
+  const sites = inlineSitesOf(module, buildId, host.tables ?? loadInlineSiteTables());
+  const trace = FunctionTrace.open(module, host.files, 'table' in sites ? sites.table : undefined);
   const { watch, cases } = functionTraceWatch(trace);
+  const probed = new Map<string, number>();
+  for (const probe of trace.probes) probed.set(probe.function, (probed.get(probe.function) ?? 0) + 1);
+  const inline = {
+    ...(buildId === undefined ? {} : { buildId }),
+    ...('table' in sites ? { table: sites.table.source } : { reason: sites.reason }),
+    probed,
+    refused: trace.refused,
+  };
   return {
     watching: (adapter) => withWatch(adapter, watch),
     // the pinned snapshot documents rdmavt; rdma_rxe and siw are listed by what the filter took
-    record: (rdmavt) => kernelCoverage({ module, kernel: release(), traceable: trace.traceable, traced: cases, ...(module === 'rdmavt' ? { documented: rdmavt } : {}) }),
+    record: (rdmavt) => kernelCoverage({ module, kernel: release(), traceable: trace.traceable, traced: cases, inline, ...(module === 'rdmavt' ? { documented: rdmavt } : {}) }),
     close: () => trace.close(),
   };
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { allocatorEnvironment, runAgain, startsAgent } from './agent-allocator.js';
 import { dropIpServerNameWarning } from './ip-servername-warning.js';
 import { main } from './program.js';
 
@@ -8,5 +9,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit();
 });
 
-dropIpServerNameWarning();
-await main(process.argv);
+// An agent serves from a second process, under glibc settings of its own (agent-allocator.ts),
+// started before any command is loaded: this one's memory is the agent's too while it waits.
+const again = startsAgent(process.argv) ? allocatorEnvironment(process.env) : undefined;
+if (again !== undefined) {
+  process.exitCode = await runAgain(again);
+} else {
+  dropIpServerNameWarning();
+  await main(process.argv);
+}

@@ -8,6 +8,13 @@ export function clientOf(peer: string): string {
   return host.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
 }
 
+/** Adds to a count by client, which holds no client whose count is 0. */
+function addTo(counts: Map<string, number>, client: string, by: number): void {
+  const n = (counts.get(client) ?? 0) + by;
+  if (n === 0) counts.delete(client);
+  else counts.set(client, n);
+}
+
 /** Bounds on the connections themselves, before any credentials are seen. */
 export interface ConnectionLimits {
   /** Connections open at once, all clients together: well under the usual 1024 file descriptors. */
@@ -33,7 +40,13 @@ const ANSWERED_REFUSALS = 16;
 /** How long such a connection is kept: its first call's answer, not a slot. */
 const ANSWERED_REFUSAL_MS = 2000;
 
-/** What answers written and not yet sent (their client does not read them) may hold: per client address, and in all. */
+/** How long after a connection closed for its unsent answers their garbage is collected: one collection for a burst of closes. */
+const COLLECT_AFTER_MS = 100;
+
+/**
+ * What answers written and not yet sent (their client does not read them) may hold, and with them
+ * the large requests being served (a WriteMr's data): per client address, and in all.
+ */
 export interface UnsentBudget {
   client: number;
   agent: number;
@@ -47,6 +60,8 @@ interface Tracked {
   /** Closes it when its answers wait and none is sent in time (sendStalledMs); restarted at each answer sent. */
   stall: NodeJS.Timeout | undefined;
   closed: boolean;
+  /** Closed for the answers it held: once it is gone, they are garbage worth collecting. */
+  heldAnswers: boolean;
   /** Made an authenticated call: it lives until idle (grpc.max_connection_idle_ms), and is never evicted. */
   trusted: boolean;
   /** Until the first authenticated call: closes the connection when it fires. */
@@ -68,11 +83,22 @@ export class ConnectionGuard {
   private readonly refused = new Map<string, string>();
   private readonly unsentByClient = new Map<string, number>();
   private unsentInAll = 0;
+  /** Bytes of large requests being served (admitRequest), per client address and in all. */
+  private readonly requestsByClient = new Map<string, number>();
+  private requestsInAll = 0;
 
+  /** A collection asked for and not yet run. */
+  private collecting: NodeJS.Timeout | undefined;
+
+  /**
+   * `collect`, when given, runs a full garbage collection: after a connection closed for the
+   * answers it held, whose Buffers are then garbage that V8 frees only at its next collection.
+   */
   constructor(
     private readonly limits: ConnectionLimits,
     private readonly refusals: RefusalLog,
     private readonly unsentBudget: UnsentBudget,
+    private readonly collect?: () => void,
   ) {}
 
   /** Takes a new connection (making room when it can), or refuses it: false when it is closed at once. */
@@ -93,6 +119,7 @@ export class ConnectionGuard {
       unsent: 0,
       stall: undefined,
       closed: false,
+      heldAnswers: false,
       trusted: false,
       deadline: setTimeout(() => {
         this.refusals.say(client, `closed connection client=${client}: no authenticated call within ${this.limits.firstCallWithinMs} ms of connecting`);
@@ -104,6 +131,7 @@ export class ConnectionGuard {
       clearTimeout(tracked.deadline);
       if (this.open.get(key) === tracked) this.open.delete(key);
       this.forget(tracked);
+      if (tracked.heldAnswers) this.collectSoon();
     });
     return true;
   }
@@ -139,6 +167,31 @@ export class ConnectionGuard {
     return undefined;
   }
 
+  /**
+   * Room for a large request (a WriteMr's data) while its call runs, in the budgets its client's
+   * unsent answers count against: the function that gives it back, or why there is none (the call
+   * is refused; nothing is closed, since its client reads). Without it, requests at the MR limit
+   * (32 MiB of hex each, and its decoding) were held by no budget, as many as a client's calls in flight.
+   */
+  admitRequest(peer: string, bytes: number): (() => void) | string {
+    const client = clientOf(peer);
+    const own = (this.unsentByClient.get(client) ?? 0) + (this.requestsByClient.get(client) ?? 0);
+    const all = this.unsentInAll + this.requestsInAll;
+    if (own + bytes > this.unsentBudget.client) return `it would hold ${mib(bytes)}, and ${client}'s hold ${mib(own)} of its ${mib(this.unsentBudget.client)}`;
+    if (all + bytes > this.unsentBudget.agent) return `it would hold ${mib(bytes)}, and all clients' hold ${mib(all)} of the agent's ${mib(this.unsentBudget.agent)}`;
+    this.countRequest(client, bytes);
+    let released = false;
+    return () => {
+      if (!released) this.countRequest(client, -bytes);
+      released = true;
+    };
+  }
+
+  /** Bytes of large requests being served, per client address. */
+  requests(): Map<string, number> {
+    return new Map(this.requestsByClient);
+  }
+
   /** Bytes of answers written and not yet sent, per client address. */
   unsent(): Map<string, number> {
     return new Map(this.unsentByClient);
@@ -172,6 +225,7 @@ export class ConnectionGuard {
 
   closeAll(): void {
     for (const { socket } of this.open.values()) socket.destroy();
+    clearTimeout(this.collecting);
   }
 
   private countUnsent(tracked: Tracked, by: number): void {
@@ -180,9 +234,12 @@ export class ConnectionGuard {
     // an answer sent, or the first to wait: the clock starts again
     if (by < 0 || !waited) this.watchStall(tracked);
     this.unsentInAll += by;
-    const n = (this.unsentByClient.get(tracked.client) ?? 0) + by;
-    if (n === 0) this.unsentByClient.delete(tracked.client);
-    else this.unsentByClient.set(tracked.client, n);
+    addTo(this.unsentByClient, tracked.client, by);
+  }
+
+  private countRequest(client: string, by: number): void {
+    this.requestsInAll += by;
+    addTo(this.requestsByClient, client, by);
   }
 
   private enforceUnsent(client: string): void {
@@ -198,8 +255,7 @@ export class ConnectionGuard {
     for (const t of this.open.values()) if ((over.among === undefined || t.client === over.among) && t.unsent > (heaviest?.unsent ?? 0)) heaviest = t;
     if (heaviest === undefined) return;
     this.refusals.say(heaviest.client, `closed connection client=${heaviest.client}: it does not read its answers: ${over.why}`);
-    this.forget(heaviest);
-    heaviest.socket.destroy();
+    this.closeHolding(heaviest);
   }
 
   private watchStall(tracked: Tracked): void {
@@ -209,10 +265,30 @@ export class ConnectionGuard {
     if (tracked.unsent <= 0 || tracked.closed || limit === undefined) return;
     tracked.stall = setTimeout(() => {
       this.refusals.say(tracked.client, `closed connection client=${tracked.client}: it does not read its answers: none sent in ${limit / 1000} s, ${tracked.unsent} bytes waiting`);
-      this.forget(tracked);
-      tracked.socket.destroy();
+      this.closeHolding(tracked);
     }, limit);
     tracked.stall.unref();
+  }
+
+  /** Closes a connection for the answers it holds unsent: they are garbage once it is gone (see collectSoon). */
+  private closeHolding(tracked: Tracked): void {
+    tracked.heldAnswers = true;
+    this.forget(tracked);
+    tracked.socket.destroy();
+  }
+
+  /**
+   * One collection for the connections closed within COLLECT_AFTER_MS, run after grpc-js has let
+   * go of their calls. The agent's memory under a client that does not read was mostly such
+   * garbage: an agent that idles allocates nothing, and V8 then never collects it.
+   */
+  private collectSoon(): void {
+    if (this.collect === undefined || this.collecting !== undefined) return;
+    this.collecting = setTimeout(() => {
+      this.collecting = undefined;
+      this.collect?.();
+    }, COLLECT_AFTER_MS);
+    this.collecting.unref();
   }
 
   /** A connection closed (or being closed): its HTTP/2 session, and the answers it held, go with it. */

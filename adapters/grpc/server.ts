@@ -41,6 +41,8 @@ export interface AgentOptions {
   refusalRate?: RefusalRate;
   /** The built-in cases it runs for clients (rpc RunCases); without, clients run them verb by verb. */
   cases?: AgentCases;
+  /** A full garbage collection, run after connections closed for the answers they held (ConnectionGuard); none without. */
+  collectGarbage?: () => void;
 }
 
 export interface Agent {
@@ -128,7 +130,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const host = new SessionHost(options.adapter, limits);
   const refusals = new RefusalLog(options.refusalRate ?? DEFAULT_REFUSAL_RATE, notice);
   // answers waiting for a client that does not read are bounded as its resources are (and apart from them)
-  const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, refusals, { client: limits.maxClientMemory, agent: limits.maxAgentMemory });
+  const guard = new ConnectionGuard(options.connections ?? DEFAULT_CONNECTION_LIMITS, refusals, { client: limits.maxClientMemory, agent: limits.maxAgentMemory }, options.collectGarbage);
   // An authenticated call tells the guard that its connection is in use: any call where there is
   // no token (mutual TLS authenticated the connection, or nothing is checked), else one that
   // carries it. Once its connection is trusted, a call is only counted (what it sends and when it
@@ -188,6 +190,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     refusals,
     sending: (peer, bytes) => guard.sending(peer, bytes),
     reserve: (peer, bytes) => guard.reserve(peer, bytes),
+    admitRequest: (peer, bytes) => guard.admitRequest(peer, bytes),
     usage,
     cases: options.cases,
     watch: () => options.adapter.watch,

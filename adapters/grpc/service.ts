@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { AdapterInfo, type CaseHost, type CaseWatch, watched } from '../adapter.js';
 import type { CallName } from '../calls.js';
-import { InvalidRequest } from '../remote/refusals.js';
+import { InvalidRequest, OverBudget } from '../remote/refusals.js';
 import { fromWire } from '../remote/wire.js';
 import type { SessionHost } from '../remote/session-host.js';
 import { clientOf } from './connections.js';
@@ -30,6 +30,8 @@ export interface ServiceOptions {
   sending: (peer: string, bytes: number) => () => void;
   /** Counts a large answer from the start of its call; undefined when its connection was closed for it (see ConnectionGuard.reserve). */
   reserve: (peer: string, bytes: number) => (() => void) | undefined;
+  /** Counts a large request while its call runs; why not, when over budget (see ConnectionGuard.admitRequest). */
+  admitRequest: (peer: string, bytes: number) => (() => void) | string;
   /** The operator's view, for the Usage rpc. */
   usage: () => AgentUsage;
   /** The built-in cases it runs for its clients (rpc RunCases); none without. */
@@ -75,6 +77,17 @@ function misplaced(kind: Received['kind'], holding: boolean): { code: grpc.statu
   return { code: grpc.status.NOT_FOUND, details: 'this stream holds no session (it ended): begin one first' };
 }
 
+/**
+ * What a request to `call` holds while it runs, of the large ones: a WriteMr's hex twice (the
+ * string, and the message it was decoded from, until collected; its bytes, half as many, are the
+ * MR's). 0 for the small ones.
+ */
+export function requestBytes(call: CallName, args: unknown): number {
+  if (call !== 'writeMr') return 0;
+  const data = (args as { data?: unknown } | null)?.data;
+  return typeof data === 'string' ? 2 * data.length : 0;
+}
+
 /** The bytes an answer to `call` takes on the wire, known before it is built: a ReadMr's hex (at most the MR limit's); 0 for the small ones. */
 export function answerBytes(call: CallName, args: unknown, maxMrBytes: number): number {
   if (call !== 'readMr') return 0;
@@ -92,7 +105,7 @@ type Streaming = grpc.handleServerStreamingCall<object, object>;
  * bad request fails only that call.
  */
 export function agentImplementation(options: ServiceOptions): grpc.UntypedServiceImplementation {
-  const { host, token, log, notice, refusals, sending, reserve, usage, cases, watch } = options;
+  const { host, token, log, notice, refusals, sending, reserve, admitRequest, usage, cases, watch } = options;
   const leases = new Leases(host);
 
   const record = (call: string, peer: string): Record => {
@@ -148,6 +161,26 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       if (!released) release();
       released = true;
     };
+  };
+
+  /**
+   * Holds room for a call's large request and its large answer while it runs (the answer's until
+   * it is written, when writeCounted takes over); refused RESOURCE_EXHAUSTED when the request does not fit.
+   */
+  const holdCall = (peer: string, call: CallName, args: unknown): (() => void) => {
+    const bytes = requestBytes(call, args);
+    const request = bytes === 0 ? () => undefined : admitRequest(peer, bytes);
+    if (typeof request === 'string') throw new OverBudget('requests and unsent answers', `${call}: ${request}`);
+    try {
+      const answer = holdAnswer(peer, call, args);
+      return () => {
+        answer();
+        request();
+      };
+    } catch (error) {
+      request();
+      throw error;
+    }
   };
 
   const refuseUndecodable = (request: unknown) => {
@@ -207,7 +240,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
       // before decoding, whose cost grows with the list
       host.checkPostSize(call, request);
       const args = method.request.decode(request);
-      const held = holdAnswer(peer, call, args);
+      const held = holdCall(peer, call, args);
       try {
         return method.response.encode(await host.call(lease.id, call, args));
       } finally {
@@ -258,7 +291,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     rec.session = session;
     let held = () => {};
     try {
-      held = holdAnswer(peer, call, args);
+      held = holdCall(peer, call, args);
       const message = encodeResult(id, call, await host.call(session, call, args));
       // written, the answer is counted until it is sent (writeCounted), in the room it held
       held();

@@ -239,17 +239,13 @@ function mtuBytes(names: VerbsNames, value: number): Mtu {
  */
 function completion(names: VerbsNames, withImmFlag: number, wc: Native.WorkCompletion): WorkCompletion {
   const status = names.wcStatus.name(wc.status);
-  const valid = { wr_id: wc.wr_id, status, vendor_err: wc.vendor_err, qp_num: wc.qp_num };
-  if (status !== 'SUCCESS') return { ...valid, with_imm: false };
+  const { wr_id, vendor_err, qp_num } = wc;
+  // keys in WorkCompletion's order, so its parse takes the answer as it is (spec/fast-parse.ts)
+  if (status !== 'SUCCESS') return { wr_id, status, vendor_err, qp_num, with_imm: false };
   const with_imm = (wc.wc_flags & withImmFlag) !== 0;
-  return {
-    ...valid,
-    opcode: names.wcOpcode.name(wc.opcode),
-    byte_len: wc.byte_len,
-    src_qp: wc.src_qp,
-    with_imm,
-    ...(with_imm ? { imm_data: wc.imm_data } : {}),
-  };
+  const opcode = names.wcOpcode.name(wc.opcode);
+  const { byte_len, src_qp } = wc;
+  return with_imm ? { wr_id, status, opcode, vendor_err, byte_len, imm_data: wc.imm_data, qp_num, src_qp, with_imm } : { wr_id, status, opcode, vendor_err, byte_len, qp_num, src_qp, with_imm };
 }
 
 function nativeQpAttr(names: VerbsNames, attr: CallArgs<'modifyQp'>['attr']): Native.QpAttrInput {

@@ -34,7 +34,7 @@ export function serveIbverbsWorker(requestedDevice: string | undefined, crashSpe
     const crashing = (name: string) => {
       if (name === crash?.name) loadBinding().crashForTest(crash.kind);
     };
-    device = { adapter: crash === undefined ? adapter : beforeEachCall(adapter, crashing), host: new SessionHost(adapter, NO_LIMITS) };
+    device = { adapter: crash === undefined ? adapter : beforeEachCall(adapter, crashing), host: new SessionHost(adapter, NO_LIMITS, 'results') };
     return device;
   };
   const sessionHost = () => opened().host;

@@ -25,22 +25,36 @@ export function frame(op: Op, payload: Buffer): Buffer {
 
 const align8 = (n: number) => (n + 7) & ~7;
 
-/** A BATCH's payload: the count, then each request framed, at multiples of 8 bytes. */
-export function batchPayload(requests: readonly { op: Op; payload: Buffer }[]): Buffer {
-  const framed = requests.map(({ op, payload }) => frame(op, payload));
-  const buf = Buffer.alloc(BatchS.size + framed.reduce((n, f) => n + align8(f.length), 0));
-  BatchS.write(buf, 0, { count: requests.length, reserved: 0 });
-  let at = BatchS.size;
-  for (const f of framed) {
-    f.copy(buf, at);
-    at += align8(f.length);
+/** The bytes one request takes inside a batch: framed, padded to a multiple of 8. */
+export const subRequestSize = (payload: { length: number }) => align8(ReqHdr.size + payload.length);
+
+/**
+ * BATCH as written: its header, the count, then each request framed at multiples of 8 bytes,
+ * each written once into the one buffer (a batch carries thousands of them).
+ */
+function batchRequest(requests: readonly { op: Op; payload: Buffer }[]): Buffer {
+  const buf = Buffer.alloc(batchSize(requests));
+  ReqHdr.write(buf, 0, { magic: RVTC_MAGIC, version: RVTC_VERSION, op: Op.BATCH, len: buf.length });
+  BatchS.write(buf, ReqHdr.size, { count: requests.length, reserved: 0 });
+  let at = ReqHdr.size + BatchS.size;
+  for (const { op, payload } of requests) {
+    ReqHdr.write(buf, at, { magic: RVTC_MAGIC, version: RVTC_VERSION, op, len: ReqHdr.size + payload.length });
+    payload.copy(buf, at + ReqHdr.size);
+    at += subRequestSize(payload);
   }
   return buf;
 }
 
+/** A BATCH's payload: the count, then each request framed, at multiples of 8 bytes. */
+export function batchPayload(requests: readonly { op: Op; payload: Buffer }[]): Buffer {
+  return batchRequest(requests).subarray(ReqHdr.size);
+}
+
 /** The bytes a batch of these requests takes on the wire, header included. */
 export function batchSize(requests: readonly { payload: Buffer }[]): number {
-  return ReqHdr.size + BatchS.size + requests.reduce((n, r) => n + align8(ReqHdr.size + r.payload.length), 0);
+  let size = ReqHdr.size + BatchS.size;
+  for (const { payload } of requests) size += subRequestSize(payload);
+  return size;
 }
 
 /** The payload of the response at `at` in `buf` (a response alone, or a sub-response of a batch), or throws its refusal. */
@@ -54,7 +68,8 @@ function answerAt(op: Op, buf: Buffer, at: number): Buffer | KernelRefusal {
   if (buf.length - at < RespHdr.size) throw new Error(`rvtc answered request ${op} with ${buf.length - at} bytes, less than a header`);
   const hdr = RespHdr.read(buf, at);
   if (hdr.len < RespHdr.size || at + hdr.len > buf.length) throw new Error(`rvtc's response to request ${op} says ${hdr.len} bytes; ${buf.length - at} came`);
-  const body = Buffer.from(buf.subarray(at + RespHdr.size, at + hdr.len));
+  // a view: every buffer answers come in is the caller's own (exchange copies out of its scratch)
+  const body = buf.subarray(at + RespHdr.size, at + hdr.len);
   // A refusal may name no request (op 0: the header itself was wrong).
   if (hdr.magic === RVTC_MAGIC && hdr.status < 0) return new KernelRefusal(op, hdr.status, `rvtc refused the request: ${fromCString(body)}`);
   if (hdr.magic !== RVTC_MAGIC || hdr.op !== op) {
@@ -63,6 +78,9 @@ function answerAt(op: Op, buf: Buffer, at: number): Buffer | KernelRefusal {
   return body;
 }
 
+/** Where a response header says its length (answerAt has checked it). */
+const RESP_LEN = RespHdr.offsets.len as number;
+
 /** Each sub-response of a BATCH's answer, matched to the request it answers. */
 export function batchAnswers(requests: readonly { op: Op }[], body: Buffer): (Buffer | KernelRefusal)[] {
   const { count } = BatchS.read(body, 0);
@@ -70,9 +88,8 @@ export function batchAnswers(requests: readonly { op: Op }[], body: Buffer): (Bu
   const answers: (Buffer | KernelRefusal)[] = [];
   let at = BatchS.size;
   for (let i = 0; i < count; i++) {
-    const answer = answerAt((requests[i] as { op: Op }).op, body, at);
-    answers.push(answer);
-    at += align8(RespHdr.read(body, at).len);
+    answers.push(answerAt((requests[i] as { op: Op }).op, body, at));
+    at += align8(body.readUInt32LE(at + RESP_LEN));
   }
   return answers;
 }
@@ -109,7 +126,7 @@ export class KernelControl {
    * refuses. Returns, for each that ran, its payload or its KernelRefusal, in order.
    */
   batch(requests: readonly { op: Op; payload: Buffer }[]): (Buffer | KernelRefusal)[] {
-    const body = answerOf(Op.BATCH, this.exchange(Op.BATCH, frame(Op.BATCH, batchPayload(requests))), 0);
+    const body = answerOf(Op.BATCH, this.exchange(Op.BATCH, batchRequest(requests)), 0);
     return batchAnswers(requests, body);
   }
 

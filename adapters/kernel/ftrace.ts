@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../spec/errors.js';
 import type { CaseWatch } from '../adapter.js';
+import type { InlineSiteTable } from './inline-sites.js';
+import { type InlineProbe, KPROBE_GROUP, inlineProbes, kprobeDefinition, kprobeRemoval, leftProbes, parseKprobeHits } from './kprobes.js';
 
 /** Where tracefs is: its own mount, or under debugfs on kernels and setups that only have that. */
 export const TRACEFS_ROOTS = ['/sys/kernel/tracing', '/sys/kernel/debug/tracing'] as const;
@@ -67,6 +69,8 @@ export function parseOverrun(stats: string): number {
 export interface TraceFiles {
   read(file: string): string;
   write(file: string, text: string): void;
+  /** Adds to a file without emptying it first: kprobe_events drops every probe when opened to truncate. */
+  append(file: string, text: string): void;
   /** The entries of a folder; none when it does not exist. */
   list(dir: string): string[];
 }
@@ -76,6 +80,7 @@ export function tracefsAt(root: string): TraceFiles {
   return {
     read: (file) => readFileSync(join(root, file), 'utf8'),
     write: (file, text) => writeFileSync(join(root, file), text),
+    append: (file, text) => appendFileSync(join(root, file), text),
     list: (dir) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir)) : []),
   };
 }
@@ -89,25 +94,54 @@ export interface TracedCase {
   lost: number;
 }
 
+/** An inlined copy's kprobe the kernel would not place, and what it said. */
+export interface RefusedProbe {
+  function: string;
+  site: string;
+  error: string;
+}
+
 /**
  * The kernel's function tracer, filtered to one module's functions, through tracefs's files (a
- * parameter, so a test can hand it a folder). Holds the tracer from `open` to `close`: nothing
- * else may use ftrace meanwhile.
+ * parameter, so a test can hand it a folder), and, given the module build's inline-site table, a
+ * kprobe on each inlined copy of its functions, which the function tracer cannot see (no ftrace
+ * entry of their own): a hit there is that copy's code running, never merely its caller. Holds
+ * the tracer and the `rvtcov` kprobe group from `open` to `close`: nothing else may use them meanwhile.
  */
 export class FunctionTrace {
-  /** Every function of the module the filter accepted: what the trace can see run. */
+  /** Every function of the module the filter accepted: what the function tracer can see run. */
   readonly traceable: ReadonlySet<string>;
+  /** The kprobes placed on inlined copies. */
+  readonly probes: readonly InlineProbe[];
+  /** Those the kernel refused. */
+  readonly refused: readonly RefusedProbe[];
   private readonly saved: { tracer: string; bufferKb: string; on: string };
 
   private constructor(
     private readonly files: TraceFiles,
     readonly module: string,
+    inline: InlineSiteTable | undefined,
   ) {
     this.saved = { tracer: this.read('current_tracer').trim(), bufferKb: this.read('buffer_size_kb').trim(), on: this.read('tracing_on').trim() };
+    const placed: InlineProbe[] = [];
+    const refused: RefusedProbe[] = [];
+    this.probes = placed;
+    this.refused = refused;
     try {
       this.write('tracing_on', '0');
       this.write('current_tracer', 'nop');
       this.traceable = this.filter(module);
+      if (inline !== undefined) this.removeLeftProbes();
+      for (const probe of inline === undefined ? [] : inlineProbes(inline)) {
+        // one line per write, so that a site the kernel refuses (not an instruction boundary, a blacklisted function) costs only itself
+        try {
+          this.files.append('kprobe_events', `${kprobeDefinition(module, probe)}\n`);
+          placed.push(probe);
+        } catch (error) {
+          refused.push({ function: probe.function, site: probe.site, error: (error as Error).message.split('\n')[0] ?? '' });
+        }
+      }
+      if (placed.length > 0) this.write(`events/${KPROBE_GROUP}/enable`, '1');
       this.write('buffer_size_kb', String(BUFFER_SIZE_KB));
       this.write('current_tracer', 'function');
     } catch (error) {
@@ -135,8 +169,8 @@ export class FunctionTrace {
    * Takes the function tracer for `module` through `files`, or at the first tracefs found (mounted
    * at /sys/kernel/tracing when neither is: the VM's init mounts only what it needs).
    */
-  static open(module: string, files?: TraceFiles): FunctionTrace {
-    return new FunctionTrace(files ?? tracefsAt(tracefsRoot()), module);
+  static open(module: string, files?: TraceFiles, inline?: InlineSiteTable): FunctionTrace {
+    return new FunctionTrace(files ?? tracefsAt(tracefsRoot()), module, inline);
   }
 
   /** Empties the ring and starts recording. */
@@ -150,21 +184,36 @@ export class FunctionTrace {
     this.write('tracing_on', '0');
   }
 
-  /** What the ring holds, recording or not: the functions that ran since `begin`, and how many events it lost. */
+  /** What the ring holds, recording or not: the functions that ran since `begin` (called, or an inlined copy entered), and how many events it lost. */
   seen(): { functions: Set<string>; lost: number } {
     const text = this.read('trace');
-    return { functions: parseTraceFunctions(text), lost: this.overrun() + lostInTrace(text) };
+    return { functions: new Set([...parseTraceFunctions(text), ...parseKprobeHits(text, this.probes)]), lost: this.overrun() + lostInTrace(text) };
   }
 
-  /** Gives ftrace back as it was, but for the filter, which is emptied (every function, as at boot). */
+  /** Gives ftrace back as it was, but for the filter, which is emptied (every function, as at boot), and removes our kprobes. */
   close(): void {
     this.write('tracing_on', '0');
+    if (this.probes.length > 0) {
+      this.write(`events/${KPROBE_GROUP}/enable`, '0');
+      for (const probe of this.probes) this.files.append('kprobe_events', `${kprobeRemoval(probe)}\n`);
+    }
     this.write('current_tracer', 'nop');
     this.write('set_ftrace_filter', '');
     const bufferKb = bufferSizeKb(this.saved.bufferKb);
     if (bufferKb !== undefined) this.write('buffer_size_kb', bufferKb);
     if (this.saved.tracer !== '') this.write('current_tracer', this.saved.tracer);
     this.write('tracing_on', this.saved.on === '' ? '1' : this.saved.on);
+  }
+
+  /**
+   * Removes the rvtcov probes a run that died before its `close` left (the same names would be
+   * refused as existing); an enabled probe cannot be removed, so the group is disabled first.
+   */
+  private removeLeftProbes(): void {
+    const left = leftProbes(this.read('kprobe_events'));
+    if (left.length === 0) return;
+    this.write(`events/${KPROBE_GROUP}/enable`, '0');
+    for (const event of left) this.files.append('kprobe_events', `${kprobeRemoval({ event })}\n`);
   }
 
   /** Events overwritten on every CPU since the ring was last emptied (emptying resets the counts). */

@@ -37,7 +37,7 @@ export function serveKernelWorker(device: string | undefined, faultSpec: string 
     process.exit(2);
   }
   const adapter = kernelDeviceAdapter(device);
-  const host = new SessionHost(adapter, NO_LIMITS);
+  const host = new SessionHost(adapter, NO_LIMITS, 'results');
   const fault = faultBefore(faultSpec);
   const provoking = (name: string) => {
     if (name === fault?.call) provoke(fault.kind, device);

@@ -49,7 +49,7 @@ import {
 } from './abi.js';
 import { RigFailure, buildConcurrentRig } from '../concurrent-rig.js';
 import { decodeConcurrentResp, encodeConcurrentReq } from './concurrent.js';
-import { type KernelControl, KernelRefusal, batchSize } from './control.js';
+import { type KernelControl, KernelRefusal, batchSize, subRequestSize } from './control.js';
 import * as names from './names.js';
 import { type StructValue, fromCString } from './struct.js';
 
@@ -86,25 +86,25 @@ export function deviceAttr(a: StructValue<typeof DeviceAttrResp.fields>): Device
   };
 }
 
-/** A post: the header, the WRs, then all their SGEs. */
-function postRequest<W>(
+/** A post: the header, the WRs (each with its SGE count), then all their SGEs. */
+function postRequest<W extends { sg_list: readonly Sge[] }>(
   target: number,
   context: PostContext | undefined,
   wrs: readonly W[],
-  sgList: (wr: W) => readonly Sge[],
   wrStruct: { size: number; write(buf: Buffer, offset: number, value: never): void },
   wrValue: (wr: W) => object,
 ): Buffer {
-  const nSge = wrs.reduce((n, wr) => n + sgList(wr).length, 0);
+  let nSge = 0;
+  for (const wr of wrs) nSge += wr.sg_list.length;
   const buf = Buffer.alloc(PostReq.size + wrs.length * wrStruct.size + nSge * SgeS.size);
   PostReq.write(buf, 0, { target, context: CONTEXTS.indexOf(context ?? 'process'), n_wr: wrs.length, n_sge: nSge });
   let at = PostReq.size;
   for (const wr of wrs) {
-    wrStruct.write(buf, at, { ...wrValue(wr), n_sge: sgList(wr).length } as never);
+    wrStruct.write(buf, at, wrValue(wr) as never);
     at += wrStruct.size;
   }
   for (const wr of wrs) {
-    for (const sge of sgList(wr)) {
+    for (const sge of wr.sg_list) {
       SgeS.write(buf, at, sge);
       at += SgeS.size;
     }
@@ -229,7 +229,7 @@ function elementOf(e: StructValue<typeof EventS.fields>): AsyncEvent['element'] 
   }
 }
 
-const recvWr = (wr: RecvWr) => ({ wr_id: wr.wr_id, num_sge: wr.num_sge });
+const recvWr = (wr: RecvWr) => ({ wr_id: wr.wr_id, num_sge: wr.num_sge, n_sge: wr.sg_list.length });
 const sendWr = (wr: SendWr) => ({
   wr_id: wr.wr_id,
   remote_addr: wr.rdma?.remote_addr ?? 0n,
@@ -238,6 +238,7 @@ const sendWr = (wr: SendWr) => ({
   send_flags: names.sendFlag.flags(wr.send_flags),
   imm_data: wr.imm_data ?? 0,
   num_sge: wr.num_sge,
+  n_sge: wr.sg_list.length,
 });
 
 /** POLL_CQ's and DRAIN_CQ's answer: the completions as libibverbs reports them. */
@@ -248,17 +249,18 @@ function polled(body: Buffer): CallResult<'pollCq'> {
     const wc = Wc.read(body, PolledResp.size + i * Wc.size);
     const status = names.wcStatus.name(wc.status);
     const withImm = (wc.wc_flags & names.IB_WC_WITH_IMM) !== 0;
-    completions.push({
-      wr_id: wc.wr_id,
-      status,
-      qp_num: wc.qp_num,
-      vendor_err: wc.vendor_err,
-      with_imm: withImm,
-      // man ibv_poll_cq: only wr_id, status, qp_num and vendor_err are valid on an error.
-      ...(status === 'SUCCESS'
-        ? { opcode: names.wcOpcode.name(wc.opcode), byte_len: wc.byte_len, src_qp: wc.src_qp, ...(withImm ? { imm_data: wc.imm_data } : {}) }
-        : {}),
-    });
+    // man ibv_poll_cq: only wr_id, status, qp_num and vendor_err are valid on an error.
+    const ok = status === 'SUCCESS';
+    // keys in WorkCompletion's order, so its parse takes the answer as it is (spec/fast-parse.ts)
+    const completion: WorkCompletion = { wr_id: wc.wr_id, status } as WorkCompletion;
+    if (ok) completion.opcode = names.wcOpcode.name(wc.opcode);
+    completion.vendor_err = wc.vendor_err;
+    if (ok) completion.byte_len = wc.byte_len;
+    if (ok && withImm) completion.imm_data = wc.imm_data;
+    completion.qp_num = wc.qp_num;
+    if (ok) completion.src_qp = wc.src_qp;
+    completion.with_imm = withImm;
+    completions.push(completion);
   }
   return { rawReturn: r.ret, completions };
 }
@@ -369,7 +371,7 @@ export const kernelCalls: { [N in BatchCall]: KernelCall<CallArgs<N>, CallResult
     },
   },
   destroySrq: { op: Op.DESTROY_SRQ, encode: ({ srq }) => handleReq(srq), decode: status },
-  postSrqRecv: { op: Op.POST_SRQ_RECV, encode: ({ srq, wrs, context }) => postRequest(srq, context, wrs, (wr) => wr.sg_list, RecvWrS, recvWr), decode: postOutcome },
+  postSrqRecv: { op: Op.POST_SRQ_RECV, encode: ({ srq, wrs, context }) => postRequest(srq, context, wrs, RecvWrS, recvWr), decode: postOutcome },
 
   createQp: {
     op: Op.CREATE_QP,
@@ -401,8 +403,8 @@ export const kernelCalls: { [N in BatchCall]: KernelCall<CallArgs<N>, CallResult
     },
   },
   destroyQp: { op: Op.DESTROY_QP, encode: ({ qp }) => handleReq(qp), decode: status },
-  postRecv: { op: Op.POST_RECV, encode: ({ qp, wrs, context }) => postRequest(qp, context, wrs, (wr) => wr.sg_list, RecvWrS, recvWr), decode: postOutcome },
-  postSend: { op: Op.POST_SEND, encode: ({ qp, wrs, context }) => postRequest(qp, context, wrs, (wr) => wr.sg_list, SendWrS, sendWr), decode: postOutcome },
+  postRecv: { op: Op.POST_RECV, encode: ({ qp, wrs, context }) => postRequest(qp, context, wrs, RecvWrS, recvWr), decode: postOutcome },
+  postSend: { op: Op.POST_SEND, encode: ({ qp, wrs, context }) => postRequest(qp, context, wrs, SendWrS, sendWr), decode: postOutcome },
 
   getAsyncEvents: {
     op: Op.GET_EVENTS,
@@ -442,7 +444,7 @@ function chunked(steps: readonly BatchStep[]): { chunks: Encoded[][]; unencodabl
       if (chunk.length > 0) chunks.push(chunk);
       return { chunks, unencodable: { step, error: message(error) } };
     }
-    const grows = batchSize([{ payload }]) - batchSize([]);
+    const grows = subRequestSize(payload);
     if (chunk.length > 0 && (chunk.length === MAX_STEPS || size + grows > MAX_REQUEST)) {
       chunks.push(chunk);
       chunk = [];

@@ -43,12 +43,17 @@ const verbs: Verbs = {
     return { rawReturn: 0, mr, lkey, rkey: lkey, addr };
   },
   writeMr: (state, { mr, offset, data }) => {
-    mrBytes(lookup(state.mrs, mr, 'mr')).set(Buffer.from(data, 'hex'), offset);
+    const bytes = mrBytes(lookup(state.mrs, mr, 'mr'));
+    // decoded into the MR, not into a copy first (as large as the write): out of bounds fails as set() did
+    if (offset + data.length / 2 > bytes.length) throw new RangeError('offset is out of bounds');
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).write(data, offset, 'hex');
     return { rawReturn: 0 };
   },
-  readMr: (state, { mr, offset, length }) => ({
-    data: Buffer.from(mrBytes(lookup(state.mrs, mr, 'mr')).subarray(offset, offset + length)).toString('hex'),
-  }),
+  readMr: (state, { mr, offset, length }) => {
+    // read through a view, not a copy: at 16 MiB the copy was as large as the MR, beside the hex
+    const view = mrBytes(lookup(state.mrs, mr, 'mr')).subarray(offset, offset + length);
+    return { data: Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString('hex') };
+  },
   deregMr: (state, { mr }) => ({ rawReturn: deregMr(state, mr) }),
 
   createCq: (state, { cqe }) => {

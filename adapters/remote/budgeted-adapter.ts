@@ -14,7 +14,7 @@ import { SessionHost } from './session-host.js';
  */
 export function budgetedAdapter(adapter: Adapter, limits: HostLimits): Adapter {
   // the case's verbs layer validates each call both ways (suites/verbs.ts): the host only applies the budgets
-  const host = new SessionHost(adapter, limits, true);
+  const host = new SessionHost(adapter, limits, 'all');
   const refusal = (error: unknown) => {
     if (!(error instanceof OverBudget)) throw error;
     throw new InfrastructureError(`the agent's ${error.budget} budget refused a call of the case: ${error.message}`, {

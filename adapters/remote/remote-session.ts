@@ -1,6 +1,6 @@
 import type { Session } from '../adapter.js';
 import { type BatchStep, parseBatchResult } from '../batch.js';
-import { type CallName, callNames, calls } from '../calls.js';
+import { type CallName, callNames, parseResult } from '../calls.js';
 
 /** Sends one call to the far side and returns its (decoded, not yet validated) result. */
 export type Invoke = (call: CallName, args: unknown) => Promise<unknown>;
@@ -17,7 +17,7 @@ export function remoteSession(invoke: Invoke, close: () => Promise<void>, batch?
   const session = { close } as Session;
   if (batch !== undefined) session.runBatch = async (steps) => parseBatchResult(await batch(steps));
   for (const name of callNames) {
-    (session as Record<string, unknown>)[name] = async (args: unknown) => calls[name].result.parse(await invoke(name, args));
+    (session as Record<string, unknown>)[name] = async (args: unknown) => parseResult[name](await invoke(name, args));
   }
   return session;
 }

@@ -1,6 +1,6 @@
 import type { Adapter, AdapterInfo, Session } from '../adapter.js';
-import { BatchArgs, type BatchResult, type BatchStep, DrainResult, type StepResult, runStepsOneByOne } from '../batch.js';
-import { type CallName, callNames, calls } from '../calls.js';
+import { BatchArgs, type BatchResult, type BatchStep, type StepResult, parseDrainResult, runStepsOneByOne } from '../batch.js';
+import { type CallName, callNames, calls, parseResult } from '../calls.js';
 import { CASE_MEMORY, CONCURRENT_POSTS, DEFAULT_LIMITS, type DeviceLimits, type HostLimits, SGES_PER_WR, memoryCost, mib, postSize } from './budget.js';
 import { InvalidRequest, OverBudget, UnknownHandle } from './refusals.js';
 
@@ -11,8 +11,8 @@ const DESTROYS: Partial<Record<CallName, string>> = { deallocPd: 'pd', deregMr: 
 const CALL_NAMES: ReadonlySet<string> = new Set(callNames);
 
 /** Where a request names a handle, and of which kind: at the top level, or in a QP's init. */
-const HANDLE_KINDS: Record<string, string> = { pd: 'pd', mr: 'mr', cq: 'cq', srq: 'srq', qp: 'qp' };
-const INIT_HANDLE_KINDS: Record<string, string> = { send_cq: 'cq', recv_cq: 'cq', srq: 'srq' };
+const HANDLE_KINDS = Object.entries({ pd: 'pd', mr: 'mr', cq: 'cq', srq: 'srq', qp: 'qp' });
+const INIT_HANDLE_KINDS = Object.entries({ send_cq: 'cq', recv_cq: 'cq', srq: 'srq' });
 
 interface Hosted {
   /** Undefined while the adapter opens it. */
@@ -49,15 +49,23 @@ export class SessionHost {
   /** The device's limits, from the first query_device any session made (every case makes one). */
   private device: DeviceLimits | undefined;
 
+  private readonly argsValidated: boolean;
+  private readonly resultsValidated: boolean;
+
   /**
-   * `validated`: the caller is the suites' own verbs layer (suites/verbs.ts), which parses every
-   * call's arguments before and its result after: a case's calls in a worker are not parsed twice.
+   * `validates`: what the caller parses itself, so it is not parsed twice on one path. `all`: the
+   * suites' own verbs layer (suites/verbs.ts) parses every call's arguments before and its result
+   * after; `results`: a worker's parent parses every answer against the same schemas
+   * (remoteSession), one pipe away, so the worker checks arguments only.
    */
   constructor(
     private readonly adapter: Adapter,
     readonly limits: HostLimits = DEFAULT_LIMITS,
-    private readonly validated = false,
-  ) {}
+    validates: 'nothing' | 'results' | 'all' = 'nothing',
+  ) {
+    this.argsValidated = validates === 'all';
+    this.resultsValidated = validates !== 'nothing';
+  }
 
   info(): Promise<AdapterInfo> {
     return this.adapter.info();
@@ -98,7 +106,7 @@ export class SessionHost {
     if (!CALL_NAMES.has(name)) throw new InvalidRequest(`no call named ${name}`);
     const call = name as CallName;
     this.checkPostSize(call, rawArgs);
-    const parsed = this.validated ? { success: true as const, data: rawArgs } : calls[call].args.safeParse(rawArgs);
+    const parsed = this.argsValidated ? { success: true as const, data: rawArgs } : calls[call].args.safeParse(rawArgs);
     if (!parsed.success) throw new InvalidRequest(`${call}: ${parsed.error.message}`);
     return this.checkedCall(hosted, session, call, parsed.data as Record<string, unknown>);
   }
@@ -111,7 +119,7 @@ export class SessionHost {
    */
   async batch(id: number, rawSteps: unknown): Promise<BatchResult> {
     const { hosted, session } = this.hostedSession(id);
-    const parsed = this.validated ? { success: true as const, data: rawSteps } : BatchArgs.shape.steps.safeParse(rawSteps);
+    const parsed = this.argsValidated ? { success: true as const, data: rawSteps } : BatchArgs.shape.steps.safeParse(rawSteps);
     if (!parsed.success) throw new InvalidRequest(`batch: ${parsed.error.message}`);
     const steps = parsed.data as BatchStep[];
     if (session.runBatch === undefined) {
@@ -159,10 +167,10 @@ export class SessionHost {
         const { step, cost } = admitted[i] ?? {};
         if (step === undefined || result.call !== step.call) throw new Error(`the device's batch answered step ${i} with ${result.call}`);
         if (!('result' in result) || step.call === 'drainCq') {
-          checked.push(this.validated || !('result' in result) ? result : { call: 'drainCq', result: DrainResult.parse(result.result) });
+          checked.push(this.resultsValidated || !('result' in result) ? result : { call: 'drainCq', result: parseDrainResult(result.result) });
           continue;
         }
-        const value = (this.validated ? result.result : calls[step.call].result.parse(result.result)) as Record<string, unknown>;
+        const value = (this.resultsValidated ? result.result : parseResult[step.call](result.result)) as Record<string, unknown>;
         if (step.call === 'queryDevice') this.device ??= value as unknown as DeviceLimits;
         if (this.account(hosted, step.call, step.args as Record<string, unknown>, value, cost ?? 0)) kept.add(i);
         checked.push({ call: step.call, result: value } as StepResult);
@@ -195,7 +203,7 @@ export class SessionHost {
     let created = false;
     try {
       const result = (await (session[call] as (a: unknown) => Promise<unknown>)(args)) as Record<string, unknown>;
-      const checked = this.validated ? result : (calls[call].result.parse(result) as Record<string, unknown>);
+      const checked = this.resultsValidated ? result : (parseResult[call](result) as Record<string, unknown>);
       if (call === 'queryDevice') this.device ??= checked as unknown as DeviceLimits;
       created = this.account(hosted, call, args, checked, cost);
       return checked;
@@ -290,14 +298,14 @@ export class SessionHost {
 
   /** A handle the session does not hold is refused here, never passed to the implementation (which might crash on it). */
   private checkHandles(hosted: Hosted, call: CallName, args: Record<string, unknown>): void {
-    const named: [string, unknown][] = Object.entries(HANDLE_KINDS).map(([key, kind]) => [kind, args[key]]);
-    const init = args.init as Record<string, unknown> | undefined;
-    if (init !== undefined) for (const [key, kind] of Object.entries(INIT_HANDLE_KINDS)) named.push([kind, init[key]]);
-    for (const [kind, handle] of named) {
+    const check = (kind: string, handle: unknown) => {
       if (typeof handle === 'number' && !hosted.resources.has(`${kind}:${handle}`)) {
         throw new UnknownHandle(`${call}: this session holds no ${kind} ${handle} (never created, or destroyed)`);
       }
-    }
+    };
+    for (const [key, kind] of HANDLE_KINDS) check(kind, args[key]);
+    const init = args.init as Record<string, unknown> | undefined;
+    if (init !== undefined) for (const [key, kind] of INIT_HANDLE_KINDS) check(kind, init[key]);
   }
 
   private checkLimits(hosted: Hosted, call: CallName, args: Record<string, unknown>): void {

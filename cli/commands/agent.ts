@@ -3,6 +3,7 @@ import { readCertificate, readKeyPair, readToken } from '../../adapters/grpc/cre
 import { type Agent, startAgent, type TlsFiles } from '../../adapters/grpc/server.js';
 import { DEFAULT_LIMITS, type HostLimits } from '../../adapters/remote/budget.js';
 import { createAdapter } from '../../adapters/registry.js';
+import { garbageCollector } from '../agent-allocator.js';
 import { withConfig } from '../config-file.js';
 import { addAdapterOptions, adapterOptionsOf } from '../adapters.js';
 import { registerAgentStatusCommand } from './agent-status.js';
@@ -81,7 +82,7 @@ export async function agentCommand(flags: AgentFlags): Promise<void> {
   try {
     const info = await adapter.info();
     const cases = agentCases(adapter);
-    agent = await startAgent({ adapter, listen: flags.listen, limits: limitsOf(flags), tls, token, insecure: flags.insecure, log: flags.quiet ? undefined : say, notice: say, cases });
+    agent = await startAgent({ adapter, listen: flags.listen, limits: limitsOf(flags), tls, token, insecure: flags.insecure, log: flags.quiet ? undefined : say, notice: say, cases, collectGarbage: garbageCollector() });
     say(`serving ${info.adapter} (${info.implementation}; device ${info.device.name}) on ${agent.address}, ${guards(flags)}`);
   } catch (error) {
     await adapter.dispose();

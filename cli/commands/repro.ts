@@ -6,6 +6,7 @@ import { readResults } from '../../reports/read-results.js';
 import type { RunResults } from '../../reports/results-schema.js';
 import { MODULE_NAME, renderKernelRepro } from '../../reports/repro/kernel/module.js';
 import { renderRepro } from '../../reports/repro/program.js';
+import { parsePositiveInt } from '../options.js';
 import { outputDir, outputFile } from '../output-paths.js';
 
 /** What a reproducer is: a libibverbs program (user space) or a kernel module (the kernel verbs). */
@@ -17,6 +18,7 @@ interface ReproFlags {
   out?: string;
   as?: ReproKind;
   device?: string;
+  rounds?: number;
 }
 
 /** A recording made through the kernel adapter called the kernel verbs: its reproducer calls them too. */
@@ -35,7 +37,7 @@ async function writeModule(results: RunResults, caseId: string, flags: ReproFlag
     });
   }
   const dir = await outputDir('--out', flags.out);
-  const files = renderKernelRepro(results, caseId, flags.from, flags.device === undefined ? {} : { device: flags.device });
+  const files = renderKernelRepro(results, caseId, flags.from, { ...(flags.device === undefined ? {} : { device: flags.device }), ...(flags.rounds === undefined ? {} : { rounds: flags.rounds }) });
   for (const [name, text] of Object.entries(files)) await writeFileAtomic(join(dir, name), text);
   process.stderr.write(`rvt-conform repro: wrote ${Object.keys(files).join(', ')} to ${dir}; build and run: make -C ${dir} && insmod ${join(dir, `${MODULE_NAME}.ko`)}; dmesg | grep rvt-repro\n`);
 }
@@ -45,7 +47,7 @@ export async function reproCommand(caseId: string, flags: ReproFlags): Promise<v
   if ((flags.as ?? defaultKind(results)) === 'module') return writeModule(results, caseId, flags);
   if (flags.device !== undefined) throw new UserError('--device names the device of a kernel module (--as module); the program takes its device as its argument');
   const out = flags.out === undefined ? undefined : await outputFile('--out', flags.out);
-  const program = renderRepro(results, caseId, flags.from);
+  const program = renderRepro(results, caseId, flags.from, flags.rounds === undefined ? {} : { rounds: flags.rounds });
   if (out === undefined) process.stdout.write(program);
   else await writeFileAtomic(out, program);
 }
@@ -67,6 +69,7 @@ export function registerReproCommand(program: Command): void {
     .option('-o, --out <path>', 'the program: write it here instead of stdout; the module: the directory for its files (required)')
     .option('--as <kind>', `${REPRO_KINDS.join(' or ')}; default: module for a recording by the kernel adapter, else program`, parseKind)
     .option('--device <name>', "the module's default device= (default: the recorded one; required for a recording by no kernel device, e.g. the model's)")
+    .option('--rounds <n>', "a concurrent case: how many times the reproducer runs its workload by default (the module's rounds=, the program's REPRO_ROUNDS; default 1)", parsePositiveInt)
     .addHelpText(
       'after',
       [
@@ -75,6 +78,8 @@ export function registerReproCommand(program: Command): void {
         `Module:  make -C DIR && insmod DIR/${MODULE_NAME}.ko [device=rxe0]; dmesg | grep rvt-repro   (init returns -EAGAIN: it never stays loaded)`,
         'A case the kernel run skipped (it would oops) has no calls there: record it on the model and write the module from that,',
         "  rvt-conform run --adapter model --case 'post_send/empty-list' --out m && rvt-conform repro post_send/empty-list --from m/results.json --as module --device rvt_sim0 --out DIR",
+        "A concurrent case's reproducer runs its workload (the plan of the case's seed) with kthreads (module) or pthreads (program):",
+        "  rvt-conform run --adapter model --case 'concurrent/resize-while-posting' --out m && rvt-conform repro concurrent/resize-while-posting --from m/results.json --as module --device rvt_sim0 --out DIR",
       ].join('\n'),
     )
     .action(async (caseId: string, flags: ReproFlags) => {

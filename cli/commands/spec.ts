@@ -87,10 +87,10 @@ function printCoverage(flags: { json: boolean }): void {
   const width = Math.max(...entries.map((e) => e.function.length));
   for (const e of entries) {
     const detail = e.status === 'covered' ? `${e.clauses.length} clauses, ${e.cases.length} cases` : (e.reason ?? '');
-    process.stdout.write(`${e.function.padEnd(width)}  ${e.status.padEnd(9)}  ${detail}\n`);
+    process.stdout.write(`${e.function.padEnd(width)}  ${e.status.padEnd(11)}  ${detail}\n`);
   }
   const count = (s: string) => entries.filter((e) => e.status === s).length;
-  process.stdout.write(`\n${entries.length} documented functions: ${count('covered')} covered, ${count('reachable')} reachable but not covered, ${count('internal')} driver-internal\n`);
+  process.stdout.write(`\n${entries.length} documented functions: ${count('covered')} covered, ${count('reachable')} reachable but not covered, ${count('internal')} driver-internal, ${count('driver-only')} driver-only\n`);
 }
 
 export function registerSpecCommands(program: Command): void {

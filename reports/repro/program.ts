@@ -6,18 +6,13 @@ import { postEmitters } from './emit-posts.js';
 import { resourceEmitters } from './emit-resources.js';
 import type { Emitter } from './expect.js';
 import { PRELUDE } from './prelude.js';
+import { renderConcurrentProgram } from './concurrent/program.js';
+import { recordedWorkload, runConcurrentStep } from './concurrent/workload.js';
 import { type AnyRecorded, recordedCalls, steps } from './recorded.js';
 import { aliveInTeardownOrder, Scope } from './scope.js';
 
-/**
- * A concurrent workload is many threads' calls at once, made by the implementation's own engine:
- * no sequence of calls replays it, so the program says so and its history stays the evidence.
- */
-const runConcurrent: Emitter<'runConcurrent'> = (group) =>
-  group.map((call) => `puts(${cString(`#${call.seq} runConcurrent: a concurrent workload is not replayed call by call; its recorded history (results.json) is the evidence`)});`);
-
 /** One emitter per verbs call: a call added to adapters/calls.ts without one is a compile error here. */
-const EMITTERS: { [N in CallName]: Emitter<N> } = { ...resourceEmitters, ...postEmitters, runConcurrent };
+const EMITTERS: { [N in CallName]: Emitter<N> } = { ...resourceEmitters, ...postEmitters, runConcurrent: runConcurrentStep };
 
 /**
  * A step whose recorded call threw (the implementation crashed, say) first says so: if it crashes
@@ -67,10 +62,12 @@ function teardown(scope: Scope): string[] {
 /**
  * A standalone C program against libibverbs that replays a case's recorded calls on this machine's
  * device and prints the recorded and the replayed value of every result; it exits 1 on a difference,
- * 2 when it cannot open a device.
+ * 2 when it cannot open a device. For a concurrent case, one that runs its workload (concurrent/program.ts).
  */
-export function renderRepro(results: RunResults, caseId: string, from: string): string {
+export function renderRepro(results: RunResults, caseId: string, from: string, options: { rounds?: number } = {}): string {
   const kase = caseToReplay(results, caseId, from);
+  const workload = recordedWorkload(kase, options.rounds);
+  if (workload !== undefined) return renderConcurrentProgram(results, kase, from, workload, options);
   const scope = new Scope();
   const body = steps(recordedCalls(kase)).flatMap((group) => [...emitStep(group, scope), '']);
   return [

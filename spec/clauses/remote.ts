@@ -111,7 +111,7 @@ export const remoteClauses: Clause[] = [
     ],
     level: 'reference',
     covers: [
-      'rvt_dereg_mr', 'rvt_free_lkey', 'rvt_check_refs', 'rvt_dereg_clean_qps', 'rvt_dereg_clean_qp_cb', 'rvt_qp_iter', 'rvt_qp_iter_init',
+      'rvt_dereg_mr', 'rvt_free_lkey', 'rvt_check_refs', 'rvt_dereg_clean_qps', 'rvt_dereg_clean_qp_cb', 'rvt_qp_iter',
       'rvt_qp_iter_next', 'rvt_qp_mr_clean', 'rvt_ss_has_lkey', 'rvt_qp_sends_has_lkey', 'rvt_swqe_has_lkey', 'rvt_mr_has_lkey',
       'rvt_qp_acks_has_lkey', 'rvt_error_qp',
     ],

@@ -1,4 +1,4 @@
-import { Placement, RECORD_WIDTH, RecordKind } from '../../adapters/concurrent.js';
+import { type ConcurrentPlan, Placement, RECORD_WIDTH, RecordKind } from '../../adapters/concurrent.js';
 import type { Capability } from '../../adapters/adapter.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
@@ -97,7 +97,7 @@ function judge(ctx: CaseContext, clauses: readonly ClauseId[], records: readonly
   }
 }
 
-interface ConcurrentCaseDef {
+export interface ConcurrentCaseDef {
   name: string;
   title: string;
   clauses: readonly ClauseId[];
@@ -108,6 +108,17 @@ interface ConcurrentCaseDef {
   sgeUpToDevice?: true;
 }
 
+/**
+ * The plan a concurrent case runs on a device: its seed drawn over its shape, with the SGEs a WR
+ * cut to what the device's SRQ takes where the case says so. A reproducer derives the same plan
+ * from the seed (reports/repro/concurrent), so this is the one place the rule lives.
+ */
+export function casePlan(workload: Pick<ConcurrentCaseDef, 'seed' | 'shape' | 'sgeUpToDevice'>, device: { max_srq_sge: number }): ConcurrentPlan {
+  const shape = { ...BASE, ...workload.shape };
+  if (workload.sgeUpToDevice) shape.numSge = Math.min(shape.numSge, device.max_srq_sge);
+  return planWorkload(shape, workload.seed);
+}
+
 function concurrentCase(def: ConcurrentCaseDef) {
   return defineCase({
     id: `concurrent/${def.name}`,
@@ -116,9 +127,7 @@ function concurrentCase(def: ConcurrentCaseDef) {
     clauses: def.clauses,
     requires: ['srq', 'rc_loopback', 'concurrent', ...def.requires],
     async run(ctx) {
-      const shape = { ...BASE, ...def.shape };
-      if (def.sgeUpToDevice) shape.numSge = Math.min(shape.numSge, ctx.device.max_srq_sge);
-      const plan = planWorkload(shape, def.seed);
+      const plan = casePlan(def, ctx.device);
       const out = await ctx.verbs.runConcurrent(plan);
       // The checker reads exactly: rdmavt's ring holds max_wr; elsewhere capacity-exact is a reference clause, not binding.
       const outcome = checkHistory({ max_wr: plan.max_wr, srq_limit: 0, capacity: 'exact', records: out.records });
@@ -132,8 +141,9 @@ function concurrentCase(def: ConcurrentCaseDef) {
   });
 }
 
-export const concurrentCases = [
-  concurrentCase({
+/** Each case's workload: its seed and shape, which a reproducer looks up by the case's id. */
+const WORKLOADS: readonly ConcurrentCaseDef[] = [
+  {
     name: 'posters-and-consumers',
     title: '4 posters (16 zero-length SGEs a WR) and 4 consumers, 8,000 WRs on one SRQ of 1,024: every WR received once, in order, ENOMEM only when full',
     clauses: ['post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo', 'post_srq_recv.concurrent.enomem-when-full', 'post_srq_recv.concurrent.capacity-exact'],
@@ -142,16 +152,16 @@ export const concurrentCases = [
     // Each SGE is written into the slot between reading the head and publishing it, and a ring that
     // is rarely full keeps the posters posting rather than backing off: posts overlap each other more.
     shape: { numSge: 16, max_wr: 1024, wrs: 8000 },
-  }),
-  concurrentCase({
+  },
+  {
     name: 'resize-while-posting',
     title: 'The same while the SRQ is resized 8 times (grown and shrunk): no WQE lost or reordered',
     clauses: ['post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo', 'post_srq_recv.concurrent.capacity-exact'],
     requires: ['srq_resize'],
     seed: 17_002,
     shape: { resizes: 8 },
-  }),
-  concurrentCase({
+  },
+  {
     name: 'limit-while-consuming',
     title: 'The limit armed 12 times while 4 consumers, one SEND in flight each, drain the SRQ: at most one event per arming, one whenever it fell below, none while it stayed at or above',
     clauses: ['srq_limit.concurrent.once-per-arm', 'srq_limit.concurrent.fires-below', 'srq_limit.concurrent.not-above'],
@@ -162,8 +172,8 @@ export const concurrentCases = [
     // certainly holds (what not-above rests on) is within a few of what it holds; and slower consumers keep
     // the SRQ near full, where a count cached since the last recount lags the posts most.
     shape: { arms: 12, max_wr: 256, consumerDepth: 1 },
-  }),
-  concurrentCase({
+  },
+  {
     name: 'payload-placement',
     title: '4 posters and 4 consumers, 12,000 WRs on an SRQ of 4, each SEND 64 bytes into the last of its WR\'s 128 SGEs (or as many as the device takes; a buffer per WR): every payload in the SGEs of the WR that completed',
     clauses: ['post_srq_recv.concurrent.lands-in-own-sges', 'post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo'],
@@ -179,8 +189,8 @@ export const concurrentCases = [
     // beside the VM. More WRs cost every engine time: the model runs this plan once per model mutant.
     shape: { max_wr: 4, numSge: 128, payload: 64, wrs: 12_000 },
     sgeUpToDevice: true,
-  }),
-  concurrentCase({
+  },
+  {
     name: 'hardirq-posters',
     title: '4 posters (16 zero-length SGEs a WR), 2 of them from a hard-IRQ timer ("may be called from interrupt context"), and 4 consumers, 8,000 WRs on one SRQ of 1,024',
     clauses: ['post_srq_recv.concurrent.exactly-once', 'post_srq_recv.concurrent.fifo'],
@@ -188,6 +198,10 @@ export const concurrentCases = [
     seed: 17_004,
     // A timer poster interrupts a kthread poster on its CPU wherever that one is not under a lock that masks IRQs.
     shape: { hardirqPosters: 2, numSge: 16, max_wr: 1024, wrs: 8000 },
-  }),
+  },
 ];
 
+export const concurrentCases = WORKLOADS.map(concurrentCase);
+
+/** The workload of the concurrent case `caseId` (concurrent/NAME), or undefined for any other case. */
+export const concurrentWorkload = (caseId: string): ConcurrentCaseDef | undefined => WORKLOADS.find((w) => `concurrent/${w.name}` === caseId);

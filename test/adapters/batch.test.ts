@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Session } from '../../adapters/adapter.js';
-import { BatchArgs, type BatchStep, executeSteps, parseBatchResult, runStepsOneByOne } from '../../adapters/batch.js';
+import { BatchArgs, type BatchStep, drain, executeSteps, parseBatchResult, runStepsOneByOne } from '../../adapters/batch.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 
 describe('a batch run step by step', () => {
@@ -85,6 +85,33 @@ describe('executeSteps', () => {
     expect(await executeSteps(withBatch, steps)).toEqual({ results: [] });
     expect(seen).toEqual([steps]);
     await session.close();
+  });
+});
+
+describe('drain', () => {
+  const completion = (wr_id: bigint) => ({ wr_id, status: 'SUCCESS' as const, qp_num: 1, vendor_err: 0, with_imm: false });
+
+  it('polls again at once while a completion comes soon, with no timer between polls', async () => {
+    // a timer never fires here: a drain that slept between its first polls would hang
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      let polls = 0;
+      const session = { pollCq: async () => ({ rawReturn: 0, completions: ++polls === 3 ? [completion(1n), completion(2n)] : [] }) };
+      expect(await drain(session, { cq: 1, expect: 2, waitMs: 60_000 })).toHaveLength(2);
+      expect(polls).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('sleeps between polls once the quick polls are spent, and returns what came when the wait is over', async () => {
+    let polls = 0;
+    const session = { pollCq: async () => ({ rawReturn: 0, completions: ++polls === 1 ? [completion(1n)] : [] }) };
+    const started = performance.now();
+    expect(await drain(session, { cq: 1, expect: 2, waitMs: 30 })).toHaveLength(1);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(30);
+    // polls a turn apart for 1 ms, then about one a millisecond: not a busy loop for the whole wait
+    expect(polls).toBeLessThan(2000);
   });
 });
 

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kernelCoverageModule, startKernelCoverage } from '../../cli/kernel-coverage.js';
 import { modelAdapter } from '../../adapters/model/index.js';
@@ -11,6 +14,14 @@ import { CAPTURED, fakeTracefs } from '../adapters/kernel/fake-tracefs.js';
 import { guestArgs } from '../../guest/run-in-vm.js';
 import { UserError } from '../../spec/errors.js';
 import { runCli } from '../cli-in-process.js';
+
+/** A /sys/module where `module` is loaded with the build-id note of Debian's 6.1.0-57 rdmavt.ko. */
+function sysModuleWith(module: string): string {
+  const sys = mkdtempSync(join(tmpdir(), 'sys-module-'));
+  mkdirSync(join(sys, module, 'notes'), { recursive: true });
+  writeFileSync(join(sys, module, 'notes', '.note.gnu.build-id'), readFileSync(new URL('../adapters/kernel/fixtures/rdmavt.note.gnu.build-id', import.meta.url)));
+  return sys;
+}
 
 describe('--kernel-coverage', () => {
   it("traces each VM device's driver, or the module named", () => {
@@ -37,7 +48,7 @@ describe('--kernel-coverage', () => {
 
   it('traces each case of a run and records rdmavt against its documented functions, then gives the tracer back', async () => {
     const fake = fakeTracefs();
-    const traced = startKernelCoverage('rdmavt', fake.files);
+    const traced = startKernelCoverage('rdmavt', { files: fake.files, sysModule: sysModuleWith('rdmavt') });
     const CLAUSE = 'post_srq_recv.return.zero-on-success';
     // the "driver" runs while the case does: the fake kernel's ring fills then
     const posting = defineCase({ id: 'test/posting', verb: 'test', title: 't', clauses: [CLAUSE], async run(ctx) { fake.record(CAPTURED, 0); ctx.check.equal(CLAUSE, 'x', 1, 1); } });
@@ -50,6 +61,23 @@ describe('--kernel-coverage', () => {
     expect(record.functions.find((f) => f.function === 'rvt_post_srq_recv')?.cases).toEqual(['test/posting']);
     expect(record.seeAlso?.functions).toHaveLength(43);
     expect(fake.read('current_tracer')).toBe('nop');
+    // Debian 6.1.0-57's rdmavt: its committed table's kprobes were placed, then removed
+    expect(record.inline).toMatchObject({ buildId: 'c4c8851de7270e7a16d46bb34da8b666aa0c6cca', table: 'linux-image-6.1.0-57-amd64-dbg 6.1.192-3', refused: [] });
+    expect(record.functions.find((f) => f.function === 'get_rvt_head')).toMatchObject({ traceable: true, inlinedCopies: 2, cases: [] });
+    expect(fake.read('kprobe_events')).toBe('');
+  });
+
+  it('places no kprobe on a build without a table, and says so for each inlined function', () => {
+    const fake = fakeTracefs();
+    const traced = startKernelCoverage('rdmavt', { files: fake.files, sysModule: sysModuleWith('rdmavt'), tables: [] });
+    const record = traced.record(coverage(loadPinnedSnapshot(), clauses, allCases));
+    traced.close();
+    expect(fake.writes.filter((w) => w.startsWith('kprobe_events'))).toEqual([]);
+    expect(record.inline).toEqual({ buildId: 'c4c8851de7270e7a16d46bb34da8b666aa0c6cca', reason: expect.stringMatching(/^no inline-site table for this build \(build-id c4c8851de7270e7a16d46bb34da8b666aa0c6cca;/), probes: 0, refused: [] });
+    expect(record.functions.find((f) => f.function === 'get_rvt_head')?.reason).toMatch(/^not traceable: .*, and no inline-site table for this build/);
+    const unknown = startKernelCoverage('rdmavt', { files: fakeTracefs().files, sysModule: mkdtempSync(join(tmpdir(), 'sys-module-')) });
+    expect(unknown.record([]).inline?.reason).toMatch(/the kernel shows no build-id of rdmavt/);
+    unknown.close();
   });
 
   it('reaches the guest run: the VM host passes it on', () => {

@@ -122,3 +122,48 @@ describe('rvt-conform repro: a kernel module for a case run through the kernel a
     expect(r.stderr).toMatch(message);
   });
 });
+
+describe('rvt-conform repro: a concurrent case, whose reproducer runs its workload', () => {
+  let dir: string;
+  const results = () => join(dir, 'model', 'results.json');
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rvt-crepro-cli-'));
+    await cli(['run', '--case', '{concurrent/resize-while-posting,concurrent/payload-placement}', '--out', join(dir, 'model'), '--quiet']);
+    expect(existsSync(results())).toBe(true);
+  }, 60_000);
+
+  it("writes the help's example: the module of the case rdmavt's run skips, from the model's recording, on rvt_sim0", async () => {
+    const out = join(dir, 'resize');
+    const r = await cli(['repro', 'concurrent/resize-while-posting', '--from', results(), '--as', 'module', '--device', 'rvt_sim0', '--out', out]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const c = await readFile(join(out, 'rvt_repro.c'), 'utf8');
+    expect(c).toContain('seed 17002');
+    expect(c).toContain('static char *device = "rvt_sim0";');
+    expect(c).toContain('ret = wait_workload();');
+  });
+
+  it('writes the program of the same workload to stdout', async () => {
+    const r = await cli(['repro', 'concurrent/resize-while-posting', '--from', results()]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('pthread_create(&posters[i].thread, NULL, poster_thread, &posters[i]);');
+  });
+
+  it('--rounds sets how many times the reproducer runs the workload by default; a case without one refuses it', async () => {
+    const out = join(dir, 'rounds');
+    const r = await cli(['repro', 'concurrent/resize-while-posting', '--from', results(), '--as', 'module', '--device', 'rvt_sim0', '--rounds', '5', '--out', out]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await readFile(join(out, 'rvt_repro.c'), 'utf8')).toMatch(/^#define DEFAULT_ROUNDS 5$[\s\S]*static unsigned int rounds = DEFAULT_ROUNDS;/m);
+    const program = await cli(['repro', 'concurrent/resize-while-posting', '--from', results(), '--rounds', '3']);
+    expect(program.stdout).toMatch(/^#define DEFAULT_ROUNDS 3$/m);
+    const calls = await cli(['repro', 'post_send/rdma-write', '--from', 'test/fixtures/repro/k61-kernel-rdmavt-rdma-write.json', '--as', 'program', '--rounds', '2']);
+    expect(calls.exitCode).toBe(2);
+    expect(calls.stderr).toMatch(/--rounds repeats a concurrent case's workload; post_send\/rdma-write replays its recorded calls once/);
+  });
+
+  it('exits 2 naming what it cannot do for a workload with a payload', async () => {
+    const r = await cli(['repro', 'concurrent/payload-placement', '--from', results()]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/its workload's SENDs carry a payload into per-WR buffers, which the concurrent reproducers do not replay yet/);
+  });
+});

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { AGENT_ALLOCATOR_ENV } from '../../cli/agent-allocator.js';
 import { registerAgentCommand } from '../../cli/commands/agent.js';
 import { ROOT } from '../helpers.js';
 
@@ -40,6 +41,8 @@ describe("the lab host's install (docs/vendor-lab.md)", () => {
     expect(unit.get('LimitMEMLOCK')).toBe('infinity');
     expect(unit.get('KillSignal')).toBe('SIGTERM');
     expect(unit.get('StandardOutput')).toBe('journal');
+    // the agent's allocator settings, so that it serves as one process, not re-executed as a child
+    expect(Object.fromEntries((unit.get('Environment') ?? '').split(/\s+/).map((pair) => pair.split('=')))).toEqual(AGENT_ALLOCATOR_ENV);
   });
 
   it('ships the udev rule for the verbs device nodes, and the page walks through user, permissions, service and logs', async () => {

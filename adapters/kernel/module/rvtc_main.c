@@ -18,6 +18,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
@@ -28,6 +29,7 @@
 #include <linux/slab.h>
 #include <linux/delay.h>
 #include <linux/uaccess.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
@@ -176,9 +178,18 @@ static void rvtc_device_event(struct ib_event_handler *handler, struct ib_event 
 	}
 }
 
+/* Completion events of the CQs a drain armed: a drain waits for the next. */
+static DECLARE_WAIT_QUEUE_HEAD(rvtc_cq_wait);
+static atomic_t rvtc_cq_events = ATOMIC_INIT(0);
+
 static void rvtc_cq_comp(struct ib_cq *cq, void *context)
 {
-	/* CQs are polled, never armed: nothing to do. */
+	/*
+	 * Any context. The CQ's object (context) is left alone: an event
+	 * that comes late must not reach an object already freed.
+	 */
+	atomic_inc(&rvtc_cq_events);
+	wake_up_all(&rvtc_cq_wait);
 }
 
 /* The device and its attributes */
@@ -554,19 +565,18 @@ static int rvtc_poll_cq(struct rvtc_session *s, u32 op, const void *p)
 
 /* DRAIN_CQ polls this many at a time, as the harness's own drain does. */
 #define RVTC_DRAIN_CHUNK	64
-/*
- * Between empty polls it sleeps 20 us, doubling to 1 ms: a completion that
- * comes soon is seen soon, one that takes long costs no busy loop.
- */
-#define RVTC_DRAIN_MIN_US	20
-#define RVTC_DRAIN_MAX_US	1000
+/* Between polls of a CQ its driver cannot arm, a drain sleeps this long. */
+#define RVTC_DRAIN_SLEEP_US	500
 
 /*
  * Polls until .expect completions have come or .wait_ms has passed: the wait
  * for what earlier requests of a batch allow, without a round trip per poll.
- * It sleeps between polls (the completions come from the driver's tasklets
- * and work queues) and stops early for a signal, so a killed worker is not
- * held for the whole wait.
+ * Between polls it arms the CQ and waits for its completion event (the
+ * completions come from the driver's tasklets and work queues, rdmavt's
+ * loopback before post_send returns): a completion is seen as soon as it
+ * comes, with no sleep too short or too long. One that came between the
+ * poll and the arm is reported as missed, and polled at once. It stops
+ * early for a signal, so a killed worker is not held for the whole wait.
  */
 static int rvtc_drain_cq(struct rvtc_session *s, u32 op, const void *p)
 {
@@ -574,8 +584,8 @@ static int rvtc_drain_cq(struct rvtc_session *s, u32 op, const void *p)
 	struct rvtc_object *obj = rvtc_lookup(s, req->cq, RVTC_CQ);
 	unsigned long deadline;
 	struct ib_wc *wc, *grown;
-	int cap = RVTC_DRAIN_CHUNK, got = 0, chunk, n, ret;
-	unsigned long sleep_us = RVTC_DRAIN_MIN_US;
+	int cap = RVTC_DRAIN_CHUNK, got = 0, chunk, n, ret, events, armed;
+	long left;
 
 	if (!obj)
 		return REFUSE(s, op, "no cq %u in this session", req->cq);
@@ -606,11 +616,19 @@ static int rvtc_drain_cq(struct rvtc_session *s, u32 op, const void *p)
 		/* A full chunk: more may be waiting, poll again at once. */
 		if (n == chunk && got < RVTC_MAX_POLL)
 			continue;
-		if (got >= req->expect || got >= RVTC_MAX_POLL || time_after(jiffies, deadline) ||
-		    signal_pending(current))
+		left = (long)(deadline - jiffies);
+		if (got >= req->expect || got >= RVTC_MAX_POLL || left <= 0 || signal_pending(current))
 			break;
-		usleep_range(sleep_us, 2 * sleep_us);
-		sleep_us = min(2 * sleep_us, (unsigned long)RVTC_DRAIN_MAX_US);
+		/* Read before the arm: an event after it changes the count. */
+		events = atomic_read(&rvtc_cq_events);
+		armed = ib_req_notify_cq(obj->cq, IB_CQ_NEXT_COMP | IB_CQ_REPORT_MISSED_EVENTS);
+		if (armed > 0)
+			continue;
+		if (armed < 0)
+			usleep_range(RVTC_DRAIN_SLEEP_US, 2 * RVTC_DRAIN_SLEEP_US);
+		else
+			wait_event_interruptible_timeout(rvtc_cq_wait,
+							 atomic_read(&rvtc_cq_events) != events, left);
 	}
 	ret = rvtc_polled(s, op, n < 0 ? n : 0, wc, got);
 	kvfree(wc);

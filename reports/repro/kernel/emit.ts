@@ -10,6 +10,7 @@ import type { Recorded } from '../recorded.js';
 import type { Kind, Scope } from '../scope.js';
 import { prInfo, wrapCall } from './c-kernel.js';
 import { MAX_EVENTS } from './prelude.js';
+import { runConcurrentStep } from '../concurrent/workload.js';
 
 /**
  * The kernel module's C for each recorded call: the kernel verb rvtc called for it, with the
@@ -220,10 +221,6 @@ const capLines = (to: string, cap: NonNullable<QpAttr['cap']>) => (Object.keys(c
 
 /** Fields of ib_qp_attr that a query compares. */
 const QUERIED = ['dest_qp_num', 'rq_psn', 'sq_psn', 'timeout', 'retry_cnt', 'rnr_retry', 'min_rnr_timer', 'max_rd_atomic', 'max_dest_rd_atomic'] as const;
-
-/** A concurrent workload is many threads' calls at once, made by the implementation's own engine: no sequence of kernel verbs replays it. */
-const runConcurrent: Emitter<'runConcurrent'> = (group) =>
-  group.map((call) => prInfo(`#${call.seq} runConcurrent: a concurrent workload is not replayed call by call; its recorded history (results.json) is the evidence`, 1));
 
 /** One emitter per verbs call: a call added to adapters/calls.ts without one is a compile error here. */
 export const KERNEL_EMITTERS: { [N in CallName]: Emitter<N> } = {
@@ -458,5 +455,5 @@ export const KERNEL_EMITTERS: { [N in CallName]: Emitter<N> } = {
       ...seen.flatMap((event, i) => eventChecks(call.seq, i, event, scope, evs)),
     ];
   },
-  runConcurrent,
+  runConcurrent: runConcurrentStep,
 };

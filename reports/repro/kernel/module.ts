@@ -1,43 +1,18 @@
 import type { CallName } from '../../../adapters/calls.js';
 import type { CaseResult, RunResults } from '../../results-schema.js';
 import { cComment, cString, indent } from '../c-syntax.js';
-import { caseToReplay, checkLine, clauseCounts, clauseWords, deviceOf, recordedHeader, SPLAT_CHECK } from '../case.js';
+import { caseToReplay, deviceOf, recordedHeader, SPLAT_CHECK } from '../case.js';
 import type { Emitter } from '../expect.js';
 import { type AnyRecorded, recordedCalls, steps } from '../recorded.js';
 import { aliveInTeardownOrder, Scope } from '../scope.js';
 import { KERNEL_VERBS, literalText, prFormat, prInfo } from './c-kernel.js';
 import { KERNEL_EMITTERS } from './emit.js';
 import { KERNEL_PRELUDE } from './prelude.js';
+import { renderConcurrentModule } from '../concurrent/kernel.js';
+import { recordedWorkload } from '../concurrent/workload.js';
+import { clauseLines, MODULE_NAME, type ModuleFiles, moduleFiles, verdict } from './module-parts.js';
 
-/** The module's name: rvt_repro.ko, from rvt_repro.c. */
-export const MODULE_NAME = 'rvt_repro';
-
-/** The files of a kernel reproducer, by name: the module's C, its Kbuild, and a Makefile for `make` in its folder. */
-export type ModuleFiles = Record<string, string>;
-
-/**
- * The module's own lines quote the recording's splat, so they must not read as one: whatever
- * watches the kernel log (the harness, a CI grep for "WARNING: ") would take the quote for a
- * splat of the replay. The keyword loses its colon; a reader still sees what it was.
- */
-const defused = (text: string): string => text.replace(/\b(BUG|WARNING|UBSAN|KASAN): /g, '$1 - ').replace(/\bOops\b/g, 'oops').replace(/\bKernel panic\b/g, 'kernel panic');
-
-/**
- * What the module says before it replays anything, so an oops in the replay still leaves it in
- * the log: for each clause the recording broke, what its source says and what the check expected.
- */
-function clauseLines(results: RunResults, kase: CaseResult): string[] {
-  const { broken } = clauseCounts(kase);
-  return broken.flatMap((id) => {
-    const words = clauseWords(results, id);
-    const failed = kase.checks.filter((k) => k.clause === id && k.status === 'fail');
-    return [
-      prInfo(defused(`${kase.id}: clause ${id} was broken in the recording: ${words.statement}`), 1),
-      ...(words.quote === undefined ? [] : [prInfo(defused(`${kase.id}: ${id}: ${words.quote.where} says: "${words.quote.text}"`), 1)]),
-      ...failed.map((k) => prInfo(defused(`${kase.id}: ${checkLine(k)}`), 1)),
-    ];
-  });
-}
+export { MODULE_NAME, type ModuleFiles } from './module-parts.js';
 
 /**
  * A splat is not a return value: the module compares the kernel's WARN taint before and after the
@@ -53,32 +28,6 @@ function splatCheck(kase: CaseResult): string[] {
     `\t${prInfo('the kernel was tainted W before the replay: whether the replay WARNed, only the kernel log above says', 2)}`,
     'else',
     `\tcheck_str(0, "kernel log", "splat", ${cString(recorded)}, test_taint(TAINT_WARN) ? "a splat" : "no splat");`,
-  ];
-}
-
-/**
- * The last line, the verdict: did the recorded behaviour (and so the broken clauses) reproduce? A
- * recording by another adapter (the model's, of a case a kernel run cannot survive) is what the
- * clauses expect: reproducing it means the device behaves as they say.
- */
-function verdict(results: RunResults, kase: CaseResult): string[] {
-  const { checked, broken } = clauseCounts(kase);
-  const id = literalText(kase.id);
-  if (results.adapter.adapter !== 'kernel') {
-    const recording = `the ${literalText(results.adapter.adapter)} adapter's recording (what its ${checked.length} clause(s) expect)`;
-    return [
-      'if (differences)',
-      `\t${prFormat(`${id}: not reproduced: %d difference(s) from ${recording}`, ['differences'], 2)}`,
-      'else',
-      `\t${prFormat(`${id}: reproduced: every result as in ${recording}`, [], 2)}`,
-    ];
-  }
-  const clauses = `${broken.length} of ${checked.length} clauses broken`;
-  return [
-    'if (differences)',
-    `\t${prFormat(`${id}: not reproduced: %d difference(s) from the recording, where ${clauses}`, ['differences'], 2)}`,
-    'else',
-    `\t${prFormat(`${id}: reproduced: ${clauses}, as recorded`, [], 2)}`,
   ];
 }
 
@@ -128,10 +77,13 @@ function header(results: RunResults, kase: CaseResult, from: string, device: str
 
 /**
  * A standalone kernel module that replays a kernel-layer case's recorded verbs calls on a device
- * and prints, for each broken clause, what its source says, then the recorded and replayed results.
+ * and prints, for each broken clause, what its source says, then the recorded and replayed results;
+ * for a concurrent case, one that runs its workload (concurrent/kernel.ts).
  */
-export function renderKernelRepro(results: RunResults, caseId: string, from: string, options: { device?: string } = {}): ModuleFiles {
+export function renderKernelRepro(results: RunResults, caseId: string, from: string, options: { device?: string; rounds?: number } = {}): ModuleFiles {
   const kase = caseToReplay(results, caseId, from);
+  const workload = recordedWorkload(kase, options.rounds);
+  if (workload !== undefined) return renderConcurrentModule(results, kase, from, workload, options);
   const scope = new Scope(KERNEL_VERBS);
   const body = steps(recordedCalls(kase)).flatMap((group) => [...emitStep(group, scope), '']);
   const splat = splatCheck(kase);
@@ -185,20 +137,5 @@ export function renderKernelRepro(results: RunResults, caseId: string, from: str
     'MODULE_LICENSE("GPL");',
     '',
   ].join('\n');
-  return {
-    [`${MODULE_NAME}.c`]: source,
-    Kbuild: `# SPDX-License-Identifier: GPL-2.0\nobj-m += ${MODULE_NAME}.o\n`,
-    Makefile: [
-      '# SPDX-License-Identifier: GPL-2.0',
-      `# Builds ${MODULE_NAME}.ko against the running kernel (or KDIR=/path/to/build).`,
-      'KDIR ?= /lib/modules/$(shell uname -r)/build',
-      '',
-      'all:',
-      '\t$(MAKE) -C $(KDIR) M=$(CURDIR) modules',
-      '',
-      'clean:',
-      '\t$(MAKE) -C $(KDIR) M=$(CURDIR) clean',
-      '',
-    ].join('\n'),
-  };
+  return moduleFiles(source);
 }

@@ -6,31 +6,26 @@ export const MAX_EVENTS = 16;
 /** Extra bytes past each MR buffer, as rvtc allocates: an atomic's 8 bytes into a shorter last SGE stay inside. */
 const MR_SLACK = 64;
 
+/** The kernel headers every reproducer includes; a module that needs more names them (kernelPrelude). */
+const INCLUDES = ['linux/completion.h', 'linux/delay.h', 'linux/err.h', 'linux/hrtimer.h', 'linux/interrupt.h', 'linux/irqflags.h', 'linux/jiffies.h', 'linux/kernel.h', 'linux/mm.h', 'linux/module.h', 'linux/panic.h', 'linux/slab.h', 'linux/spinlock.h', 'linux/string.h', 'rdma/ib_addr.h', 'rdma/ib_cache.h', 'rdma/ib_verbs.h'];
+
+/** linux/ before rdma/, each group sorted, as the kernel's own files order them. */
+const includeLines = (extra: readonly string[]): string =>
+  [...new Set([...INCLUDES, ...extra])]
+    .sort((a, b) => Number(a.startsWith('rdma/')) - Number(b.startsWith('rdma/')) || a.localeCompare(b))
+    .map((h) => `#include <${h}>`)
+    .join('\n');
+
 /**
  * The fixed part of every kernel reproducer: the device, the comparisons (each prints what the
  * recording got beside what the replay gets, and counts differences), bad_wr classification, the
  * DMA MR rvtc registers, the waits for completions and async events, and the loopback address
- * rules rvtc applies. It needs the kernel's own headers only, and builds on 6.1 and 6.12.
+ * rules rvtc applies. It needs the kernel's own headers only, and builds on 6.1 and 6.12; a
+ * module that needs more headers names them.
  */
-export const KERNEL_PRELUDE = `#define pr_fmt(fmt) "rvt-repro: " fmt
+export const kernelPrelude = (extraIncludes: readonly string[] = []): string => `#define pr_fmt(fmt) "rvt-repro: " fmt
 
-#include <linux/completion.h>
-#include <linux/delay.h>
-#include <linux/err.h>
-#include <linux/hrtimer.h>
-#include <linux/interrupt.h>
-#include <linux/irqflags.h>
-#include <linux/jiffies.h>
-#include <linux/kernel.h>
-#include <linux/mm.h>
-#include <linux/module.h>
-#include <linux/panic.h>
-#include <linux/slab.h>
-#include <linux/spinlock.h>
-#include <linux/string.h>
-#include <rdma/ib_addr.h>
-#include <rdma/ib_cache.h>
-#include <rdma/ib_verbs.h>
+${includeLines(extraIncludes)}
 
 /* A recorded address, moved into this module's own buffer at the same offset. */
 #define ADDR(buffer, offset) ((u64)(uintptr_t)(buffer) + (offset))
@@ -421,3 +416,5 @@ static __maybe_unused void set_av(int seq, struct rdma_ah_attr *ah, u32 port, u3
 		pr_info("#%d the destination GID is none of this device's own: no MAC for it\\n", seq);
 }
 `;
+
+export const KERNEL_PRELUDE = kernelPrelude();

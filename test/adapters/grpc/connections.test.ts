@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS } from '../../../adapters/grpc/connections.js';
 import { RefusalLog } from '../../../adapters/grpc/refusal-log.js';
 import { answerBytes } from '../../../adapters/grpc/service.js';
@@ -18,9 +18,9 @@ function fakeSocket(port: number): Socket & { destroyed: boolean } {
   }) as unknown as Socket & { destroyed: boolean };
 }
 
-function guard(client: number) {
+function guard(client: number, collect?: () => void) {
   const notices: string[] = [];
-  const g = new ConnectionGuard(DEFAULT_CONNECTION_LIMITS, new RefusalLog({ lines: 100, windowMs: 60_000 }, (line) => notices.push(line)), { client, agent: 4 * client });
+  const g = new ConnectionGuard(DEFAULT_CONNECTION_LIMITS, new RefusalLog({ lines: 100, windowMs: 60_000 }, (line) => notices.push(line)), { client, agent: 4 * client }, collect);
   return { g, notices };
 }
 
@@ -66,5 +66,30 @@ describe('answerBytes', () => {
     expect(answerBytes('readMr', { mr: 1, offset: 0, length: 1 << 30 }, 16 * MiB)).toBe(32 * MiB);
     expect(answerBytes('readMr', { mr: 1, offset: 0, length: 'x' }, 16 * MiB)).toBe(0);
     expect(answerBytes('queryDevice', {}, 16 * MiB)).toBe(0);
+  });
+});
+
+describe('ConnectionGuard and the garbage of closed connections', () => {
+  it('collects once after connections closed for the answers they held are gone, not for connections that just closed', async () => {
+    vi.useFakeTimers();
+    try {
+      let collections = 0;
+      const { g } = guard(32 * MiB, () => collections++);
+      const quiet = fakeSocket(2000);
+      g.admit(quiet);
+      quiet.destroy();
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(collections).toBe(0);
+      // two closed for their answers in one burst: one collection, after they are gone
+      for (const port of [2001, 2002]) {
+        g.admit(fakeSocket(port));
+        g.sending(`127.0.0.1:${port}`, 40 * MiB);
+      }
+      expect(collections).toBe(0);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(collections).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

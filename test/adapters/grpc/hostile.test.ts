@@ -342,6 +342,53 @@ function healthCheck(client: grpc.Client, token?: string): Promise<grpc.status> 
  * The issue's attack: ReadMr after ReadMr of an MR of `bytes` on raw HTTP/2, no answer read (so no
  * window update); resolves when the agent closes the connection.
  */
+type Method = (...args: unknown[]) => unknown;
+
+/** The reference model with one verb of every session it opens run through `around`: to count or hold the calls that reach it. */
+function modelAround(verb: string, around: (call: () => Promise<unknown>) => Promise<unknown>): Adapter {
+  return new Proxy(referenceModel(), {
+    get(target, key) {
+      if (key !== 'open') return Reflect.get(target, key, target) as unknown;
+      return async () => {
+        const session = await target.open();
+        return new Proxy(session, {
+          get(s, k) {
+            const value = Reflect.get(s, k, s) as unknown;
+            if (typeof value !== 'function') return value;
+            const bound = (value as Method).bind(s);
+            return k === verb ? (...args: unknown[]) => around(async () => bound(...args)) : bound;
+          },
+        });
+      };
+    },
+  }) as Adapter;
+}
+
+/**
+ * A session stream that has allocated a PD and registered an MR of `bytes`, and from then on
+ * reads nothing; `failed` is how the stream ended. It would take its answers, were it reading
+ * (grpc-js refuses a message over 4 MiB by default).
+ */
+async function sessionStreamUnread(address: string, bytes: number) {
+  const client = ownConnection(address, { 'grpc.max_receive_message_length': -1 });
+  const stream = client.makeBidiStreamRequest(sessionMethod.path, sessionMethod.requestSerialize, sessionMethod.responseDeserialize, new grpc.Metadata());
+  const failed = new Promise<grpc.ServiceError>((resolve) => stream.on('error', resolve));
+  const answers: Record<string, { pd?: string; mr?: string } | undefined>[] = [];
+  const read = (message: Record<string, { pd?: string; mr?: string } | undefined>) => answers.push(message);
+  const answerTo = async (call: 'alloc_pd' | 'reg_mr') => {
+    await vi.waitFor(() => expect(answers.find((a) => a[call] !== undefined)).toBeDefined(), { timeout: 2000, interval: 10 });
+    return answers.find((a) => a[call] !== undefined)?.[call];
+  };
+  stream.on('data', read);
+  stream.write(encodeRequest(1, 'allocPd', {}));
+  const pd = Number((await answerTo('alloc_pd'))?.pd);
+  stream.write(encodeRequest(2, 'regMr', { pd, length: bytes, access: [] }));
+  const mr = Number((await answerTo('reg_mr'))?.mr);
+  stream.off('data', read);
+  stream.pause();
+  return { stream, failed, mr };
+}
+
 async function readMrsUnread(served: Awaited<ReturnType<typeof serveModel>>, bytes: number, reads: number): Promise<void> {
   const raw = new RawClient(served.agent.address);
   const s = await raw.openSession();
@@ -385,22 +432,7 @@ describe('a client that stops reading under its budget', () => {
 describe('a client that asks for answers on its session stream and stops reading them', () => {
   it('has its connection closed past its budget: the stream buffer counts too', async () => {
     const served = await serveModel({ limits: limits({ maxMrBytes: 4 * MiB, maxClientMemory: 32 * MiB }) });
-    // it would take the answers, were it reading (grpc-js refuses a message over 4 MiB by default)
-    const client = ownConnection(served.agent.address, { 'grpc.max_receive_message_length': -1 });
-    const stream = client.makeBidiStreamRequest(sessionMethod.path, sessionMethod.requestSerialize, sessionMethod.responseDeserialize, new grpc.Metadata());
-    const failed = new Promise<grpc.ServiceError>((resolve) => stream.on('error', resolve));
-    const answers: Record<string, { pd?: string; mr?: string } | undefined>[] = [];
-    const read = (message: Record<string, { pd?: string; mr?: string } | undefined>) => answers.push(message);
-    stream.on('data', read);
-    stream.write(encodeRequest(1, 'allocPd', {}));
-    await vi.waitFor(() => expect(answers.find((a) => a['alloc_pd'] !== undefined)).toBeDefined(), { timeout: 2000, interval: 10 });
-    const pd = answers.find((a) => a['alloc_pd'] !== undefined)?.['alloc_pd']?.pd;
-    stream.write(encodeRequest(2, 'regMr', { pd: Number(pd), length: 4 * MiB, access: [] }));
-    await vi.waitFor(() => expect(answers.find((a) => a['reg_mr'] !== undefined)).toBeDefined(), { timeout: 2000, interval: 10 });
-    const mr = Number(answers.find((a) => a['reg_mr'] !== undefined)?.['reg_mr']?.mr);
-    // from here on nothing is read
-    stream.off('data', read);
-    stream.pause();
+    const { stream, failed, mr } = await sessionStreamUnread(served.agent.address, 4 * MiB);
     for (let id = 3; id < 40; id++) stream.write(encodeRequest(id, 'readMr', { mr, offset: 0, length: 4 * MiB }));
     expect((await failed).code).toBe(grpc.status.UNAVAILABLE);
     expect(served.notices).toContainEqual(expect.stringMatching(/^closed connection client=127\.0\.0\.1: it does not read its answers: .* over its budget of client memory \(32\.0 MiB\)$/));
@@ -412,43 +444,53 @@ describe('a client that asks for answers on its session stream and stops reading
 
 describe('a client that asks for many large reads at once and reads none', () => {
   it('has no more of them read from its MRs than its budget holds: each counts from the start of its call, before its answer is built', async () => {
-    const model = referenceModel();
     let reads = 0;
     // counts the ReadMr calls that reach the adapter (each builds an answer of 8 MiB of hex here)
-    const counting = new Proxy(model, {
-      get(target, key) {
-        if (key !== 'open') return Reflect.get(target, key, target) as unknown;
-        return async () => {
-          const session = await target.open();
-          return new Proxy(session, {
-            get(s, k) {
-              const value = Reflect.get(s, k, s) as unknown;
-              if (k === 'readMr') reads++;
-              return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(s) : value;
-            },
-          });
-        };
-      },
-    }) as Adapter;
+    const counting = modelAround('readMr', (call) => {
+      reads++;
+      return call();
+    });
     const served = await serveModel({ adapter: counting, limits: limits({ maxMrBytes: 4 * MiB, maxClientMemory: 32 * MiB }) });
-    const client = ownConnection(served.agent.address, { 'grpc.max_receive_message_length': -1 });
-    const stream = client.makeBidiStreamRequest(sessionMethod.path, sessionMethod.requestSerialize, sessionMethod.responseDeserialize, new grpc.Metadata());
-    const failed = new Promise<grpc.ServiceError>((resolve) => stream.on('error', resolve));
-    const answers: Record<string, { pd?: string; mr?: string } | undefined>[] = [];
-    const read = (message: Record<string, { pd?: string; mr?: string } | undefined>) => answers.push(message);
-    stream.on('data', read);
-    stream.write(encodeRequest(1, 'allocPd', {}));
-    await vi.waitFor(() => expect(answers.find((a) => a['alloc_pd'] !== undefined)).toBeDefined(), { timeout: 2000, interval: 10 });
-    stream.write(encodeRequest(2, 'regMr', { pd: Number(answers.find((a) => a['alloc_pd'] !== undefined)?.['alloc_pd']?.pd), length: 4 * MiB, access: [] }));
-    await vi.waitFor(() => expect(answers.find((a) => a['reg_mr'] !== undefined)).toBeDefined(), { timeout: 2000, interval: 10 });
-    const mr = Number(answers.find((a) => a['reg_mr'] !== undefined)?.['reg_mr']?.mr);
-    stream.off('data', read);
-    stream.pause();
+    const { stream, failed, mr } = await sessionStreamUnread(served.agent.address, 4 * MiB);
     // 16 at once, the calls in flight a session may have: each held 8 MiB of hex once read, whatever the budget
     for (let id = 3; id < 19; id++) stream.write(encodeRequest(id, 'readMr', { mr, offset: 0, length: 4 * MiB }));
     expect((await failed).code).toBe(grpc.status.UNAVAILABLE);
     // 16 MiB of room each (the hex and its encoding): two fit 32 MiB, the third closes the connection
     expect(reads).toBeLessThanOrEqual(2);
+    await stillServes(served.client());
+  });
+});
+
+describe('a client that sends many large writes at once', () => {
+  it('has those past its budget refused RESOURCE_EXHAUSTED before the MR is written, and the room comes back when they end', async () => {
+    // writes reach the model only when let through, so that the ones admitted are in progress together
+    let reached = 0;
+    let letThrough = () => {};
+    const gate = new Promise<void>((resolve) => {
+      letThrough = resolve;
+    });
+    const gated = modelAround('writeMr', async (call) => {
+      reached++;
+      await gate;
+      return call();
+    });
+    const served = await serveModel({ adapter: gated, limits: limits({ maxMrBytes: 4 * MiB, maxClientMemory: 32 * MiB }) });
+    const raw = new RawClient(served.agent.address);
+    const session = await raw.openSession();
+    const { pd } = await raw.unary(agentService.AllocPd, {}, session);
+    const { mr } = await raw.unary(agentService.RegMr, { pd, length: 4 * MiB, access: [] }, session);
+    // 8 MiB of hex each, held twice while it runs (the string, and the message it came in): two fit 32 MiB
+    const data = Buffer.alloc(4 * MiB, 0x5a).toString('hex');
+    const write = () => statusOfCall(raw.unary(agentService.WriteMr, { mr, offset: '0', data }, session));
+    const writes = Array.from({ length: 5 }, write);
+    await vi.waitFor(() => expect(served.notices.filter((line) => /call=writeMr/.test(line))).toHaveLength(3), { timeout: 10_000, interval: 20 });
+    expect(reached).toBe(2);
+    expect(served.agent.connections.requests()).toEqual(new Map([['127.0.0.1', 32 * MiB]]));
+    expect(served.notices.at(-1)).toMatch(/^refused client=127\.0\.0\.1 session=\d+ call=writeMr: over the agent's budget of requests and unsent answers: writeMr: it would hold 16\.0 MiB, and 127\.0\.0\.1's hold 32\.0 MiB of its 32\.0 MiB$/);
+    letThrough();
+    expect((await Promise.all(writes)).sort()).toEqual([grpc.status.OK, grpc.status.OK, grpc.status.RESOURCE_EXHAUSTED, grpc.status.RESOURCE_EXHAUSTED, grpc.status.RESOURCE_EXHAUSTED].sort());
+    expect(served.agent.connections.requests()).toEqual(new Map());
+    expect(await write()).toBe(grpc.status.OK);
     await stillServes(served.client());
   });
 });

@@ -15,9 +15,10 @@ export const RDMAVT_FILTER = ['rvt_create_srq [rdmavt]', 'rvt_post_srq_recv [rdm
 
 /**
  * A tracefs folder and a fake kernel over it: what the kernel does on a write that a plain file
- * does not (the filter read back as the functions it took, an emptied ring's overrun counts reset).
+ * does not (the filter read back as the functions it took, an emptied ring's overrun counts reset,
+ * a kprobe placed, refused (`refuse`: the sites it refuses; an event that exists) or removed, its group's folder made).
  */
-export function fakeTracefs(filter = RDMAVT_FILTER) {
+export function fakeTracefs(filter = RDMAVT_FILTER, refuse: (site: string) => boolean = () => false) {
   const root = mkdtempSync(join(tmpdir(), 'tracefs-'));
   const files: Record<string, string> = {
     current_tracer: 'nop\n',
@@ -27,6 +28,7 @@ export function fakeTracefs(filter = RDMAVT_FILTER) {
     trace: '# tracer: nop\n',
     'per_cpu/cpu0/stats': 'entries: 0\noverrun: 0\ncommit overrun: 0\n',
     'per_cpu/cpu1/stats': 'entries: 0\noverrun: 0\ncommit overrun: 0\n',
+    kprobe_events: '',
   };
   mkdirSync(join(root, 'per_cpu', 'cpu0'), { recursive: true });
   mkdirSync(join(root, 'per_cpu', 'cpu1'), { recursive: true });
@@ -43,6 +45,17 @@ export function fakeTracefs(filter = RDMAVT_FILTER) {
         return folder.write(file, '# tracer: function\n');
       }
       return folder.write(file, text);
+    },
+    append(file, text) {
+      writes.push(`${file}+=${text}`);
+      if (file !== 'kprobe_events') return folder.append(file, text);
+      const [definition = '', site = ''] = text.trim().split(' ');
+      // as the kernel: a removal takes the line out, a refused site fails the write and adds nothing
+      if (definition.startsWith('-:')) return folder.write(file, folder.read(file).split('\n').filter((line) => !line.startsWith(`p:${definition.slice(2)} `)).join('\n'));
+      if (refuse(site)) throw new Error(`EILSEQ: invalid or incomplete multibyte or wide character, write '${file}'`);
+      if (folder.read(file).split('\n').some((line) => line.startsWith(`${definition} `))) throw new Error(`EEXIST: file already exists, write '${file}'`);
+      mkdirSync(join(root, 'events', definition.slice(2).split('/')[0] ?? ''), { recursive: true });
+      return folder.append(file, text);
     },
   };
   /** The kernel recording: what the ring holds, and what it overwrote on cpu1. */

@@ -21,6 +21,7 @@ import {
 } from '../../../adapters/kernel/abi.js';
 import { type KernelControl, KernelRefusal, batchAnswers, batchPayload, frame } from '../../../adapters/kernel/control.js';
 import { openKernelSession } from '../../../adapters/kernel/session.js';
+import { parseResult } from '../../../adapters/calls.js';
 import { cString } from '../../../adapters/kernel/struct.js';
 
 const align8 = (n: number) => Math.ceil(n / 8) * 8;
@@ -200,6 +201,15 @@ describe('the kernel session batch (BATCH of the existing requests)', () => {
       ['pollCq', false],
       ['postSend', true],
     ]);
+  });
+});
+
+describe('the kernel session answers', () => {
+  it("holds a poll's completions as WorkCompletion orders its keys, so a worker's parent validates them without a copy", async () => {
+    const { session, cq } = await prepared();
+    const polled = await session.pollCq({ cq, max: 2 });
+    expect(polled.completions).toHaveLength(2);
+    expect(parseResult.pollCq(polled)).toBe(polled);
   });
 });
 

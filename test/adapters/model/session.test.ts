@@ -103,3 +103,16 @@ describe('model send engine after a loopback error (issue 43)', () => {
     expect(polls).toEqual([[], [[7n, 'RNR_RETRY_EXC_ERR']], []]);
   });
 });
+
+describe('model MR contents (writeMr, readMr)', () => {
+  it('writes at an offset and reads back, and refuses a write past the end without writing any of it', async () => {
+    const session = await modelAdapter().open();
+    const pd = (await session.allocPd({})).pd ?? 0;
+    const { mr } = await session.regMr({ pd, length: 8, access: [] });
+    await session.writeMr({ mr: mr ?? 0, offset: 6, data: 'beef' });
+    expect((await session.readMr({ mr: mr ?? 0, offset: 4, length: 4 })).data).toBe('0000beef');
+    await expect(session.writeMr({ mr: mr ?? 0, offset: 7, data: 'cafe' })).rejects.toThrow(RangeError);
+    await expect(session.writeMr({ mr: mr ?? 0, offset: 9, data: '' })).rejects.toThrow(RangeError);
+    expect((await session.readMr({ mr: mr ?? 0, offset: 0, length: 8 })).data).toBe('000000000000beef');
+  });
+});

@@ -8,7 +8,7 @@ import { SessionHost } from '../../../adapters/remote/session-host.js';
 import { fromWire, toWire } from '../../../adapters/remote/wire.js';
 import { allCases } from '../../../suites/index.js';
 import { referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
-import type { Adapter } from '../../../adapters/adapter.js';
+import type { Adapter, Session } from '../../../adapters/adapter.js';
 
 describe('wire encoding', () => {
   it('carries u64 values exactly', () => {
@@ -162,5 +162,31 @@ describe('SessionHost batches', () => {
     expect(batches).toEqual([2]);
     await expect(host.batch(id, [{ call: 'runConcurrent', args: {} }])).rejects.toBeInstanceOf(InvalidRequest);
     await host.closeAll();
+  });
+
+  it("leaves the results to the caller that parses them (a worker's parent), and still checks every argument", async () => {
+    const model = modelAdapter();
+    // an implementation that answers with a key no schema has: a parse would strip it
+    const device: Adapter = {
+      ...model,
+      open: async () => {
+        const session = await model.open();
+        const answering: Session = { ...session, allocPd: async (args) => ({ ...(await session.allocPd(args)), extra: 1 }) };
+        return { ...answering, runBatch: (steps) => runStepsOneByOne(answering, steps) };
+      },
+    };
+    const parsing = new SessionHost(device);
+    const trusting = new SessionHost(device, DEFAULT_LIMITS, 'results');
+    const [a, b] = [await parsing.open(), await trusting.open()];
+    expect(await parsing.call(a, 'allocPd', {})).not.toHaveProperty('extra');
+    expect(await trusting.call(b, 'allocPd', {})).toHaveProperty('extra', 1);
+    expect((await trusting.batch(b, [{ call: 'allocPd', args: {} }])).results[0]).toMatchObject({ result: { extra: 1 } });
+    await expect(trusting.call(b, 'createCq', { cqe: 'many' })).rejects.toBeInstanceOf(InvalidRequest);
+    await expect(trusting.batch(b, [{ call: 'createCq', args: { cqe: -1n } }])).rejects.toBeInstanceOf(InvalidRequest);
+    // what the parent does with the same answer: the call table's schema
+    const remote = remoteSession((call, args) => trusting.call(b, call, args), () => trusting.close(b));
+    expect(await remote.allocPd({})).not.toHaveProperty('extra');
+    await parsing.closeAll();
+    await trusting.closeAll();
   });
 });
