@@ -25,36 +25,43 @@ type Step = 'done' | 'wait';
  * a send that finds no receive waits for the RNR timer (or for ever, rnr_retry 7, until one is posted).
  */
 export function progress(state: ModelState): void {
-  const { stateAllows } = state.behaviour;
   for (let moved = true; moved; ) {
     moved = false;
-    for (const [handle, qp] of state.qps) {
-      if (stateAllows(qp.state, 'FLUSH_SEND')) {
-        if (qp.sq.count > 0 && !qp.sqStalled) {
-          flushSend(state, qp);
-          moved = true;
-        }
-        continue;
-      }
-      // RVT_S_WAIT_RNR: nothing is sent until the RNR timer fires (rvt_rc_rnr_retry schedules the engine).
-      const timerRunning = qp.rnr !== undefined && state.tick < qp.rnr.dueTick;
-      // The model completes a WR in one step, so each one is a new start (RVT_PROCESS_NEXT_SEND_OK).
-      if (!stateAllows(qp.state, 'PROCESS_NEXT_SEND')) {
-        // SQD: the engine a post (or the timer) ran stops at clr_busy (qp.c:2944-2946), and only
-        // the next post_send runs it again: rvt_modify_qp back to RTS schedules nothing.
-        if (qp.sq.count > 0 && !timerRunning) qp.sqStalled = true;
-        continue;
-      }
-      if (qp.sqStalled || timerRunning) continue;
-      for (let wqe = qp.sq.peek(); wqe !== undefined && !qp.sqStalled && stateAllows(qp.state, 'PROCESS_NEXT_SEND'); wqe = qp.sq.peek()) {
-        qp.busy = true;
-        const step = executeSend(state, handle, qp, wqe);
-        qp.busy = false;
-        if (step === 'wait') break;
-        moved = true;
-      }
-    }
+    // forEach, not for-of over entries: this runs after every verb, and each [handle, qp] pair was
+    // an allocation; a QP with nothing queued has nothing to send or flush.
+    state.qps.forEach((qp, handle) => {
+      if (qp.sq.count > 0 && progressQp(state, handle, qp)) moved = true;
+    });
   }
+}
+
+/** One pass of the engine over one QP's send queue: whether anything moved. */
+function progressQp(state: ModelState, handle: number, qp: Qp): boolean {
+  const { stateAllows } = state.behaviour;
+  if (stateAllows(qp.state, 'FLUSH_SEND')) {
+    if (qp.sqStalled) return false;
+    flushSend(state, qp);
+    return true;
+  }
+  // RVT_S_WAIT_RNR: nothing is sent until the RNR timer fires (rvt_rc_rnr_retry schedules the engine).
+  const timerRunning = qp.rnr !== undefined && state.tick < qp.rnr.dueTick;
+  // The model completes a WR in one step, so each one is a new start (RVT_PROCESS_NEXT_SEND_OK).
+  if (!stateAllows(qp.state, 'PROCESS_NEXT_SEND')) {
+    // SQD: the engine a post (or the timer) ran stops at clr_busy (qp.c:2944-2946), and only
+    // the next post_send runs it again: rvt_modify_qp back to RTS schedules nothing.
+    if (!timerRunning) qp.sqStalled = true;
+    return false;
+  }
+  if (qp.sqStalled || timerRunning) return false;
+  let moved = false;
+  for (let wqe = qp.sq.peek(); wqe !== undefined && !qp.sqStalled && stateAllows(qp.state, 'PROCESS_NEXT_SEND'); wqe = qp.sq.peek()) {
+    qp.busy = true;
+    const step = executeSend(state, handle, qp, wqe);
+    qp.busy = false;
+    if (step === 'wait') break;
+    moved = true;
+  }
+  return moved;
 }
 
 function complete(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, status: WcStatus): void {
@@ -63,11 +70,13 @@ function complete(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, statu
   qp.rnr = undefined;
   if (wqe.signaled || status !== 'SUCCESS') {
     // rvt_send_complete -> rvt_qp_complete_swqe -> rvt_send_cq: an overflow errors the sender; the
-    // engine's loop (goto again) then flushes the rest of its queue.
+    // engine's loop (goto again) then flushes the rest of its queue. byte_len is wqe->length
+    // whatever the opcode and status (rdmavt_qp.h:848, `byte_len = wqe->length`).
     qpCqEnter(state, handle, qp, qp.send_cq, {
       wr_id: wqe.wr.wr_id,
       status,
       opcode: SEND_WC_OPCODE[wqe.wr.opcode],
+      byte_len: wqe.length,
       qp_num: qp.qp_num,
       vendor_err: 0,
       with_imm: false,
@@ -176,7 +185,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     return fail(state, handle, qp, wqe, 'RETRY_EXC_ERR');
   }
   const dest = peer[1];
-  const access = new Set(dest.attr.qp_access_flags ?? []);
+  const access = dest.attr.qp_access_flags ?? [];
   // Resolved at first use: a send that waits for a receive is retried after every verb.
   let resolved: Segment[] | undefined;
   const local = () => (resolved ??= resolveSgl(state, qp.pd, wr.sg_list, undefined) ?? []);
@@ -197,7 +206,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     }
     case 'RDMA_WRITE_WITH_IMM':
     case 'RDMA_WRITE': {
-      if (!access.has('REMOTE_WRITE')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
+      if (!access.includes('REMOTE_WRITE')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
       // The write with immediate takes its receive first, so a bad rkey fails a consumed receive.
       if (wr.opcode === 'RDMA_WRITE_WITH_IMM') {
         const got = getRwqe(state, dest, true);
@@ -213,7 +222,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
       break;
     }
     case 'RDMA_READ': {
-      if (!access.has('REMOTE_READ')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
+      if (!access.includes('REMOTE_READ')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
       const source = remoteRange(state, dest, rdma, length(), 'REMOTE_READ');
       if (source === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, undefined);
       scatter(local(), gather([source]));
@@ -221,7 +230,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     }
     case 'ATOMIC_CMP_AND_SWP':
     case 'ATOMIC_FETCH_AND_ADD': {
-      if (!access.has('REMOTE_ATOMIC') || rdma.remote_addr % 8n !== 0n) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
+      if (!access.includes('REMOTE_ATOMIC') || rdma.remote_addr % 8n !== 0n) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
       const target = remoteRange(state, dest, rdma, 8, 'REMOTE_ATOMIC');
       if (target === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, undefined);
       // The WR carries no compare_add or swap (SendWr has none): both are 0, so the target keeps

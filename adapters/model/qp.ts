@@ -228,7 +228,8 @@ export function qpCqEnter(state: ModelState, handle: Handle, qp: Qp, cq: Handle,
 
 export function flushSend(state: ModelState, qp: Qp): void {
   for (let wqe = qp.sq.shift(); wqe !== undefined; wqe = qp.sq.shift()) {
-    cqEnter(state, qp.send_cq, { wr_id: wqe.wr.wr_id, status: 'WR_FLUSH_ERR', qp_num: qp.qp_num, vendor_err: 0, with_imm: false });
+    // rvt_qp_complete_swqe reports wqe->length for a flushed send too (rdmavt_qp.h:848).
+    cqEnter(state, qp.send_cq, { wr_id: wqe.wr.wr_id, status: 'WR_FLUSH_ERR', byte_len: wqe.length, qp_num: qp.qp_num, vendor_err: 0, with_imm: false });
   }
 }
 
@@ -307,7 +308,8 @@ export function postSend(state: ModelState, handle: Handle, wrs: readonly SendWr
     // READ and atomics write into the local sges: rvt_lkey_ok asks for LOCAL_WRITE (opcode >= IB_WR_RDMA_READ).
     const access = wr.opcode === 'RDMA_READ' || ATOMICS.has(wr.opcode) ? 'LOCAL_WRITE' : undefined;
     if (resolveSgl(state, qp.pd, sgl, access) === undefined) return einval;
-    qp.sq.push({ wr: { ...wr, sg_list: sgl }, signaled: qp.sq_sig_all || wr.send_flags.includes('SIGNALED') });
+    const length = sgl.reduce((n, sge) => n + sge.length, 0);
+    qp.sq.push({ wr: { ...wr, sg_list: sgl }, signaled: qp.sq_sig_all || wr.send_flags.includes('SIGNALED'), length });
     // A posted WR runs the send engine (do_send or schedule_send), which also flushes a stalled queue.
     qp.sqStalled = false;
   }

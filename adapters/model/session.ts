@@ -87,7 +87,7 @@ const verbs: Verbs = {
   postSend: (state, { qp, wrs, context }) => (onlyProcessContext(context, 'the model'), postSend(state, qp, wrs)),
 
   // Read as a CQ is: the RNR timers due now fire first (a finite retry running out raises QP_LAST_WQE_REACHED).
-  getAsyncEvents: (state) => (progress(state), { events: state.events.splice(0) }),
+  getAsyncEvents: (state) => (progress(state), { events: state.events.length === 0 ? [] : state.events.splice(0) }),
 
   // On an SRQ of its own, interleaved from a seed the plan decides: one plan, one history.
   runConcurrent: (state, plan) => {

@@ -56,6 +56,8 @@ export interface Srq {
 export interface SendWqe {
   wr: SendWr;
   signaled: boolean;
+  /** wqe->length: the bytes of the posted sges, summed at post (rvt_post_one_wr, qp.c:2043-2059). */
+  length: number;
 }
 
 export interface Qp {

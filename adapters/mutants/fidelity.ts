@@ -2,6 +2,7 @@ import { rdmavt } from '../model/rdmavt.js';
 import { lookup } from '../model/device.js';
 import { errorQp, sendsHoldLkey } from '../model/qp.js';
 import type { ModelState } from '../model/state.js';
+import type { WorkCompletion } from '../../spec/verbs/wc.js';
 import { type Mutant, mutate } from './mutant.js';
 
 /** The bug classes a reading of rdmavt 6.1 found in earlier versions of the model (issue 15). */
@@ -148,6 +149,19 @@ export const fidelityMutants: Mutant[] = [
         if (out.rawReturn !== state.behaviour.errno('EBUSY')) return out;
         state.mrs.delete(args.mr);
         return { rawReturn: 0 };
+      },
+    },
+  }),
+  mutate(rdmavt, 'send-byte-len-missing', 'post_send', 'reports no byte_len in send completions, as the model did before it followed rvt_qp_complete_swqe (byte_len = wqe->length)', {
+    intercept: {
+      pollCq: (state, args, next) => {
+        const out = next(args);
+        const sendWithout = (wc: WorkCompletion): WorkCompletion => {
+          if (wc.opcode === 'RECV' || wc.opcode === 'RECV_RDMA_WITH_IMM') return wc;
+          const { byte_len: _dropped, ...rest } = wc;
+          return rest;
+        };
+        return { ...out, completions: out.completions.map(sendWithout) };
       },
     },
   }),

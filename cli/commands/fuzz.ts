@@ -5,7 +5,7 @@ import { modelAdapter } from '../../adapters/model/index.js';
 import { quote } from '../../vm/job-script.js';
 import { writeFileAtomic } from '../../reports/atomic.js';
 import { FuzzPath, FuzzResults } from '../../suites/fuzz/report-schema.js';
-import { DEFAULT_MAX_COMMANDS, fuzz, REPLAY_HINT } from '../../suites/fuzz/run.js';
+import { COMMAND_TIMEOUT_MS, DEFAULT_MAX_COMMANDS, fuzz, REPLAY_HINT, SHRINK_MS } from '../../suites/fuzz/run.js';
 import { UserError } from '../../spec/errors.js';
 import { createAdapter, ensureVmAdapter } from '../../adapters/registry.js';
 import { withConfig } from '../config-file.js';
@@ -25,6 +25,9 @@ interface FuzzFlags {
   out: string;
   json: boolean;
   vm: boolean;
+  chunk?: number;
+  commandTimeout?: number;
+  shrinkTime?: number;
   [adapterOption: string]: unknown;
 }
 
@@ -65,7 +68,10 @@ export function registerFuzzCommand(program: Command): void {
     .option('--seed <n>', 'seed, negative or not (replay a divergence with its seed and --path; --seed=-5 or --seed -5)', parseSeed)
     .option('--path <path>', 'replay path of a divergence, from fuzz.json', parseFuzzPath)
     .option('--max-commands <n>', 'the longest command sequence a run draws', parsePositiveInt, DEFAULT_MAX_COMMANDS)
+    .option('--chunk <n>', 'commands whose implementation-side calls go in one batch, at most (a round trip per chunk on a device)', parsePositiveInt)
+    .option('--command-timeout <ms>', 'how long a batch of commands may take on the implementation beyond the waits its drains and dereg_mr allow, before it counts as hung (a finding, the run stops)', parsePositiveInt, COMMAND_TIMEOUT_MS)
     .option('--no-shrink', 'report the first divergence as found, unshrunk (each shrink step replays a sequence: slow on a VM)')
+    .option('--shrink-time <s>', `stop shrinking after this many seconds and report the smallest sequence found so far (default: ${SHRINK_MS / 1000} s on a device, no limit on a model)`, parsePositiveInt)
     .option('-p, --profile <profile>', "documented (only what the documented contract binds: success, bad_wr of a failure, completions of messages that fit) or rdmavt (errno names and error paths too); default: the adapter's", parseProfile)
     .option('-o, --out <dir>', 'where fuzz.json goes', 'conformance-report')
     .option('--json', 'print fuzz.json to stdout', false)
@@ -96,6 +102,11 @@ export function registerFuzzCommand(program: Command): void {
           shrink: flags.shrink,
           ...(flags.seed === undefined ? {} : { seed: flags.seed }),
           ...(flags.path === undefined ? {} : { path: flags.path }),
+          ...(flags.chunk === undefined ? {} : { chunk: flags.chunk }),
+          commandTimeoutMs: flags.commandTimeout ?? COMMAND_TIMEOUT_MS,
+          ...(flags.shrinkTime === undefined ? {} : { shrinkMs: flags.shrinkTime * 1000 }),
+          // stderr, so that --json's stdout stays one document
+          onProgress: (line) => process.stderr.write(`fuzz: ${line}\n`),
         });
         // a replay that reproduces nothing is no pass: the path is not of this seed and these options, or the divergence is gone
         if (flags.path !== undefined && report.divergence === null) {
@@ -118,7 +129,16 @@ export function registerFuzzCommand(program: Command): void {
         else {
           const kind = results.kind === 'self-check' ? 'self-check (a model against the model), not a conformance result' : 'conformance';
           process.stdout.write(`fuzz ${info.adapter} vs model (${profile}), ${kind}: ${results.runs} runs, ${results.commands} commands, ${results.commandsPerSecond}/s, ${Math.round(results.liveShare * 100)} % on live QPs, seed ${results.seed}\n`);
-          process.stdout.write(results.divergence ? `DIVERGENCE: ${results.divergence.message}\n  minimal sequence: ${results.divergence.commands}\n  replay: ${replay}\n` : 'no divergence\n');
+          const { finding } = results;
+          if (finding) {
+            // Never shrunk: the kernel would not show it again (WARN_ONCE) or is gone (an oops).
+            const pinned = finding.batch === undefined || finding.batch <= 1 ? '' : ` (the last ${finding.batch} shared one batch: --chunk 1 names the one)`;
+            process.stdout.write(`KERNEL FINDING${finding.fatal ? ' (fatal)' : ''}, as found, unshrunk: ${finding.problem}\n  the sequence up to it${pinned}: ${finding.sequence.join(', ')}\n`);
+            for (const line of finding.lines) process.stdout.write(`  | ${line}\n`);
+          } else if (results.divergence) {
+            const minimal = results.shrinking === 'stopped' ? `smallest sequence found before --shrink-time ran out (not minimal)` : results.shrinking === 'none' ? 'sequence (unshrunk)' : 'minimal sequence';
+            process.stdout.write(`DIVERGENCE: ${results.divergence.message}\n  ${minimal}: ${results.divergence.commands}\n  replay: ${replay}\n`);
+          } else process.stdout.write('no divergence\n');
           process.stdout.write(`written: ${file}\n`);
         }
         process.exitCode = results.divergence ? 1 : 0;

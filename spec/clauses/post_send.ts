@@ -90,6 +90,17 @@ export const postSendClauses: Clause[] = [
     covers: ['rvt_ruc_loopback', 'rvt_copy_sge', FN],
   },
   {
+    id: 'post_send.completion.byte-len',
+    verb,
+    statement: "rdmavt reports in a send completion's byte_len the bytes of the WR's sges, whatever the opcode (a SEND, an RDMA WRITE, an RDMA READ alike).",
+    sources: [
+      code('rvt_qp_complete_swqe', 'byte_len = wqe->length, then .byte_len = byte_len in the completion (include/rdma/rdmavt_qp.h:848 and :860 in 6.1), for every status', 'include/rdma/rdmavt_qp.h'),
+      code(ONE, 'wqe->length = 0, then wqe->length += length for each posted sge (qp.c:2043-2059 in 6.1)'),
+    ],
+    level: 'reference',
+    covers: ['rvt_ruc_loopback', ONE],
+  },
+  {
     id: 'post_send.send_with_imm.delivered',
     verb,
     statement: 'SEND_WITH_IMM delivers its immediate data in the receive completion (IBV_WC_WITH_IMM).',

@@ -1,53 +1,15 @@
 import fc from 'fast-check';
 import type { Profile } from '../../adapters/adapter.js';
-import type { AsyncEvent } from '../../spec/verbs/events.js';
-import type { WorkCompletion } from '../../spec/verbs/wc.js';
-import { normaliseReturn } from '../../spec/verbs/outcome.js';
-import type { RecvWr, SendWr } from '../../spec/verbs/wr.js';
-import { SLOTS, drainCq, type Side } from './side.js';
+import type { BatchStep, StepResult } from '../../adapters/batch.js';
+import type { QpAttr, QpAttrMask, QpState } from '../../spec/verbs/attrs.js';
+import type { RawPostOutcome } from '../../spec/verbs/outcome.js';
+import type { RecvWr, SendOpcode, SendWr } from '../../spec/verbs/wr.js';
+import { type Raw, same, sameOutcome, viewQp } from './compare.js';
+import { MR_LENGTH, QPS, QP_CAP, SLOTS, type Side, regMrStep } from './side.js';
+import { type Check, type PhaseResult, type World, resultOf } from './world.js';
 
 /** The SRQ every side creates: two sges, so a fitting receive can split its bytes across both. */
 export const SRQ = { max_wr: 8, max_sge: 2 };
-
-/** The two sides of a run: the implementation under test and the reference model. */
-export interface World {
-  real: Side;
-  ref: Side;
-  profile: Profile;
-  resize: boolean;
-  /** Commands executed, for the throughput figure. */
-  executed: number;
-  /** Commands begun while both QPs of the reference pair were in RTS. */
-  live: number;
-  /** Both reference QPs are in RTS. No command moves a QP back to RTS, so once false it stays false. */
-  rts: boolean;
-  /** Sends the reference holds outstanding (posted, not yet completed): a consumer waiting on RNR. */
-  waiting: number;
-}
-
-export class Divergence extends Error {
-  override name = 'Divergence';
-}
-
-/**
- * Deep equality of the plain values compared here (primitives, arrays, objects of those), as
- * isDeepStrictEqual has it (Object.is on primitives, the same own keys); written out because a
- * fuzz run compares several values per command and the general comparison was a good part of it.
- */
-function equal(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]));
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((k) => Object.hasOwn(b, k) && equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
-
-function same(what: string, real: unknown, ref: unknown): void {
-  if (equal(real, ref)) return;
-  const show = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `0x${x.toString(16)}` : x));
-  throw new Divergence(`${what}: implementation ${show(real)}, reference ${show(ref)}`);
-}
 
 /**
  * How a sequence sizes its receives and keys, drawn once per sequence so that most sequences keep
@@ -73,8 +35,8 @@ export function modeArbitrary(profile: Profile): fc.Arbitrary<Mode> {
 }
 
 /**
- * A WR as generated: sges by slot in the side's buffer, so each side builds its own addresses and
- * keys. A bogus lkey (bad-lkey sequences only) puts both QPs in ERR once a message consumes it.
+ * A receive WR as generated: sges by slot in the side's buffer, so each side builds its own
+ * addresses and keys. A bogus lkey (bad-lkey sequences only) puts the QPs in ERR once a message consumes it.
  */
 export interface WrSpec {
   wr_id: bigint;
@@ -82,154 +44,161 @@ export interface WrSpec {
   numSge: 'list' | 'negative' | 'above-max' | 'zero';
 }
 
-function buildWr(side: Side, spec: WrSpec): RecvWr {
-  const { buffer } = side.pair;
-  const sg_list = spec.sges.map((s) => ({
-    addr: side.recvAddrs[s.slot] as bigint,
-    length: s.length,
-    lkey: s.bogusLkey ? (buffer.lkey ^ 0x5a5a0000) >>> 0 : buffer.lkey,
-  }));
-  const numSge = { list: sg_list.length, negative: -1, 'above-max': side.attr.max_sge + 1, zero: 0 }[spec.numSge];
+const bogus = (key: number) => (key ^ 0x5a5a0000) >>> 0;
+
+function buildRecv(side: Side, spec: WrSpec, maxSge: number): RecvWr {
+  const { buffer } = side;
+  const sg_list = spec.sges.map((s) => ({ addr: side.recvAddrs[s.slot] as bigint, length: s.length, lkey: s.bogusLkey ? bogus(buffer.lkey) : buffer.lkey }));
+  const numSge = { list: sg_list.length, negative: -1, 'above-max': maxSge + 1, zero: 0 }[spec.numSge];
   return { wr_id: spec.wr_id, sg_list, num_sge: numSge };
 }
 
-/** Both QPs of the reference pair are still in RTS. */
-async function pairInRts(side: Side): Promise<boolean> {
-  const sender = await side.session.queryQp({ qp: side.pair.sender.qp });
-  const receiver = await side.session.queryQp({ qp: side.pair.receiver.qp });
-  return sender.state === 'RTS' && receiver.state === 'RTS';
+/** A send WR as generated: where it gathers from, what it targets, each side building its own keys. */
+export interface SendSpec {
+  opcode: SendOpcode;
+  /** Bytes gathered (an atomic takes 8 whatever this says). */
+  length: number;
+  /** Gather from the second MR, whose lkey is stale while it is deregistered. */
+  fromMr: boolean;
+  numSge: 'list' | 'negative' | 'above-max';
+  imm: number;
+  /** An RDMA or atomic operation's target: the buffer, the second MR, or a bogus rkey. */
+  remote: 'buffer' | 'mr' | 'bogus';
+  slot: number;
 }
 
-function begin(w: World): void {
-  w.executed++;
-  if (w.rts) w.live++;
-}
+const WITH_IMM = new Set<SendOpcode>(['SEND_WITH_IMM', 'RDMA_WRITE_WITH_IMM']);
 
-/**
- * Whether two lists of completions agree in wr_id and status, and byte_len of a successful receive:
- * field by field, since they nearly always do; the views only show a divergence.
- */
-function agree(real: WorkCompletion[], ref: WorkCompletion[], byteLen: boolean): boolean {
-  return real.length === ref.length && real.every((a, i) => {
-    const b = ref[i] as WorkCompletion;
-    return a.wr_id === b.wr_id && a.status === b.status && (!byteLen || a.status !== 'SUCCESS' || a.byte_len === b.byte_len);
-  });
-}
-
-const view = (wcs: WorkCompletion[]) => wcs.map((wc) => ({ wr_id: wc.wr_id, status: wc.status, byte_len: wc.status === 'SUCCESS' ? wc.byte_len : undefined }));
-
-const limitEvents = (events: AsyncEvent[]) => events.filter((e) => e.event_type === 'SRQ_LIMIT_REACHED').length;
-
-const failed = (wcs: WorkCompletion[]) => wcs.some((wc) => wc.status !== 'SUCCESS');
-
-/** After every command that may complete work: the completions and limit events of both sides must agree. */
-async function settle(w: World): Promise<void> {
-  const refRecv = await drainCq(w.ref, w.ref.pair.receiver.cq, 0);
-  const refSend = await drainCq(w.ref, w.ref.pair.sender.cq, 0);
-  w.waiting -= refSend.length;
-  const realRecv = await drainCq(w.real, w.real.pair.receiver.cq, refRecv.length);
-  const realSend = await drainCq(w.real, w.real.pair.sender.cq, refSend.length);
-  if (!agree(realRecv, refRecv, true)) same('receive completions', view(realRecv), view(refRecv));
-  if (!agree(realSend, refSend, false)) same('send completions', realSend.map((wc) => [wc.wr_id, wc.status]), refSend.map((wc) => [wc.wr_id, wc.status]));
-  const realEvents = (await w.real.session.getAsyncEvents({})).events;
-  const refEvents = (await w.ref.session.getAsyncEvents({})).events;
-  same('SRQ_LIMIT_REACHED events', limitEvents(realEvents), limitEvents(refEvents));
-  // A QP leaves RTS here only through an error, which completes a WR in error: the states are read only then.
-  if (w.rts && (failed(refRecv) || failed(refSend))) w.rts = await pairInRts(w.ref);
-}
-
-type Raw = { rawReturn: number; badWr?: unknown };
-
-/**
- * What the contract binds of a post or a modify, at each level:
- * - documented: success, and bad_wr of a failed post (*.bad_wr.first-failing);
- * - rdmavt adds the errno name (*.enomem, *.num_sge.too-many-einval, ...) and bad_wr of a
- *   successful post, which rdmavt leaves untouched (*.bad_wr.untouched-on-success; rxe writes NULL).
- */
-function outcome(w: World, side: Side, r: Raw) {
-  const ok = r.rawReturn === 0;
-  const badWr = r.badWr === undefined || (ok && w.profile === 'documented') ? {} : { badWr: r.badWr };
-  return { ok, ...badWr, ...(w.profile === 'rdmavt' ? { errno: normaliseReturn(r.rawReturn, side.layer).errno } : {}) };
-}
-
-/** The two outcomes agree as far as `outcome` says. The same raw result on the same layer agrees at every level, without building them. */
-function sameOutcome(what: string, w: World, real: Raw, ref: Raw): void {
-  if (real.rawReturn === ref.rawReturn && real.badWr === ref.badWr && w.real.layer === w.ref.layer) return;
-  same(what, outcome(w, w.real, real), outcome(w, w.ref, ref));
+function buildSend(side: Side, spec: SendSpec, index: number): SendWr {
+  const from = spec.fromMr ? side.mr : side.buffer;
+  const length = spec.opcode.startsWith('ATOMIC') ? 8 : spec.length;
+  const sg_list = length === 0 ? [] : [{ addr: from.addr, length, lkey: from.lkey }];
+  const numSge = { list: sg_list.length, negative: -1, 'above-max': QP_CAP.max_send_sge + 1 }[spec.numSge];
+  const wr: SendWr = { wr_id: BigInt(index + 1), opcode: spec.opcode, send_flags: ['SIGNALED'], sg_list, num_sge: numSge };
+  if (WITH_IMM.has(spec.opcode)) wr.imm_data = spec.imm;
+  if (spec.opcode.startsWith('RDMA') || spec.opcode.startsWith('ATOMIC')) {
+    const offset = BigInt((spec.slot * 64) % MR_LENGTH);
+    wr.rdma =
+      spec.remote === 'mr' ? { remote_addr: side.mr.addr + offset, rkey: side.mr.rkey } : { remote_addr: side.recvAddrs[spec.slot] as bigint, rkey: spec.remote === 'bogus' ? bogus(side.buffer.rkey) : side.buffer.rkey };
+  }
+  return wr;
 }
 
 type Cmd = fc.AsyncCommand<object, World>;
 
-class Post implements Cmd {
-  constructor(readonly wrs: WrSpec[]) {}
+const ALL = QPS.map((_, i) => i);
+/** The QPs that receive through the SRQ, and those that send to them. */
+const SRQ_CQS = ALL.filter((i) => QPS[i]?.srq === true || QPS[QPS[i]?.peer ?? i]?.srq === true);
+const pairCqs = (i: number) => [...new Set([i, QPS[i]?.peer ?? i])];
+
+const raw = (r: StepResult | undefined): Raw => resultOf<Raw>(r);
+const accepted = (r: RawPostOutcome, n: number) => (r.rawReturn === 0 ? n : typeof r.badWr === 'number' ? r.badWr : 0);
+
+/** After a phase that failed a completion or may have moved a QP: whether the reference pair is still in RTS. */
+async function recheck(w: World, ref: PhaseResult, moved: boolean): Promise<void> {
+  if (!w.rts) return;
+  if (moved || ref.wcs.some((wcs) => wcs?.some((wc) => wc.status !== 'SUCCESS'))) w.rts = await w.pairInRts();
+}
+
+/** A post of receives: to the SRQ, or to a QP's own receive queue (post_recv). */
+export class Post implements Cmd {
+  constructor(
+    readonly wrs: WrSpec[],
+    /** undefined: the SRQ; else the QP's index. */
+    readonly qp?: number,
+  ) {}
   check() {
     return true;
   }
   async run(_m: object, w: World) {
-    begin(w);
-    // rvt_post_srq_recv publishes a list WR by WR (p_lock per WR), so a consumer waiting on RNR may
-    // take the first WRs before the rest are posted, and see fewer left (the SRQ limit event) than
-    // the model, which posts a list at once: while sends wait, the list goes one WR per post.
-    const lists = w.waiting > 0 ? this.wrs.map((spec) => [spec]) : [this.wrs];
-    for (const list of lists) {
-      const args = (s: Side) => ({ srq: s.srq, wrs: list.map((spec) => buildWr(s, spec)) });
-      const real = await w.real.session.postSrqRecv(args(w.real));
-      const ref = await w.ref.session.postSrqRecv(args(w.ref));
-      sameOutcome(`post_srq_recv of ${list.length} WR(s)`, w, real, ref);
-      if (ref.rawReturn !== 0) break;
+    const srq = this.qp === undefined;
+    if (srq ? !w.alive.srq : !w.alive.qps[this.qp as number]) return;
+    w.begin(this);
+    // Who may be waiting on RNR for this queue: a sender to it with sends out.
+    const senders = ALL.filter((j) => (srq ? QPS[QPS[j]?.peer as number]?.srq === true : QPS[j]?.peer === this.qp));
+    const waiting = senders.filter((j) => (w.outstanding[j] ?? 0) > 0);
+    // A send waiting on RNR takes a WR when rdmavt's RNR timer fires (rvt_rc_rnr_retry, from
+    // rvt_add_rnr_timer's hrtimer), not when the post returns, and rvt_post_srq_recv publishes a
+    // list WR by WR: how many a list post finds room for then depends on when the timer fires. So
+    // while sends wait, the list goes one WR per post, and the settle after each post waits (drain
+    // with the count the reference completed) for the consumption that the post allowed; the
+    // implementation's ring is then as full as the reference's at the next post, whatever the timer.
+    const lists = waiting.length > 0 ? this.wrs.map((spec) => [spec]) : [this.wrs];
+    // A post completes nothing but through a waiting sender (both CQs of it and its peer), or by
+    // flushing the WRs of a QP in ERR (its own CQ): only those are drained.
+    const cqs = [...new Set([...(srq ? [] : [this.qp as number]), ...waiting.flatMap(pairCqs)])];
+    for (const [k, list] of lists.entries()) {
+      const steps = (s: Side): BatchStep[] => {
+        const maxSge = srq ? s.attr.max_sge : QP_CAP.max_recv_sge;
+        const wrs = list.map((spec) => buildRecv(s, spec, maxSge));
+        return [srq ? { call: 'postSrqRecv', args: { srq: s.srq, wrs } } : { call: 'postRecv', args: { qp: (s.qps[this.qp as number] as Side['qps'][number]).qp, wrs } }];
+      };
+      const ref = await w.onRef(steps(w.ref), cqs);
+      const label = () => (lists.length > 1 ? `${String(this)} WR ${k + 1}` : String(this));
+      const what = `${srq ? 'post_srq_recv' : `post_recv on QP ${this.qp}`} of ${list.length} WR(s)`;
+      await w.onReal(label, steps(w.real), ref, (real, refv) => sameOutcome(what, w.profile, w, raw(real[0]), raw(refv[0])));
+      await recheck(w, ref, false);
+      if (raw(ref.verbs[0]).rawReturn !== 0) break;
     }
-    await settle(w);
   }
   toString() {
-    return `post(${this.wrs.map((s) => `${s.wr_id}/${s.numSge}/${s.sges.map((g) => `${g.slot}:${g.length}${g.bogusLkey ? '!' : ''}`).join('+')}`).join(', ')})`;
+    const wrs = this.wrs.map((s) => `${s.wr_id}/${s.numSge}/${s.sges.map((g) => `${g.slot}:${g.length}${g.bogusLkey ? '!' : ''}`).join('+')}`).join(', ');
+    return this.qp === undefined ? `post(${wrs})` : `postRecv(${this.qp}; ${wrs})`;
   }
 }
 
-class Consume implements Cmd {
-  constructor(readonly payloads: number[]) {}
+/** post_send on a QP. */
+export class Send implements Cmd {
+  constructor(
+    readonly qp: number,
+    readonly sends: SendSpec[],
+  ) {}
   check() {
     return true;
   }
   async run(_m: object, w: World) {
-    begin(w);
-    const args = (s: Side) => {
-      const { buffer } = s.pair;
-      const wrs: SendWr[] = this.payloads.map((length, i) => {
-        const sg_list = length === 0 ? [] : [{ addr: buffer.addr, length, lkey: buffer.lkey }];
-        return { wr_id: BigInt(i + 1), opcode: 'SEND', send_flags: ['SIGNALED'], sg_list, num_sge: sg_list.length };
-      });
-      return { qp: s.pair.sender.qp, wrs };
-    };
-    const real = await w.real.session.postSend(args(w.real));
-    const ref = await w.ref.session.postSend(args(w.ref));
-    sameOutcome(`post_send of ${this.payloads.length} message(s)`, w, real, ref);
-    w.waiting += ref.rawReturn === 0 ? this.payloads.length : typeof ref.badWr === 'number' ? ref.badWr : 0;
-    await settle(w);
+    if (!w.alive.qps[this.qp]) return;
+    w.begin(this);
+    const steps = (s: Side): BatchStep[] => [{ call: 'postSend', args: { qp: (s.qps[this.qp] as Side['qps'][number]).qp, wrs: this.sends.map((spec, i) => buildSend(s, spec, i)) } }];
+    // The sends are counted out before the settle accounts for their completions.
+    const before = w.outstanding[this.qp] ?? 0;
+    w.outstanding[this.qp] = before + this.sends.length;
+    const ref = await w.onRef(steps(w.ref), pairCqs(this.qp));
+    const r = raw(ref.verbs[0]) as RawPostOutcome;
+    w.outstanding[this.qp] = Math.max(0, (w.outstanding[this.qp] ?? 0) - (this.sends.length - accepted(r, this.sends.length)));
+    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(`post_send on QP ${this.qp} of ${this.sends.length} WR(s)`, w.profile, w, raw(real[0]), raw(refv[0])));
+    await recheck(w, ref, false);
   }
   toString() {
-    return `consume(${this.payloads.join(',')})`;
+    return `send(${this.qp}; ${this.sends.map((s) => `${s.opcode}:${s.length}${s.fromMr ? '@mr' : ''}${s.numSge === 'list' ? '' : `/${s.numSge}`}${s.opcode.startsWith('RDMA') || s.opcode.startsWith('ATOMIC') ? `>${s.remote}:${s.slot}` : ''}`).join(', ')})`;
   }
 }
 
-class ArmLimit implements Cmd {
+export class ArmLimit implements Cmd {
   constructor(readonly limit: number) {}
   check() {
     return true;
   }
   async run(_m: object, w: World) {
-    begin(w);
-    const args = (s: Side) => ({ srq: s.srq, attr: { srq_limit: this.limit }, mask: ['LIMIT' as const] });
-    const real = await w.real.session.modifySrq(args(w.real));
-    sameOutcome(`modify_srq LIMIT ${this.limit}`, w, real, await w.ref.session.modifySrq(args(w.ref)));
-    const realLimit = (await w.real.session.querySrq({ srq: w.real.srq })).attr?.srq_limit;
-    same('srq_limit after modify', realLimit, (await w.ref.session.querySrq({ srq: w.ref.srq })).attr?.srq_limit);
+    if (!w.alive.srq) return;
+    w.begin(this);
+    const steps = (s: Side): BatchStep[] => [
+      { call: 'modifySrq', args: { srq: s.srq, attr: { srq_limit: this.limit }, mask: ['LIMIT'] } },
+      { call: 'querySrq', args: { srq: s.srq } },
+    ];
+    const ref = await w.onRef(steps(w.ref), []);
+    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
+      sameOutcome(`modify_srq LIMIT ${this.limit}`, w.profile, w, raw(real[0]), raw(refv[0]));
+      const limit = (r: StepResult[]) => resultOf<{ attr: { srq_limit: number } | null }>(r[1]).attr?.srq_limit;
+      same('srq_limit after modify', limit(real), limit(refv));
+    });
   }
   toString() {
     return `armLimit(${this.limit})`;
   }
 }
 
-class Resize implements Cmd {
+export class Resize implements Cmd {
   constructor(readonly maxWr: number) {}
   check() {
     return true;
@@ -237,18 +206,179 @@ class Resize implements Cmd {
   async run(_m: object, w: World) {
     // Shrinking is refused by rdmavt below the queued WQEs or the armed limit (a reference clause,
     // modify_srq.resize.below-queued-einval): under documented, only requests that do not shrink it.
-    if (!w.resize || (w.profile === 'documented' && this.maxWr < w.real.attr.max_wr)) return;
-    begin(w);
-    const real = await w.real.session.modifySrq({ srq: w.real.srq, attr: { max_wr: this.maxWr }, mask: ['MAX_WR'] });
-    // The reference takes what the implementation granted (it may round up); if it refused, the request as made.
-    const granted = real.rawReturn === 0 ? ((await w.real.session.querySrq({ srq: w.real.srq })).attr?.max_wr ?? this.maxWr) : this.maxWr;
-    const ref = await w.ref.session.modifySrq({ srq: w.ref.srq, attr: { max_wr: granted }, mask: ['MAX_WR'] });
-    sameOutcome(`modify_srq MAX_WR ${this.maxWr}`, w, real, ref);
-    if (real.rawReturn === 0) w.real.attr.max_wr = granted;
-    await settle(w);
+    if (!w.options.resize || !w.alive.srq || (w.profile === 'documented' && this.maxWr < w.real.attr.max_wr)) return;
+    w.begin(this);
+    // The reference takes what the implementation granted (it may round up): the implementation goes first.
+    const real = await w.now(() => String(this), [
+      { call: 'modifySrq', args: { srq: w.real.srq, attr: { max_wr: this.maxWr }, mask: ['MAX_WR'] } },
+      { call: 'querySrq', args: { srq: w.real.srq } },
+    ]);
+    const realRaw = raw(real[0]);
+    const granted = realRaw.rawReturn === 0 ? (resultOf<{ attr: { max_wr: number } | null }>(real[1]).attr?.max_wr ?? this.maxWr) : this.maxWr;
+    const ref = await w.onRef([{ call: 'modifySrq', args: { srq: w.ref.srq, attr: { max_wr: granted }, mask: ['MAX_WR'] } }], SRQ_CQS);
+    if (realRaw.rawReturn === 0) w.real.attr.max_wr = granted;
+    await w.onReal(() => String(this), [], ref, (_real, refv) => sameOutcome(`modify_srq MAX_WR ${this.maxWr}`, w.profile, w, realRaw, raw(refv[0])));
   }
   toString() {
     return `resize(${this.maxWr})`;
+  }
+}
+
+/** How a modify_qp's mask is drawn. */
+export type MaskKind = 'valid' | 'bare' | 'extra' | 'bad-value' | 'reconnect';
+
+const UP: Partial<Record<QpState, [QpState, number]>> = { RESET: ['INIT', 0], INIT: ['RTR', 1], RTR: ['RTS', 2] };
+
+/**
+ * The attributes of a modify from `current` to `to`: `valid` carries what the transition needs
+ * (the connection's attributes up RESET -> INIT -> RTR -> RTS, the state alone otherwise); `bare`
+ * only the state (missing what the way up needs); `extra` adds QKEY, which no RC transition takes;
+ * `bad-value` adds a min_rnr_timer beyond 31.
+ */
+function modifyOf(side: Side, qp: number, current: QpState, to: QpState, kind: Exclude<MaskKind, 'reconnect'>): { attr: QpAttr; mask: QpAttrMask[] } {
+  const up = UP[current];
+  const step = up !== undefined && up[0] === to && kind !== 'bare' ? side.qps[qp]?.steps[up[1]] : undefined;
+  const base = step === undefined ? { attr: { qp_state: to }, mask: ['STATE' as const] } : { attr: step.attr, mask: step.mask };
+  if (kind === 'extra') return { attr: { ...base.attr, qkey: 0x11 }, mask: [...base.mask, 'QKEY'] };
+  if (kind === 'bad-value') return { attr: { ...base.attr, min_rnr_timer: 40 }, mask: [...new Set([...base.mask, 'MIN_RNR_TIMER' as const])] };
+  return base;
+}
+
+/** modify_qp to a state, or `reconnect`: to RESET and back up to RTS, modify by modify. */
+export class Modify implements Cmd {
+  constructor(
+    readonly qp: number,
+    readonly to: QpState,
+    readonly kind: MaskKind,
+  ) {}
+  check() {
+    return true;
+  }
+  async run(_m: object, w: World) {
+    if (!w.alive.qps[this.qp]) return;
+    w.begin(this);
+    const handle = (s: Side) => (s.qps[this.qp] as Side['qps'][number]).qp;
+    const targets: QpState[] = this.kind === 'reconnect' ? ['RESET', 'INIT', 'RTR', 'RTS'] : [this.to];
+    for (const to of targets) {
+      // The attributes follow the reference's state; the implementation's is compared by the queries around it.
+      const current = (await w.ref.session.queryQp({ qp: handle(w.ref) })).state ?? 'RESET';
+      const kind = this.kind === 'reconnect' ? 'valid' : this.kind;
+      const steps = (s: Side): BatchStep[] => [
+        { call: 'queryQp', args: { qp: handle(s) } },
+        { call: 'modifyQp', args: { qp: handle(s), ...modifyOf(s, this.qp, current, to, kind) } },
+        { call: 'queryQp', args: { qp: handle(s) } },
+      ];
+      const ref = await w.onRef(steps(w.ref), pairCqs(this.qp));
+      const ok = raw(ref.verbs[1]).rawReturn === 0;
+      // RESET drops the send queue without completions.
+      if (ok && to === 'RESET') w.outstanding[this.qp] = 0;
+      const check: Check = (real, refv) => {
+        const query = (side: Side, r: StepResult | undefined) => viewQp(side, w.profile, resultOf(r));
+        same(`query_qp of QP ${this.qp} before`, query(w.real, real[0]), query(w.ref, refv[0]));
+        sameOutcome(`modify_qp of QP ${this.qp} ${current} -> ${to} (${kind})`, w.profile, w, raw(real[1]), raw(refv[1]));
+        same(`query_qp of QP ${this.qp} after`, query(w.real, real[2]), query(w.ref, refv[2]));
+      };
+      await w.onReal(() => `${String(this)} ${current}->${to}`, steps(w.real), ref, check);
+      await recheck(w, ref, this.qp <= 1);
+      if (!ok) break;
+    }
+  }
+  toString() {
+    return `modify(${this.qp}; ${this.kind === 'reconnect' ? 'reconnect' : `${this.to}/${this.kind}`})`;
+  }
+}
+
+/** query_qp of a QP and query_srq, compared. */
+export class Query implements Cmd {
+  constructor(readonly qp: number) {}
+  check() {
+    return true;
+  }
+  async run(_m: object, w: World) {
+    if (!w.alive.qps[this.qp] || !w.alive.srq) return;
+    w.begin(this);
+    const steps = (s: Side): BatchStep[] => [
+      { call: 'queryQp', args: { qp: (s.qps[this.qp] as Side['qps'][number]).qp } },
+      { call: 'querySrq', args: { srq: s.srq } },
+    ];
+    const ref = await w.onRef(steps(w.ref), []);
+    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
+      same(`query_qp of QP ${this.qp}`, viewQp(w.real, w.profile, resultOf(real[0])), viewQp(w.ref, w.profile, resultOf(refv[0])));
+      same('query_srq', resultOf(real[1]), resultOf(refv[1]));
+    });
+  }
+  toString() {
+    return `query(${this.qp})`;
+  }
+}
+
+/** dereg_mr of the second MR (sends may hold its lkey), or reg_mr of it again when it is gone. */
+export class CycleMr implements Cmd {
+  check() {
+    return true;
+  }
+  async run(_m: object, w: World) {
+    w.begin(this);
+    if (w.alive.mr) {
+      const steps = (s: Side): BatchStep[] => [{ call: 'deregMr', args: { mr: s.mr.mr ?? 0 } }];
+      const ref = await w.onRef(steps(w.ref), ALL);
+      if (raw(ref.verbs[0]).rawReturn === 0) w.alive.mr = false;
+      await w.onReal(() => `${String(this)} dereg`, steps(w.real), ref, (real, refv) => sameOutcome('dereg_mr of the second MR', w.profile, w, raw(real[0]), raw(refv[0])));
+      await recheck(w, ref, true);
+      return;
+    }
+    const ref = await w.onRef([regMrStep(w.ref)], []);
+    const made = (side: Side, r: StepResult | undefined) => {
+      const m = resultOf<{ rawReturn: number; mr: number | null; lkey: number; rkey: number; addr: bigint }>(r);
+      if (m.rawReturn === 0) side.mr = { mr: m.mr, lkey: m.lkey, rkey: m.rkey, addr: m.addr };
+      return m;
+    };
+    w.alive.mr = made(w.ref, ref.verbs[0]).rawReturn === 0;
+    // The implementation's new keys are what its later sends use: this command waits for them.
+    await w.onReal(() => `${String(this)} reg`, [regMrStep(w.real)], ref, (real, refv) => sameOutcome('reg_mr of the second MR', w.profile, w, raw(real[0]), raw(refv[0])), {
+      barrier: true,
+      after: (real) => void made(w.real, real[0]),
+    });
+  }
+  toString() {
+    return 'cycleMr()';
+  }
+}
+
+export type DestroyTarget = { kind: 'qp' | 'cq'; index: number } | { kind: 'srq' };
+
+/** destroy_qp, destroy_srq or destroy_cq, in whatever state the object is. */
+export class Destroy implements Cmd {
+  constructor(readonly target: DestroyTarget) {}
+  check() {
+    return true;
+  }
+  async run(_m: object, w: World) {
+    const t = this.target;
+    const alive = t.kind === 'srq' ? w.alive.srq : t.kind === 'qp' ? w.alive.qps[t.index] : w.alive.cqs[t.index];
+    if (alive !== true) return;
+    w.begin(this);
+    const steps = (s: Side): BatchStep[] => {
+      if (t.kind === 'srq') return [{ call: 'destroySrq', args: { srq: s.srq } }];
+      const q = s.qps[t.index] as Side['qps'][number];
+      return [t.kind === 'qp' ? { call: 'destroyQp', args: { qp: q.qp } } : { call: 'destroyCq', args: { cq: q.cq } }];
+    };
+    // Every CQ drained after it (a destroyed QP's peer sends into nothing), but a destroyed one.
+    const ref = await w.onRef(steps(w.ref), t.kind === 'cq' ? ALL.filter((i) => i !== t.index) : ALL);
+    if (raw(ref.verbs[0]).rawReturn === 0) {
+      if (t.kind === 'srq') w.alive.srq = false;
+      else if (t.kind === 'cq') w.alive.cqs[t.index] = false;
+      else {
+        w.alive.qps[t.index] = false;
+        w.outstanding[t.index] = 0;
+      }
+    }
+    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(`destroy ${t.kind}${t.kind === 'srq' ? '' : ` ${t.index}`}`, w.profile, w, raw(real[0]), raw(refv[0])));
+    await recheck(w, ref, true);
+  }
+  toString() {
+    const t = this.target;
+    return `destroy(${t.kind}${t.kind === 'srq' ? '' : ` ${t.index}`})`;
   }
 }
 
@@ -278,17 +408,71 @@ function numSgeOf(mode: Mode, profile: Profile): fc.Arbitrary<WrSpec['numSge']> 
   return fc.constantFrom<WrSpec['numSge']>(...list, ...rejected, ...(mode === 'oversize' ? ['zero' as const] : []));
 }
 
+const OPCODES: SendOpcode[] = ['SEND', 'SEND_WITH_IMM', 'RDMA_WRITE', 'RDMA_WRITE_WITH_IMM', 'RDMA_READ', 'ATOMIC_CMP_AND_SWP', 'ATOMIC_FETCH_AND_ADD'];
+
+/** The opcodes that succeed on a connected pair with fitting receives: what keeps the pair in RTS. */
+const SAFE_OPCODES: SendOpcode[] = ['SEND', 'SEND', 'SEND', 'SEND', 'SEND_WITH_IMM', 'RDMA_WRITE', 'RDMA_WRITE_WITH_IMM', 'RDMA_READ'];
+
+/**
+ * Send WRs: under documented SENDs that fit, gathered from the buffer; under rdmavt `safe` ones
+ * (the opcodes that succeed, on valid keys) or any: every opcode (atomics on QPs that grant no
+ * REMOTE_ATOMIC), the second MR's possibly stale lkey, a bogus rkey, a bad num_sge.
+ */
+function sendsOf(mode: Mode, profile: Profile, safe: boolean): fc.Arbitrary<SendSpec[]> {
+  const length = fc.integer({ min: 0, max: mode === 'oversize' ? FIT + 32 : FIT });
+  const send = (opcode: fc.Arbitrary<SendOpcode>, fromMr: fc.Arbitrary<boolean>, numSge: fc.Arbitrary<SendSpec['numSge']>, remote: fc.Arbitrary<SendSpec['remote']>) =>
+    fc.tuple(opcode, length, fromMr, numSge, fc.integer({ min: 0, max: 0xffff }), remote, fc.integer({ min: 0, max: SLOTS - 1 })).map(
+      ([op, len, mr, n, imm, where, slot]): SendSpec => ({ opcode: op, length: len, fromMr: mr, numSge: n, imm, remote: where, slot }),
+    );
+  if (profile === 'documented') return fc.array(send(fc.constant('SEND'), fc.constant(false), fc.constant('list'), fc.constant('buffer')), { minLength: 1, maxLength: 2 });
+  if (safe) return fc.array(send(fc.constantFrom(...SAFE_OPCODES), fc.constant(false), fc.constant('list'), fc.constant('buffer')), { minLength: 1, maxLength: 2 });
+  const fromMr = fc.integer({ min: 0, max: 4 }).map((n) => n === 0);
+  const numSge = fc.constantFrom<SendSpec['numSge']>(...Array.from({ length: 8 }, () => 'list' as const), 'negative', 'above-max');
+  const remote = fc.constantFrom<SendSpec['remote']>('buffer', 'buffer', 'mr', 'bogus');
+  return fc.array(send(fc.constantFrom(...OPCODES), fromMr, numSge, remote), { minLength: 1, maxLength: 3 });
+}
+
+const STATES: QpState[] = ['RESET', 'INIT', 'RTR', 'RTS', 'SQD', 'SQE', 'ERR'];
+
 /** The command arbitraries of a sequence in `mode`, compared under `profile`. */
 export function commandArbitraries(mode: Mode, profile: Profile): fc.Arbitrary<Cmd>[] {
   const documented = profile === 'documented';
   const wr = fc.tuple(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), sgesOf(mode), numSgeOf(mode, profile)).map(([wr_id, sges, numSge]): WrSpec => ({ wr_id, sges, numSge }));
-  const payload = fc.integer({ min: 0, max: mode === 'oversize' ? FIT + 32 : FIT });
-  return [
+  const wrs = fc.array(wr, { minLength: documented ? 1 : 0, maxLength: SRQ.max_wr });
+  const core: fc.Arbitrary<Cmd>[] = [
     // An empty list returning 0 is a reference clause (post_srq_recv.empty-list.zero).
-    fc.array(wr, { minLength: documented ? 1 : 0, maxLength: SRQ.max_wr }).map((wrs) => new Post(wrs)),
-    fc.array(payload, { minLength: 1, maxLength: 2 }).map((p) => new Consume(p)),
+    wrs.map((list) => new Post(list)),
+    sendsOf(mode, profile, true).map((sends) => new Send(0, sends)),
     // A limit above max_wr is refused by rdmavt, a reference clause (modify_srq.limit.too-large-einval).
     fc.integer({ min: 0, max: documented ? SRQ.max_wr : SRQ.max_wr + 1 }).map((n) => new ArmLimit(n)),
     fc.integer({ min: documented ? SRQ.max_wr : 1, max: 2 * SRQ.max_wr }).map((n) => new Resize(n)),
+  ];
+  // Every other verb and QP binds only rdmavt's behaviour (error paths, state transitions, flushes).
+  if (documented) return core;
+  const qp = fc.integer({ min: 0, max: QPS.length - 1 });
+  // What may break a QP (an error path, a move out of RTS, a destroy) goes mostly to the QPs
+  // connected to themselves, so that most commands still find the pair (0, 1) in RTS.
+  const mostlySelf = fc.constantFrom(0, 1, ...Array.from({ length: 36 }, (_, i) => 2 + (i % (QPS.length - 2))));
+  const kind = fc.constantFrom<MaskKind>('valid', 'valid', 'valid', 'bare', 'extra', 'bad-value', 'reconnect');
+  const target = fc.oneof(
+    fc.tuple(fc.constantFrom<'qp' | 'cq'>('qp', 'cq'), mostlySelf).map(([k, index]): DestroyTarget => ({ kind: k, index })),
+    fc.constant<DestroyTarget>({ kind: 'srq' }),
+  );
+  const weighted = (arbitrary: fc.Arbitrary<Cmd>, weight: number) => ({ arbitrary, weight });
+  const [post, send0, arm, resize] = core as [fc.Arbitrary<Cmd>, fc.Arbitrary<Cmd>, fc.Arbitrary<Cmd>, fc.Arbitrary<Cmd>];
+  return [
+    fc.oneof(
+      weighted(post, 20),
+      weighted(send0, 20),
+      weighted(arm, 5),
+      weighted(resize, 5),
+      weighted(fc.tuple(qp, sendsOf(mode, profile, true)).map(([i, sends]) => new Send(i, sends)), 6),
+      weighted(fc.tuple(mostlySelf, sendsOf(mode, profile, false)).map(([i, sends]) => new Send(i, sends)), 3),
+      weighted(fc.tuple(qp, wrs).map(([i, list]) => new Post(list, i)), 8),
+      weighted(fc.tuple(mostlySelf, fc.constantFrom(...STATES), kind).map(([i, to, k]) => new Modify(i, to, k)), 3),
+      weighted(qp.map((i) => new Query(i)), 2),
+      weighted(fc.constant(new CycleMr()), 2),
+      weighted(target.map((t) => new Destroy(t)), 1),
+    ),
   ];
 }

@@ -29,5 +29,28 @@ export const FuzzResults = z.object({
       replay: z.string(),
     })
     .nullable(),
+  /**
+   * How shrinking the divergence went: `stopped` when its time ran out (--shrink-time), so the
+   * sequence may not be minimal; `none` when nothing was shrunk (no divergence, --no-shrink, a
+   * finding). Absent from reports written before shrinking had a time limit.
+   */
+  shrinking: z.enum(['done', 'stopped', 'none']).optional(),
+  /**
+   * What the kernel log showed (an oops, a lockup, a warning) or a command that never answered,
+   * with the log lines. The run stopped there, unshrunk (a WARN_ONCE fires once per boot, an oops
+   * ends the kernel): `sequence` is what ran, up to the last command of the batch during which
+   * it was seen, and `batch` how many commands shared that batch (1 names the command). Absent
+   * from reports written before the fuzzer watched the log.
+   */
+  finding: z
+    .object({
+      problem: z.string(),
+      lines: z.array(z.string()),
+      fatal: z.boolean(),
+      sequence: z.array(z.string()),
+      batch: z.number().int().min(0).optional(),
+    })
+    .nullable()
+    .optional(),
 });
 export type FuzzResults = z.infer<typeof FuzzResults>;

@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import type { Adapter, Profile } from '../../adapters/adapter.js';
 import { isModel } from '../../adapters/model/index.js';
 import { UserError } from '../../spec/errors.js';
-import { type Mode, SRQ, commandArbitraries, modeArbitrary, type World } from './commands.js';
-import { openSide } from './side.js';
+import { type Mode, SRQ, commandArbitraries, modeArbitrary } from './commands.js';
+import { Timeout, bounded } from '../bounded.js';
+import { type Side, openSide } from './side.js';
+import { KernelFinding, World } from './world.js';
 
 /** The longest sequence a run draws unless told otherwise. */
 export const DEFAULT_MAX_COMMANDS = 200;
@@ -24,7 +26,41 @@ export interface FuzzOptions {
   maxCommands?: number;
   /** false: report the first divergence as found (a slow adapter replays every shrink step). */
   shrink?: boolean;
+  /**
+   * How long shrinking a divergence may go on; then the smallest sequence found so far is
+   * reported, marked as such. Default: no limit on a model, SHRINK_MS on anything else (each
+   * step opens the device again and replays a sequence on it).
+   */
+  shrinkMs?: number;
+  /** Commands whose implementation-side steps go in one batch, at most (default CHUNK). */
+  chunk?: number;
+  /** How long a batch may take on the implementation beyond the waits its steps allow before it counts as hung (default COMMAND_TIMEOUT_MS). */
+  commandTimeoutMs?: number;
+  /** How long opening the implementation's side of a run (PD, SRQ, CQs, QPs, MRs) may take (default SETUP_TIMEOUT_MS). */
+  setupTimeoutMs?: number;
+  /**
+   * A line now and then (at most every PROGRESS_MS, and when shrinking starts): a run against a
+   * device in a VM takes minutes, and silence cannot be told from a hang.
+   */
+  onProgress?: (line: string) => void;
+  /** How often progress lines may come, at most (default PROGRESS_MS). */
+  progressMs?: number;
 }
+
+/** Commands per batch by default: a round trip per chunk, not per command, on a device in a VM. */
+export const CHUNK = 16;
+
+/** A batch's time on the implementation beyond its steps' waits (world.ts budgetOf) before it counts as hung. */
+export const COMMAND_TIMEOUT_MS = 10_000;
+
+/** The implementation's side of a run opened, at most: some 30 verbs, each a crossing into the VM. */
+export const SETUP_TIMEOUT_MS = 60_000;
+
+/** Shrinking against anything but a model stops after this long. */
+export const SHRINK_MS = 60_000;
+
+/** Progress lines come at most this often. */
+export const PROGRESS_MS = 5_000;
 
 export interface FuzzReport {
   /**
@@ -47,6 +83,15 @@ export interface FuzzReport {
     commands: string;
     message: string;
   };
+  /** How shrinking went: `stopped` when SHRINK_MS (shrinkMs) ran out first, so the sequence may not be minimal. */
+  shrinking: 'done' | 'stopped' | 'none';
+  /**
+   * What the watch saw (a kernel oops, lockup or warning), or a command that never answered:
+   * the run stopped there and never shrinks it (a WARN_ONCE fires once per boot, an oops ends
+   * the kernel: no replay on the device shows it again). `sequence` is what ran, up to the last
+   * command of the batch during which it was seen; `batch` how many commands shared that batch.
+   */
+  finding: null | { problem: string; lines: string[]; fatal: boolean; sequence: string[]; batch: number };
 }
 
 /**
@@ -60,9 +105,25 @@ export const REPLAY_HINT = "copy the whole replay command from fuzz.json (diverg
 export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const info = await options.adapter.info();
   const resize = info.capabilities.includes('srq_resize');
+  const commandTimeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
+  const setupTimeoutMs = options.setupTimeoutMs ?? SETUP_TIMEOUT_MS;
+  const shrinkMs = options.shrinkMs ?? (isModel(info) ? Infinity : SHRINK_MS);
+  // Set by the first finding: the device is not opened again, not for a later run nor a shrink step.
+  let stopped: KernelFinding | undefined;
+  // When the first divergence was found: shrink steps after shrinkMs pass without running.
+  let failedAt: number | undefined;
+  let shrinkCut = false;
+  let shrinkSteps = 0;
   let commands = 0;
   let live = 0;
+  let runs = 0;
   const started = performance.now();
+  let lastProgress = started;
+  const progress = (line: () => string, now = false) => {
+    if (options.onProgress === undefined || (!now && performance.now() - lastProgress < (options.progressMs ?? PROGRESS_MS))) return;
+    lastProgress = performance.now();
+    options.onProgress(line());
+  };
   const [runPath, replayPath] = options.path === undefined ? [undefined, undefined] : options.path.split('@');
   // One sequence arbitrary per mode, built once: chain asks for it at every run and every shrink,
   // and fast-check keeps a sequence's replay path in it.
@@ -77,22 +138,46 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   };
   const sequences = modeArbitrary(options.profile).chain(sequencesOf);
   const property = fc.asyncProperty(sequences, async (cmds) => {
-    const real = await openSide(options.adapter, SRQ);
-    // The reference gets the implementation's granted capacity, so rounding is not a divergence.
-    const ref = await openSide(options.reference, { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge });
-    const world: World = { real, ref, profile: options.profile, resize, executed: 0, live: 0, rts: true, waiting: 0 };
+    if (stopped !== undefined) return;
+    if (failedAt !== undefined) {
+      // A shrink step that passes keeps the smallest failing sequence found so far.
+      if (performance.now() - failedAt > shrinkMs) {
+        shrinkCut = true;
+        return;
+      }
+      shrinkSteps++;
+      progress(() => `shrinking: ${shrinkSteps} steps tried`);
+    } else runs++;
+    const real = await openReal(options.adapter, setupTimeoutMs).catch((error: unknown) => {
+      if (error instanceof KernelFinding) stopped = error;
+      throw error;
+    });
+    // The reference gets the implementation's granted capacities, so rounding is not a divergence.
+    const ref = await openSide(options.reference, { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
+    const world = new World(real, ref, { profile: options.profile, resize, chunk: options.chunk ?? CHUNK, watch: options.adapter.watch, commandTimeoutMs });
     try {
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
+      await world.finish();
+    } catch (error) {
+      if (error instanceof KernelFinding) stopped = error;
+      else if (failedAt === undefined) {
+        failedAt = performance.now();
+        if (options.shrink !== false) progress(() => `run ${runs}: a divergence at command #${world.executed}; shrinking it${Number.isFinite(shrinkMs) ? ` (for at most ${Math.round(shrinkMs / 1000)} s)` : ''}`, true);
+      }
+      throw error;
     } finally {
       commands += world.executed;
       live += world.live;
-      await Promise.all([real.session.close(), ref.session.close()]);
+      // A hung or dead device may not answer its close either.
+      await Promise.all([bounded(real.session.close(), commandTimeoutMs).catch(() => undefined), ref.session.close()]);
     }
+    progress(() => `run ${runs} of ${options.runs}: ${commands} commands, ${Math.round((commands / (performance.now() - started)) * 1000)}/s`);
   });
   let details: fc.RunDetails<[Iterable<fc.AsyncCommand<object, World>>]>;
   try {
     details = await fc.check(property, {
       numRuns: options.runs,
+      // A finding is never shrunk: fast-check would only try steps that now pass at once.
       endOnFailure: options.shrink === false,
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(runPath === undefined ? {} : { path: runPath }),
@@ -107,6 +192,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   // fast-check prints the sequence with its replay path in a comment: keep the sequence, carry the path.
   const shown = counterexample === undefined ? '' : String(counterexample);
   const sequenceReplay = /\/\*replayPath="([^"]*)"\*\//.exec(shown)?.[1];
+  const finding = stopped === undefined ? null : { ...stopped.finding, sequence: stopped.sequence, batch: stopped.batch };
   return {
     kind: isModel(info) ? 'self-check' : 'conformance',
     seed: details.seed,
@@ -122,5 +208,31 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
           message: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance),
         }
       : null,
+    shrinking: !details.failed || options.shrink === false || finding !== null ? 'none' : shrinkCut ? 'stopped' : 'done',
+    finding,
   };
+}
+
+/**
+ * The implementation's side of a run, under the watch and a timeout: a device that hangs while
+ * its QPs are made, or splats meanwhile, is a finding like one during a command.
+ */
+async function openReal(adapter: Adapter, timeoutMs: number): Promise<Side> {
+  const span = adapter.watch?.start();
+  let side: Side | undefined;
+  try {
+    side = await bounded(openSide(adapter, SRQ), timeoutMs);
+  } catch (error) {
+    if (!(error instanceof Timeout)) {
+      span?.end();
+      throw error;
+    }
+  }
+  const seen = span?.end();
+  if (side === undefined) throw new KernelFinding({ problem: `no answer within ${timeoutMs} ms while opening a run's PD, SRQ, CQs, QPs and MRs${seen === undefined ? '' : `; the kernel log: ${seen.problem}`}`, lines: seen?.lines ?? [], fatal: true }, [], 0);
+  if (seen !== undefined) {
+    await bounded(side.session.close(), timeoutMs).catch(() => undefined);
+    throw new KernelFinding({ ...seen, problem: `${seen.problem} while opening a run's PD, SRQ, CQs, QPs and MRs` }, [], 0);
+  }
+  return side;
 }

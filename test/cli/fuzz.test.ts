@@ -39,6 +39,15 @@ describe('rvt-conform fuzz', () => {
     expect((await fuzzJson(out)).seed).toBe(-5);
   });
 
+  it('takes --shrink-time in whole seconds: a first divergence reported unshrunk says so', async () => {
+    expect((await cli(['fuzz', '--shrink-time', '0'])).exitCode).toBe(2);
+    const out = await mkdtemp(join(tmpdir(), 'rvt-fuzz-'));
+    const r = await cli(['fuzz', '--adapter', 'mutant:bad-wr-one-past', '--runs', '50', '--seed=-9', '--no-shrink', '--shrink-time', '5', '--out', out]);
+    expect(r.exitCode).toBe(1);
+    expect((await fuzzJson(out)).shrinking).toBe('none');
+    expect(r.stdout).toMatch(/^ {2}sequence \(unshrunk\): /m);
+  });
+
   it('refuses a seed outside 32 bits', async () => {
     const r = await cli(['fuzz', '--seed', '2147483648']);
     expect(r.exitCode).toBe(2);
@@ -50,7 +59,11 @@ describe('rvt-conform fuzz', () => {
     const r = await cli(['fuzz', '--adapter', 'mutant:bad-wr-one-past', '--runs', '50', '--seed', '-9', '--out', out]);
     expect(r.exitCode).toBe(1);
     const first = await fuzzJson(out);
-    expect(first.divergence?.message).toMatch(/post_srq_recv/);
+    // rdmavt's per-WR loop is shared by post_srq_recv and post_recv: the wrong bad_wr shows in either.
+    expect(first.divergence?.message).toMatch(/post_srq_recv|post_recv/);
+    // A model is shrunk without a time limit: minimal, and said so.
+    expect(first.shrinking).toBe('done');
+    expect(r.stdout).toMatch(/^ {2}minimal sequence: /m);
     const printed = /replay: (.*)/.exec(r.stdout)?.[1] ?? '';
     expect(printed).toBe(first.divergence?.replay);
     const [program, ...args] = shellSplit(printed);

@@ -1,19 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../../adapters/adapter.js';
-import { type Mode, SRQ, type WrSpec, commandArbitraries, modeArbitrary } from '../../../suites/fuzz/commands.js';
+import { type Mode, SRQ, type SendSpec, type WrSpec, commandArbitraries, modeArbitrary } from '../../../suites/fuzz/commands.js';
 
 /** The fields the generated commands expose, whichever command each is. */
 interface Generated {
   wrs?: WrSpec[];
-  payloads?: number[];
+  sends?: SendSpec[];
   limit?: number;
   maxWr?: number;
 }
 
 const sample = (mode: Mode, profile: Profile): Generated[] => fc.sample(fc.oneof(...commandArbitraries(mode, profile)), { numRuns: 3000, seed: 1 }) as Generated[];
 const wrsOf = (cmds: Generated[]) => cmds.flatMap((c) => c.wrs ?? []);
-const payloadsOf = (cmds: Generated[]) => cmds.flatMap((c) => c.payloads ?? []);
+const payloadsOf = (cmds: Generated[]) => cmds.flatMap((c) => c.sends?.map((s) => s.length) ?? []);
 const held = (wr: WrSpec) => wr.sges.reduce((n, s) => n + s.length, 0);
 
 describe('fuzz command generation', () => {

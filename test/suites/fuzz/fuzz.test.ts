@@ -62,7 +62,8 @@ const countingPostsWhileWaiting = (lists: number[][]): Adapter =>
 describe('differential fuzzing', () => {
   it('posts receives one WR per call while sends wait, as a racing consumer could take the first WRs of a list', async () => {
     const lists: number[][] = [];
-    const report = await fuzz({ adapter: countingPostsWhileWaiting(lists), reference: modelAdapter(), profile: 'rdmavt', runs: 30, seed: 5 });
+    // Under documented only QP 0 sends, so every send counted out here is one to the SRQ.
+    const report = await fuzz({ adapter: countingPostsWhileWaiting(lists), reference: modelAdapter(), profile: 'documented', runs: 30, seed: 5 });
     expect(report.divergence).toBeNull();
     expect(lists.length).toBeGreaterThan(0);
     expect(lists.every((wrs) => wrs.length <= 1)).toBe(true);
@@ -93,7 +94,7 @@ describe('differential fuzzing', () => {
 
   it('shrinks a LIFO consumption bug to a short sequence and replays it exactly from seed and path', async () => {
     const found = await fuzz({ adapter: mutant('lifo-consumption'), reference: modelAdapter(), profile: 'rdmavt', runs: 100, seed: 5 });
-    expect(found.divergence?.message).toMatch(/^receive completions: /);
+    expect(found.divergence?.message).toMatch(/^#\d+ send\(0; .*\): completions of QP 1 \(receiver\): /);
     expect(found.divergence?.commands.split('),').length).toBeLessThanOrEqual(3);
     const path = found.divergence?.path ?? '';
     const replayed = await fuzz({ adapter: mutant('lifo-consumption'), reference: modelAdapter(), profile: 'rdmavt', runs: 100, seed: found.seed, path });
@@ -109,7 +110,9 @@ describe('differential fuzzing', () => {
 
   it('runs most commands on QPs in RTS, and says how many', async () => {
     const rdmavt = await fuzz({ adapter: modelAdapter(), reference: modelAdapter(), profile: 'rdmavt', runs: 100, seed: 13 });
-    expect(rdmavt.liveShare).toBeGreaterThanOrEqual(0.7);
+    // Not the 0.8 of the four-command generator: modify, destroy and responder errors now move the
+    // pair out of RTS too (mostly they go to the QPs connected to themselves, see commandArbitraries).
+    expect(rdmavt.liveShare).toBeGreaterThanOrEqual(0.6);
     // Oversize and bad-lkey sequences move the pair to ERR, and the share counts it.
     expect(rdmavt.liveShare).toBeLessThan(1);
     const documented = await fuzz({ adapter: modelAdapter(), reference: modelAdapter(), profile: 'documented', runs: 30, seed: 13 });
@@ -132,8 +135,8 @@ describe('differential fuzzing', () => {
     const documented = await fuzz({ adapter: badWrNullOnSuccess(), reference: modelAdapter(), profile: 'documented', runs: 40, seed: 14 });
     expect(documented.divergence).toBeNull();
     const rdmavt = await fuzz({ adapter: badWrNullOnSuccess(), reference: modelAdapter(), profile: 'rdmavt', runs: 40, seed: 14 });
-    expect(rdmavt.divergence?.message).toMatch(/^post_srq_recv .*"badWr":"null"/);
+    expect(rdmavt.divergence?.message).toMatch(/^#\d+ post\(.*\): post_srq_recv .*"badWr":"null"/);
     const onePast = await fuzz({ adapter: mutant('bad-wr-one-past'), reference: modelAdapter(), profile: 'documented', runs: 40, seed: 14 });
-    expect(onePast.divergence?.message).toMatch(/^post_srq_recv .*"ok":false,"badWr"/);
+    expect(onePast.divergence?.message).toMatch(/^#\d+ post\(.*\): post_srq_recv .*"ok":false,"badWr"/);
   });
 });

@@ -1,0 +1,249 @@
+import { describe, expect, it } from 'vitest';
+import type { Adapter, CaseWatch, Session } from '../../../adapters/adapter.js';
+import type { AsyncEvent } from '../../../spec/verbs/events.js';
+import type { Behaviour } from '../../../adapters/model/behaviour.js';
+import { modelAdapter } from '../../../adapters/model/index.js';
+import { mutantAdapter, mutants } from '../../../adapters/mutants/index.js';
+import { rdmavt } from '../../../adapters/model/rdmavt.js';
+import { Post, Resize, SRQ, Send, type SendSpec, type WrSpec } from '../../../suites/fuzz/commands.js';
+import { Divergence } from '../../../suites/fuzz/compare.js';
+import { fuzz } from '../../../suites/fuzz/run.js';
+import { openSide } from '../../../suites/fuzz/side.js';
+import { World } from '../../../suites/fuzz/world.js';
+
+/**
+ * rdmavt whose RNR timer fires late: a receive queue that holds a WR is seen empty by the next
+ * `misses` attempts of a waiting send (each verb is one attempt in the model), as when
+ * rvt_rc_rnr_retry runs well after the post that made the WR available.
+ */
+function lateRnr(misses: number): Behaviour {
+  let missed = 0;
+  return {
+    ...rdmavt,
+    name: 'late-rnr',
+    description: 'rdmavt whose RNR timer fires late',
+    takeRecvWqe: (rq) => {
+      if (rq.ring.count > 0 && missed < misses) {
+        missed++;
+        return undefined;
+      }
+      missed = 0;
+      return rdmavt.takeRecvWqe(rq);
+    },
+  };
+}
+
+/** A model adapter as a device would be: a completion may come after the call that caused it, up to `waitMs` later. */
+const slowToComplete = (adapter: Adapter, waitMs: number): Adapter => ({
+  ...adapter,
+  info: async () => {
+    const { quietMs: _synchronous, ...info } = await adapter.info();
+    return { ...info, completionWaitMs: waitMs };
+  },
+});
+
+const fits = (wr_id: bigint): WrSpec => ({ wr_id, sges: [{ slot: 0, length: 64, bogusLkey: false }], numSge: 'list' });
+const send64: SendSpec = { opcode: 'SEND', length: 64, fromMr: false, numSge: 'list', imm: 0, remote: 'buffer', slot: 0 };
+
+/** The example of issue 43: the SRQ resized to 1, sends waiting on RNR, then a list of receives posted. */
+const timerDependent = () => [new Resize(1), new Send(0, [send64, send64, send64]), new Post([fits(1n), fits(2n), fits(3n)])];
+
+async function runSequence(adapter: Adapter, commands: { run(m: object, w: World): Promise<void> }[], edit: (world: World) => void = () => undefined): Promise<void> {
+  const real = await openSide(adapter, SRQ);
+  const ref = await openSide(modelAdapter(), { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
+  const world = new World(real, ref, { profile: 'rdmavt', resize: true, chunk: 16, commandTimeoutMs: 5000 });
+  edit(world);
+  for (const command of commands) await command.run({}, world);
+  await world.finish();
+}
+
+describe('verdicts that do not depend on timing', () => {
+  it('a send waiting on RNR whose timer fires early or late takes each newly posted WR without a divergence', async () => {
+    await expect(runSequence(modelAdapter(), timerDependent())).resolves.toBeUndefined();
+    await expect(runSequence(slowToComplete(modelAdapter(lateRnr(2), 'late'), 2000), timerDependent())).resolves.toBeUndefined();
+  });
+
+  it('the same sequence diverges when the oracle does not wait for the consumption (the test has teeth)', async () => {
+    const late = slowToComplete(modelAdapter(lateRnr(2), 'late'), 2000);
+    await expect(runSequence(late, timerDependent(), (world) => (world.real.waitMs = 0))).rejects.toThrow(Divergence);
+  });
+
+  it('random sequences against a late RNR timer find no divergence', async () => {
+    // Under documented only QP 0 sends, and its retries are infinite, as the late fake assumes.
+    // Each late consumption costs the drain a few polls a millisecond apart: few, short sequences.
+    const report = await fuzz({ adapter: slowToComplete(modelAdapter(lateRnr(2), 'late'), 2000), reference: modelAdapter(), profile: 'documented', runs: 10, seed: 21, maxCommands: 60 });
+    expect(report.divergence).toBeNull();
+  }, 60_000);
+});
+
+/**
+ * The model with a kernel log: a post_send of a negative num_sge "oopses" it (as rxe did), or
+ * "warns" (as rdmavt's FORTIFY WARN_ONCE at qp.c:2041: the first such post of a boot only), seen
+ * by the watch at the end of the span; `hang`: that post never returns instead.
+ */
+function oopsing(options: { fatal: boolean; hang?: boolean }): { adapter: Adapter; opens: () => number } {
+  const model = modelAdapter();
+  let splat = false;
+  let warned = false;
+  let opens = 0;
+  const watch: CaseWatch = {
+    start: () => ({
+      end: () => {
+        if (!splat) return undefined;
+        splat = false;
+        return { problem: options.fatal ? 'kernel oops' : 'kernel warning', lines: ['BUG: unable to handle page fault', 'RIP: rvt_post_send'], fatal: options.fatal };
+      },
+    }),
+  };
+  const adapter: Adapter = {
+    ...model,
+    watch,
+    open: async () => {
+      opens++;
+      const session: Session = await model.open();
+      const post = session.postSend;
+      session.postSend = (args) => {
+        if (!args.wrs.some((wr) => wr.num_sge < 0)) return post(args);
+        if (options.fatal || !warned) splat = true;
+        warned = true;
+        return options.hang === true ? new Promise(() => undefined) : post(args);
+      };
+      return session;
+    },
+  };
+  return { adapter, opens: () => opens };
+}
+
+/** The model, each verb answered `delayMs` later; `silentFrom`: from that verb on, never. */
+function slow(adapter: Adapter, delayMs: number, silentFrom?: keyof Session): Adapter {
+  return {
+    ...adapter,
+    open: async () => {
+      const session = await adapter.open();
+      for (const name of Object.keys(session) as (keyof Session)[]) {
+        const call = session[name] as (args: unknown) => Promise<unknown>;
+        (session as Record<string, unknown>)[name] = async (args: unknown) => {
+          if (name === silentFrom) return new Promise(() => undefined);
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          return call(args);
+        };
+      }
+      return session;
+    },
+  };
+}
+
+/** The model, its async events delivered by `deliver` from what each read would have returned. */
+function eventsEdited(deliver: (events: AsyncEvent[], held: AsyncEvent[]) => AsyncEvent[]): Adapter {
+  const model = modelAdapter();
+  return {
+    ...model,
+    open: async () => {
+      const session = await model.open();
+      const read = session.getAsyncEvents;
+      const held: AsyncEvent[] = [];
+      session.getAsyncEvents = async (args) => ({ events: deliver((await read(args)).events, held) });
+      return session;
+    },
+  };
+}
+
+describe("the drain waits the model's completion wait", () => {
+  // QP 2 sends to itself through the empty SRQ with rnr_retry 2: the model spends one retry per
+  // verb, so the implementation's drain must poll until the reference's RNR_RETRY_EXC_ERR comes.
+  const finiteRetries = () => [new Send(2, [send64])];
+
+  it("a model side's drain waits its adapter's completion wait, and the finite retries run out alike", async () => {
+    const side = await openSide(modelAdapter(), SRQ);
+    expect(side.waitMs).toBe((await modelAdapter().info()).completionWaitMs);
+    await side.session.close();
+    await expect(runSequence(modelAdapter(), finiteRetries())).resolves.toBeUndefined();
+  });
+
+  it('a drain that only looks once misses the retries running out (the test has teeth)', async () => {
+    await expect(runSequence(modelAdapter(), finiteRetries(), (world) => (world.real.waitMs = 0))).rejects.toThrow(/RNR_RETRY_EXC_ERR/);
+  });
+});
+
+describe('async events that come late', () => {
+  it('an event delivered one read after the completion that came with it is no divergence', async () => {
+    // Each read returns what the read before found: every event a command late.
+    const late = eventsEdited((events, held) => held.splice(0, held.length, ...events));
+    const report = await fuzz({ adapter: late, reference: modelAdapter(), profile: 'rdmavt', runs: 60, seed: 41 });
+    expect(report.divergence).toBeNull();
+  });
+
+  it('an event never delivered is a divergence', async () => {
+    const lost = eventsEdited((events) => events.filter((e) => e.event_type !== 'QP_LAST_WQE_REACHED'));
+    const report = await fuzz({ adapter: lost, reference: modelAdapter(), profile: 'rdmavt', runs: 60, seed: 41 });
+    expect(report.divergence?.message).toMatch(/async events.*QP_LAST_WQE_REACHED/);
+  });
+});
+
+describe('the kernel log and a per-command timeout', () => {
+  it('an oops is a fatal finding: the run stops where it was, unshrunk, with the running sequence and the log', async () => {
+    const { adapter, opens } = oopsing({ fatal: true });
+    const report = await fuzz({ adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5 });
+    expect(report.finding).toMatchObject({ fatal: true, lines: ['BUG: unable to handle page fault', 'RIP: rvt_post_send'] });
+    expect(report.finding?.problem).toMatch(/^kernel oops during #\d+ /);
+    expect(report.finding?.sequence.some((c) => /\/negative/.test(c))).toBe(true);
+    expect(report.shrinking).toBe('none');
+    // No shrink step opened the device again: the run that found it was the last.
+    expect(opens()).toBe(report.runs);
+  });
+
+  it('a warning that fires once per boot is reported as found, at its batch, never shrunk against the device', async () => {
+    const { adapter, opens } = oopsing({ fatal: false });
+    const report = await fuzz({ adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5 });
+    expect(report.finding).toMatchObject({ fatal: false, problem: expect.stringMatching(/^kernel warning during #\d+ /) });
+    expect(report.shrinking).toBe('none');
+    // Shrinking would replay sequences on a device whose WARN_ONCE cannot fire again: no step opened it.
+    expect(opens()).toBe(report.runs);
+    const { sequence, batch } = report.finding ?? { sequence: [], batch: 0 };
+    // The sequence ends with the batch that raised it, and the raising send is in that batch.
+    expect(batch).toBeGreaterThanOrEqual(1);
+    expect(sequence.slice(-batch).some((c) => /^send\(\d; [^)]*\/negative/.test(c))).toBe(true);
+    // One command per batch: the finding is at the very command that raised it.
+    const alone = await fuzz({ adapter: oopsing({ fatal: false }).adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5, chunk: 1 });
+    expect(alone.finding?.batch).toBe(1);
+    expect(alone.finding?.sequence.at(-1)).toMatch(/^send\(\d; [^)]*\/negative[^)]*\)$/);
+    expect(alone.finding?.problem).toContain(`#${alone.finding?.sequence.length} send(`);
+  });
+
+  it("a command that never answers is a fatal finding after its batch's budget, not a command's budget times the batch", async () => {
+    const { adapter } = oopsing({ fatal: true, hang: true });
+    const report = await fuzz({ adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5, commandTimeoutMs: 300 });
+    expect(report.finding?.fatal).toBe(true);
+    expect(report.finding?.problem).toMatch(/^no answer within \d+ ms during #\d+ .*; the kernel log: kernel oops/);
+    // 300 ms plus the drains' 5 ms waits, where 16 commands' worth was 4.8 s.
+    expect(Number(/within (\d+) ms/.exec(report.finding?.problem ?? '')?.[1])).toBeLessThan(600);
+  });
+});
+
+describe('a slow or silent implementation: the fuzzer always progresses, reports, or times out with a result', () => {
+  it('a side that never answers while its QPs are made is a fatal finding after the setup timeout', async () => {
+    const report = await fuzz({ adapter: slow(modelAdapter(), 0, 'createQp'), reference: modelAdapter(), profile: 'documented', runs: 10, seed: 3, setupTimeoutMs: 300 });
+    expect(report.finding).toMatchObject({ fatal: true, sequence: [] });
+    expect(report.finding?.problem).toMatch(/^no answer within 300 ms while opening a run's PD, SRQ, CQs, QPs and MRs/);
+  });
+
+  it('a slow side gets progress lines while its runs go, and a divergence on it is shrunk only as long as allowed', async () => {
+    const lines: string[] = [];
+    const m = mutants.find((x) => x.name === 'limit-never-raised');
+    if (m === undefined) throw new Error('no mutant limit-never-raised');
+    const report = await fuzz({
+      adapter: slow(mutantAdapter(m), 1, undefined),
+      reference: modelAdapter(),
+      profile: 'documented',
+      runs: 100,
+      seed: 3,
+      shrinkMs: 1000,
+      progressMs: 200,
+      onProgress: (line) => lines.push(line),
+    });
+    expect(report.divergence).not.toBeNull();
+    expect(lines.some((l) => /^run \d+ of 100: \d+ commands, \d+\/s$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^run \d+: a divergence at command #\d+; shrinking it \(for at most 1 s\)$/.test(l))).toBe(true);
+    expect(report.shrinking).toBe('stopped');
+  }, 60_000);
+});
