@@ -15,8 +15,8 @@ export const TracedFunction = z.object({
    * on an inlined copy of it (the function tracer cannot see an inlined function).
    */
   traceable: z.boolean(),
-  /** How many of its inlined copies had a kprobe (the module build's inline-site table). */
-  inlinedCopies: z.number().int().positive().optional(),
+  /** How many kprobes sat in its inlined copies: each copy's entry and the start of each of its ranges, where the compiler may enter it (the module build's inline-site table). */
+  inlineSites: z.number().int().positive().optional(),
   /** False when no case on a software device can run it (driver-internal or driver-only, reports/coverage.ts): out of issue 43's target. */
   reachable: z.boolean().optional(),
   /** The cases during which it ran: reached when not empty. */
@@ -73,7 +73,7 @@ export interface InlineProbing {
   table?: string;
   /** Why no table was used. */
   reason?: string;
-  /** Function -> how many of its inlined copies had a kprobe. */
+  /** Function -> how many kprobes sat in its inlined copies. */
   probed: ReadonlyMap<string, number>;
   refused: readonly { function: string; site: string; error: string }[];
 }
@@ -125,7 +125,7 @@ export function kernelCoverage(input: KernelCoverageInput): KernelCoverage {
       function: name,
       ...(entry === undefined ? {} : { file: entry.file }),
       traceable: seeable,
-      ...(copies === undefined ? {} : { inlinedCopies: copies }),
+      ...(copies === undefined ? {} : { inlineSites: copies }),
       ...(entry === undefined ? {} : { reachable: entry.status !== 'internal' && entry.status !== 'driver-only' }),
       cases,
       ...(reason === undefined ? {} : { reason }),

@@ -7,12 +7,17 @@ import type { InlineSiteTable } from './inline-sites.js';
  * name, and their sections). scripts/inline-sites.mjs runs the tools; this only reads their text.
  */
 
-/** One inlined copy in the DWARF: the function it copies, its first address, and the out-of-line function it sits in. */
+/** One inlined copy in the DWARF: the function it copies, where its code can be entered, and the out-of-line function it sits in. */
 export interface DwarfInlineCopy {
   function: string;
   /** Where the function is declared (a path under the build's source tree). */
   declFile: string | undefined;
-  address: number;
+  /**
+   * Its entry pc and the start of each of its ranges: the compiler may enter a copy at a range
+   * other than the entry's (6.1's rvt_qp_is_avail in rvt_post_send: the entry's block runs for the
+   * local operations only, the common path jumps into its second range).
+   */
+  addresses: number[];
   /** The outermost DW_TAG_subprogram around it: the function the compiler emitted as code. */
   caller: string;
 }
@@ -27,7 +32,7 @@ interface Die {
   declFile?: string;
   entryPc?: number;
   lowPc?: number;
-  firstRange?: number;
+  ranges: number[];
 }
 
 const DIE_START = /^0x([0-9a-f]+):(\s+)(DW_TAG_\w+|NULL)/;
@@ -43,7 +48,7 @@ function dies(text: string): Die[] {
     const start = DIE_START.exec(line);
     if (start !== null) {
       inRanges = false;
-      current = start[3] === 'NULL' ? undefined : { offset: parseInt(start[1] as string, 16), tag: start[3] as string, indent: (start[2] as string).length };
+      current = start[3] === 'NULL' ? undefined : { offset: parseInt(start[1] as string, 16), tag: start[3] as string, indent: (start[2] as string).length, ranges: [] };
       if (current !== undefined) out.push(current);
       continue;
     }
@@ -64,7 +69,7 @@ function dies(text: string): Die[] {
     }
     const range = inRanges ? RANGE.exec(line) : null;
     // an empty range ([a, a)) holds no code
-    if (range !== null && current.firstRange === undefined && range[1] !== range[2]) current.firstRange = parseInt(range[1] as string, 16);
+    if (range !== null && range[1] !== range[2]) current.ranges.push(parseInt(range[1] as string, 16));
   }
   return out;
 }
@@ -88,12 +93,13 @@ export function dwarfInlineCopies(text: string): DwarfInlineCopy[] {
     while (stack.length > 0 && (stack.at(-1) as Die).indent >= die.indent) stack.pop();
     stack.push(die);
     if (die.tag !== 'DW_TAG_inlined_subroutine') continue;
-    const at = die.entryPc ?? die.lowPc ?? die.firstRange;
+    const starts = die.ranges.length > 0 ? die.ranges : die.lowPc === undefined ? [] : [die.lowPc];
+    const addresses = [...new Set(die.entryPc === undefined ? starts : [die.entryPc, ...starts])];
     const outer = stack.find((d) => d.tag === 'DW_TAG_subprogram');
     const fn = nameOf(die);
     const caller = nameOf(outer);
-    if (at === undefined || fn === undefined || caller === undefined) continue;
-    out.push({ function: fn, declFile: declOf(byOffset.get(die.origin?.offset ?? -1)), address: at, caller });
+    if (addresses.length === 0 || fn === undefined || caller === undefined) continue;
+    out.push({ function: fn, declFile: declOf(byOffset.get(die.origin?.offset ?? -1)), addresses, caller });
   }
   return out;
 }
@@ -148,14 +154,16 @@ export function inlineSiteTable(input: InlineSitesInput): { table: InlineSiteTab
   const skipped: { function: string; address: number; why: string }[] = [];
   for (const copy of dwarfInlineCopies(input.dwarf)) {
     if (copy.declFile === undefined || !copy.declFile.includes(input.sourceDir) || GENERATED.test(copy.function)) continue;
-    // The caller's own code (or a clone or split of it) holds the copy: its address in a section other than that symbol's is another function's.
-    const holders = input.functions.filter((f) => baseSymbol(f.name) === copy.caller && copy.address >= f.value && copy.address < f.value + f.size);
-    const live = holders.filter((f) => !ONCE.test(f.section));
-    if (live.length === 1) {
-      const [holder] = live as [ElfFunction];
-      sites.set(copy.function, (sites.get(copy.function) ?? new Set()).add(`${holder.name}+0x${(copy.address - holder.value).toString(16)}`));
-    } else {
-      skipped.push({ function: copy.function, address: copy.address, why: holders.length > live.length ? `inlined into ${copy.caller}, module init or exit code` : live.length === 0 ? `no symbol of ${copy.caller} holds it` : `${live.length} symbols of ${copy.caller} could hold it` });
+    for (const address of copy.addresses) {
+      // The caller's own code (or a clone or split of it) holds the copy: its address in a section other than that symbol's is another function's.
+      const holders = input.functions.filter((f) => baseSymbol(f.name) === copy.caller && address >= f.value && address < f.value + f.size);
+      const live = holders.filter((f) => !ONCE.test(f.section));
+      if (live.length === 1) {
+        const [holder] = live as [ElfFunction];
+        sites.set(copy.function, (sites.get(copy.function) ?? new Set()).add(`${holder.name}+0x${(address - holder.value).toString(16)}`));
+      } else {
+        skipped.push({ function: copy.function, address, why: holders.length > live.length ? `inlined into ${copy.caller}, module init or exit code` : live.length === 0 ? `no symbol of ${copy.caller} holds it` : `${live.length} symbols of ${copy.caller} could hold it` });
+      }
     }
   }
   const sorted = Object.fromEntries([...sites].sort(([a], [b]) => a.localeCompare(b)).map(([fn, set]) => [fn, [...set].sort()]));

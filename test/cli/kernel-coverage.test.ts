@@ -63,7 +63,7 @@ describe('--kernel-coverage', () => {
     expect(fake.read('current_tracer')).toBe('nop');
     // Debian 6.1.0-57's rdmavt: its committed table's kprobes were placed, then removed
     expect(record.inline).toMatchObject({ buildId: 'c4c8851de7270e7a16d46bb34da8b666aa0c6cca', table: 'linux-image-6.1.0-57-amd64-dbg 6.1.192-3', refused: [] });
-    expect(record.functions.find((f) => f.function === 'get_rvt_head')).toMatchObject({ traceable: true, inlinedCopies: 2, cases: [] });
+    expect(record.functions.find((f) => f.function === 'get_rvt_head')).toMatchObject({ traceable: true, inlineSites: 4, cases: [] });
     expect(fake.read('kprobe_events')).toBe('');
   });
 

@@ -86,9 +86,9 @@ describe('inlined functions under kprobes', () => {
   const row = (k: KernelCoverage, fn: string) => k.functions.find((f) => f.function === fn);
 
   it('counts an inlined function reached only when a kprobe on one of its copies fired in the case, never because its caller ran', () => {
-    expect(row(withKprobes, 'rvt_post_one_wr')).toMatchObject({ traceable: true, inlinedCopies: 1, cases: ['post_send/basic'] });
+    expect(row(withKprobes, 'rvt_post_one_wr')).toMatchObject({ traceable: true, inlineSites: 1, cases: ['post_send/basic'] });
     // rvt_get_rwqe ran in post_srq_recv/basic, but no copy of get_rvt_head fired: seen, not reached
-    expect(row(withKprobes, 'get_rvt_head')).toMatchObject({ traceable: true, inlinedCopies: 2, cases: [] });
+    expect(row(withKprobes, 'get_rvt_head')).toMatchObject({ traceable: true, inlineSites: 2, cases: [] });
     expect(row(withKprobes, 'get_rvt_head')?.reason).not.toMatch(/^not traceable/);
     expect([withKprobes.traceable, withKprobes.traceableReached]).toEqual([filtered.size + 2, 8]);
     expect(withKprobes.inline).toEqual({ buildId: probing.buildId, table: probing.table, probes: 3, refused: probing.refused });

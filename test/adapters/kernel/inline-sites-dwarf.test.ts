@@ -14,10 +14,10 @@ const build = (dwarf: string, functions: readonly ElfFunction[] = FUNCTIONS) =>
   inlineSiteTable({ module: 'rdmavt', release: '6.1.0-57-amd64', source: 'linux-image-6.1.0-57-amd64-dbg 6.1.192-3', buildId: 'c4c8851de7270e7a16d46bb34da8b666aa0c6cca', sourceDir: 'drivers/infiniband/sw/rdmavt/', dwarf, functions });
 
 describe('the inline-site table from the DWARF', () => {
-  it('finds each inlined copy, where it starts (DW_AT_entry_pc) and the function the compiler emitted around it', () => {
+  it('finds each inlined copy, where it can be entered (DW_AT_entry_pc and each range\'s start) and the function the compiler emitted around it', () => {
     expect(dwarfInlineCopies(DWARF)).toEqual([
-      { function: 'get_rvt_head', declFile: 'debian/build/build_amd64_none_amd64/drivers/infiniband/sw/rdmavt/qp.c', address: 0x47d1, caller: 'rvt_get_rwqe' },
-      { function: 'get_rvt_head', declFile: 'debian/build/build_amd64_none_amd64/drivers/infiniband/sw/rdmavt/qp.c', address: 0x4857, caller: 'rvt_get_rwqe' },
+      { function: 'get_rvt_head', declFile: 'debian/build/build_amd64_none_amd64/drivers/infiniband/sw/rdmavt/qp.c', addresses: [0x47d1, 0x4ac5], caller: 'rvt_get_rwqe' },
+      { function: 'get_rvt_head', declFile: 'debian/build/build_amd64_none_amd64/drivers/infiniband/sw/rdmavt/qp.c', addresses: [0x4857, 0x4b3a], caller: 'rvt_get_rwqe' },
     ]);
   });
 
@@ -30,15 +30,16 @@ describe('the inline-site table from the DWARF', () => {
   it('names each copy by the symbol kallsyms will show and its offset in it: what a kprobe takes', () => {
     const { table, skipped } = build(DWARF);
     expect(InlineSiteTable.parse(table)).toEqual(table);
-    expect(table.sites).toEqual({ get_rvt_head: ['rvt_get_rwqe+0xa1', 'rvt_get_rwqe+0x127'].sort() });
+    expect(table.sites).toEqual({ get_rvt_head: ['rvt_get_rwqe+0xa1', 'rvt_get_rwqe+0x395', 'rvt_get_rwqe+0x127', 'rvt_get_rwqe+0x40a'].sort() });
     expect(skipped).toEqual([]);
   });
 
-  it('falls back to DW_AT_low_pc, then to the first range that holds code, when a copy has no entry_pc', () => {
-    const lowPc = DWARF.replace('DW_AT_entry_pc\t(0x00000000000047d1)', 'DW_AT_low_pc\t(0x00000000000047d5)');
-    expect(dwarfInlineCopies(lowPc)[0]?.address).toBe(0x47d5);
-    const rangesOnly = DWARF.replace('DW_AT_entry_pc\t(0x00000000000047d1)\n', '').replace('[0x00000000000047d1, 0x00000000000047df)', '[0x00000000000047d1, 0x00000000000047d1)');
-    expect(dwarfInlineCopies(rangesOnly)[0]?.address).toBe(0x4ac5);
+  it('without an entry_pc, takes the start of each range that holds code, and DW_AT_low_pc for a copy in one piece', () => {
+    const noEntry = DWARF.replace('DW_AT_entry_pc\t(0x00000000000047d1)\n', '');
+    const emptyFirst = noEntry.replace('[0x00000000000047d1, 0x00000000000047df)', '[0x00000000000047d1, 0x00000000000047d1)');
+    expect(dwarfInlineCopies(emptyFirst)[0]?.addresses).toEqual([0x4ac5]);
+    const onePiece = noEntry.replace(/DW_AT_ranges\t\(0x00000da3\n.*\n.*\)\)/, 'DW_AT_low_pc\t(0x00000000000047d5)');
+    expect(dwarfInlineCopies(onePiece)[0]?.addresses).toEqual([0x47d5]);
   });
 
   it('keeps a clone\'s own symbol name (.part.0), since that is the name kallsyms knows', () => {
@@ -50,7 +51,7 @@ describe('the inline-site table from the DWARF', () => {
   it('leaves out copies in init or exit code (freed or not yet run when a case runs) and copies no symbol of the caller holds, saying why', () => {
     const inInit = build(DWARF, [...FUNCTIONS.filter((f) => f.name !== 'rvt_get_rwqe'), { name: 'rvt_get_rwqe', value: 0x4730, size: 1165, section: '.init.text' }]);
     expect(inInit.table.sites).toEqual({});
-    expect(inInit.skipped.map((s) => s.why)).toEqual(['inlined into rvt_get_rwqe, module init or exit code', 'inlined into rvt_get_rwqe, module init or exit code']);
+    expect(inInit.skipped.map((s) => s.why)).toEqual(Array(4).fill('inlined into rvt_get_rwqe, module init or exit code'));
     expect(build(DWARF, []).skipped[0]?.why).toBe('no symbol of rvt_get_rwqe holds it');
   });
 
