@@ -62,7 +62,7 @@ node dist/cli/main.js compare conformance-report/model-rdmavt/results.json confo
   conformance-report/ibverbs-rdmavt/results.json --html conformance-report/rdmavt-layers.html
 
 echo "== kernel: differential fuzz, the reference model against the real rdmavt (bounded: 3 sequences, fixed seed)"
-node dist/cli/main.js fuzz --adapter kernel --device rvt_sim0 --vm --kernel "$k61" --runs 3 --seed 20261130 --out conformance-report/kernel-rdmavt-fuzz
+node dist/cli/main.js fuzz --adapter kernel --device rvt_sim0 --vm --kernel "$k61" --runs 3 --seed 20261130 --expectations expectations/fuzz-rdmavt.yaml --out conformance-report/kernel-rdmavt-fuzz
 
 echo "== kernel: C mutants of rdmavt (bounded subset): each built into rdmavt.ko with --rdmavt-src and killed by a shared case"
 # The whole set (16, about 30 minutes here) is a benchmark: rvt-conform mutants --kernel.

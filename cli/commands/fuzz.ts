@@ -13,6 +13,9 @@ import { addAdapterOptions, adapterOptionsOf, adapterWords } from '../adapters.j
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
 import { outputDir } from '../output-paths.js';
 import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
+import { loadExpectations } from '../../reports/expectations/load.js';
+import { conditionsHold, runInfoOf } from '../../reports/expectations/match.js';
+import { isSplatId } from '../../suites/fuzz/known-warnings.js';
 
 interface FuzzFlags {
   adapter: string;
@@ -28,6 +31,7 @@ interface FuzzFlags {
   chunk?: number;
   commandTimeout?: number;
   shrinkTime?: number;
+  expectations?: string;
   [adapterOption: string]: unknown;
 }
 
@@ -48,6 +52,8 @@ export function replayCommand(flags: { adapter: string; maxCommands?: number; [a
     ...(inVm ? ['--vm'] : []),
     // The sequence length bounds what is drawn: a replay draws with the same bound.
     ...(flags.maxCommands === undefined || flags.maxCommands === DEFAULT_MAX_COMMANDS ? [] : ['--max-commands', String(flags.maxCommands)]),
+    // A known warning met on the way would otherwise end the replay before the divergence.
+    ...(typeof flags['expectations'] === 'string' ? ['--expectations', flags['expectations']] : []),
     ...['--profile', profile, `--seed=${seed}`, '--path', path],
   ];
   return words.map(shellWord).join(' ');
@@ -75,6 +81,7 @@ export function registerFuzzCommand(program: Command): void {
     .option('-p, --profile <profile>', "documented (only what the documented contract binds: success, bad_wr of a failure, completions of messages that fit) or rdmavt (errno names and error paths too); default: the adapter's", parseProfile)
     .option('-o, --out <dir>', 'where fuzz.json goes', 'conformance-report')
     .option('--json', 'print fuzz.json to stdout', false)
+    .option('-e, --expectations <file>', "kernel warnings the implementation is known to print (YAML entries with id 'splat:<text of the WARNING line>', status fail, reason, link): met, recorded in fuzz.json, and fuzzing goes on")
     .option('--vm', 'with --adapter ibverbs or kernel: fuzz inside the QEMU VM (fuzz.json comes back under the current directory)', false)
     .option('--kernel <kernel>', `with --vm: ${KERNEL_OPTION_HELP}`)
     .action(async (flags: FuzzFlags) => {
@@ -93,7 +100,9 @@ export function registerFuzzCommand(program: Command): void {
       try {
         const info = await adapter.info();
         const profile = flags.profile ?? info.defaultProfile;
+        const knownWarnings = flags.expectations === undefined ? [] : (await loadExpectations(flags.expectations, { knownIds: { has: isSplatId }, today: new Date().toISOString().slice(0, 10) })).filter((entry) => conditionsHold(entry.when, runInfoOf(info, profile)));
         const report = await fuzz({
+          knownWarnings,
           adapter,
           reference: modelAdapter(),
           profile,
@@ -139,6 +148,7 @@ export function registerFuzzCommand(program: Command): void {
             const minimal = results.shrinking === 'stopped' ? `smallest sequence found before --shrink-time ran out (not minimal)` : results.shrinking === 'none' ? 'sequence (unshrunk)' : 'minimal sequence';
             process.stdout.write(`DIVERGENCE: ${results.divergence.message}\n  ${minimal}: ${results.divergence.commands}\n  replay: ${replay}\n`);
           } else process.stdout.write('no divergence\n');
+          for (const met of results.expectedWarnings ?? []) process.stdout.write(`expected kernel warning (${met.id}, --expectations): ${met.problem}\n`);
           process.stdout.write(`written: ${file}\n`);
         }
         process.exitCode = results.divergence ? 1 : 0;

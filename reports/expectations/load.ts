@@ -9,7 +9,7 @@ export type Expectation = ExpectationEntry & { source: string };
 
 export interface LoadOptions {
   /** Every clause id and case id: an entry naming anything else is a typo or a removed id. */
-  knownIds: ReadonlySet<string>;
+  knownIds: { has(id: string): boolean };
   /** YYYY-MM-DD; an entry that expires before this day is an error. */
   today: string;
 }

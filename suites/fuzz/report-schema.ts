@@ -52,5 +52,10 @@ export const FuzzResults = z.object({
     })
     .nullable()
     .optional(),
+  /**
+   * Kernel warnings the expectations name (`splat:<text>` entries, --expectations) that the runs
+   * met: recorded with the entry and the watch's sentence, and fuzzing went on past them.
+   */
+  expectedWarnings: z.array(z.object({ id: z.string(), problem: z.string() })).optional(),
 });
 export type FuzzResults = z.infer<typeof FuzzResults>;

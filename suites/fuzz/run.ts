@@ -1,11 +1,13 @@
 import fc from 'fast-check';
-import type { Adapter, Profile } from '../../adapters/adapter.js';
+import type { Adapter, CaseWatch, Profile } from '../../adapters/adapter.js';
+import type { Expectation } from '../../reports/expectations/load.js';
 import { isModel } from '../../adapters/model/index.js';
 import { UserError } from '../../spec/errors.js';
 import { type Mode, SRQ, commandArbitraries, modeArbitrary } from './commands.js';
 import { Timeout, bounded } from '../bounded.js';
 import { type Side, openSide } from './side.js';
 import { KernelFinding, World } from './world.js';
+import { type ExpectedWarning, toleratingKnownWarnings } from './known-warnings.js';
 
 /** The longest sequence a run draws unless told otherwise. */
 export const DEFAULT_MAX_COMMANDS = 200;
@@ -45,6 +47,8 @@ export interface FuzzOptions {
   onProgress?: (line: string) => void;
   /** How often progress lines may come, at most (default PROGRESS_MS). */
   progressMs?: number;
+  /** Kernel warnings the implementation is known to print (expectations `splat:<text>`, known-warnings.ts): met, recorded, and the run goes on. */
+  knownWarnings?: readonly Expectation[];
 }
 
 /** Commands per batch by default: a round trip per chunk, not per command, on a device in a VM. */
@@ -92,6 +96,8 @@ export interface FuzzReport {
    * command of the batch during which it was seen; `batch` how many commands shared that batch.
    */
   finding: null | { problem: string; lines: string[]; fatal: boolean; sequence: string[]; batch: number };
+  /** The known kernel warnings (FuzzOptions.knownWarnings) the runs met and went on past. */
+  expectedWarnings: ExpectedWarning[];
 }
 
 /**
@@ -108,6 +114,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const commandTimeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
   const setupTimeoutMs = options.setupTimeoutMs ?? SETUP_TIMEOUT_MS;
   const shrinkMs = options.shrinkMs ?? (isModel(info) ? Infinity : SHRINK_MS);
+  const expectedWarnings: ExpectedWarning[] = [];
+  const watch = toleratingKnownWarnings(options.adapter.watch, options.knownWarnings ?? [], expectedWarnings);
   // Set by the first finding: the device is not opened again, not for a later run nor a shrink step.
   let stopped: KernelFinding | undefined;
   // When the first divergence was found: shrink steps after shrinkMs pass without running.
@@ -148,13 +156,13 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       shrinkSteps++;
       progress(() => `shrinking: ${shrinkSteps} steps tried`);
     } else runs++;
-    const real = await openReal(options.adapter, setupTimeoutMs).catch((error: unknown) => {
+    const real = await openReal(options.adapter, watch, setupTimeoutMs).catch((error: unknown) => {
       if (error instanceof KernelFinding) stopped = error;
       throw error;
     });
     // The reference gets the implementation's granted capacities, so rounding is not a divergence.
     const ref = await openSide(options.reference, { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
-    const world = new World(real, ref, { profile: options.profile, resize, chunk: options.chunk ?? CHUNK, watch: options.adapter.watch, commandTimeoutMs });
+    const world = new World(real, ref, { profile: options.profile, resize, chunk: options.chunk ?? CHUNK, watch, commandTimeoutMs });
     try {
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
       await world.finish();
@@ -210,6 +218,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       : null,
     shrinking: !details.failed || options.shrink === false || finding !== null ? 'none' : shrinkCut ? 'stopped' : 'done',
     finding,
+    expectedWarnings,
   };
 }
 
@@ -217,8 +226,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
  * The implementation's side of a run, under the watch and a timeout: a device that hangs while
  * its QPs are made, or splats meanwhile, is a finding like one during a command.
  */
-async function openReal(adapter: Adapter, timeoutMs: number): Promise<Side> {
-  const span = adapter.watch?.start();
+async function openReal(adapter: Adapter, watch: CaseWatch | undefined, timeoutMs: number): Promise<Side> {
+  const span = watch?.start();
   let side: Side | undefined;
   try {
     side = await bounded(openSide(adapter, SRQ), timeoutMs);
