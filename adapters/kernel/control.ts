@@ -6,6 +6,13 @@ import { cString, fromCString } from './struct.js';
 export const CONTROL_DEVICE = '/dev/rvtc';
 
 /** The module refused a request before any verb ran (bad input, unknown handle, ...). */
+/**
+ * How a refusal of rvtc's own reads, also once it crossed a worker as a step's error text: the
+ * harness could not carry the request (an address no MR of the session covers, ...), which says
+ * nothing of the driver.
+ */
+export const REFUSED = 'rvtc refused the request:';
+
 export class KernelRefusal extends Error {
   override name = 'KernelRefusal';
   constructor(
@@ -71,7 +78,7 @@ function answerAt(op: Op, buf: Buffer, at: number): Buffer | KernelRefusal {
   // a view: every buffer answers come in is the caller's own (exchange copies out of its scratch)
   const body = buf.subarray(at + RespHdr.size, at + hdr.len);
   // A refusal may name no request (op 0: the header itself was wrong).
-  if (hdr.magic === RVTC_MAGIC && hdr.status < 0) return new KernelRefusal(op, hdr.status, `rvtc refused the request: ${fromCString(body)}`);
+  if (hdr.magic === RVTC_MAGIC && hdr.status < 0) return new KernelRefusal(op, hdr.status, `${REFUSED} ${fromCString(body)}`);
   if (hdr.magic !== RVTC_MAGIC || hdr.op !== op) {
     throw new Error(`rvtc answered request ${op} with a response to ${hdr.op} (magic 0x${hdr.magic.toString(16)})`);
   }

@@ -149,6 +149,7 @@ export function registerFuzzCommand(program: Command): void {
             process.stdout.write(`DIVERGENCE: ${results.divergence.message}\n  ${minimal}: ${results.divergence.commands}\n  replay: ${replay}\n`);
           } else process.stdout.write('no divergence\n');
           for (const met of results.expectedWarnings ?? []) process.stdout.write(`expected kernel warning (${met.id}, --expectations): ${met.problem}\n`);
+          for (const cut of results.cutShort ?? []) process.stdout.write(`not observable on this adapter, ${cut.runs} run(s) ended there: ${cut.reason}\n`);
           process.stdout.write(`written: ${file}\n`);
         }
         process.exitCode = results.divergence ? 1 : 0;

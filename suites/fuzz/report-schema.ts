@@ -57,5 +57,11 @@ export const FuzzResults = z.object({
    * met: recorded with the entry and the watch's sentence, and fuzzing went on past them.
    */
   expectedWarnings: z.array(z.object({ id: z.string(), problem: z.string() })).optional(),
+  /**
+   * Runs that ended early, not observable on this adapter: its side would not carry a step (the
+   * kernel adapter's rvtc refuses an RDMA no MR of its session covers: its MRs are one DMA MR, so
+   * the driver would write freed memory). What ran before was compared. By reason, with the count.
+   */
+  cutShort: z.array(z.object({ reason: z.string(), runs: z.number().int().positive() })).optional(),
 });
 export type FuzzResults = z.infer<typeof FuzzResults>;

@@ -6,7 +6,7 @@ import { UserError } from '../../spec/errors.js';
 import { type Mode, SRQ, commandArbitraries, modeArbitrary } from './commands.js';
 import { Timeout, bounded } from '../bounded.js';
 import { type Side, openSide } from './side.js';
-import { KernelFinding, World } from './world.js';
+import { KernelFinding, Unobservable, World } from './world.js';
 import { type ExpectedWarning, toleratingKnownWarnings } from './known-warnings.js';
 
 /** The longest sequence a run draws unless told otherwise. */
@@ -98,6 +98,8 @@ export interface FuzzReport {
   finding: null | { problem: string; lines: string[]; fatal: boolean; sequence: string[]; batch: number };
   /** The known kernel warnings (FuzzOptions.knownWarnings) the runs met and went on past. */
   expectedWarnings: ExpectedWarning[];
+  /** Runs that ended early because the adapter's side would not carry a step (world.ts Unobservable): not observable there, never a divergence. */
+  cutShort: { reason: string; runs: number }[];
 }
 
 /**
@@ -115,6 +117,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const setupTimeoutMs = options.setupTimeoutMs ?? SETUP_TIMEOUT_MS;
   const shrinkMs = options.shrinkMs ?? (isModel(info) ? Infinity : SHRINK_MS);
   const expectedWarnings: ExpectedWarning[] = [];
+  // Runs cut short where the adapter's side would not carry a step, by what it said.
+  const unobservable = new Map<string, number>();
   const watch = toleratingKnownWarnings(options.adapter.watch, options.knownWarnings ?? [], expectedWarnings);
   // Set by the first finding: the device is not opened again, not for a later run nor a shrink step.
   let stopped: KernelFinding | undefined;
@@ -167,6 +171,11 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
       await world.finish();
     } catch (error) {
+      if (error instanceof Unobservable) {
+        // The run is over where the adapter could not follow; what ran before it was compared.
+        if (failedAt === undefined) unobservable.set(error.message, (unobservable.get(error.message) ?? 0) + 1);
+        return;
+      }
       if (error instanceof KernelFinding) stopped = error;
       else if (failedAt === undefined) {
         failedAt = performance.now();
@@ -219,6 +228,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     shrinking: !details.failed || options.shrink === false || finding !== null ? 'none' : shrinkCut ? 'stopped' : 'done',
     finding,
     expectedWarnings,
+    cutShort: [...unobservable].map(([reason, runs]) => ({ reason, runs })),
   };
 }
 

@@ -5,6 +5,7 @@ import type { WorkCompletion } from '../../spec/verbs/wc.js';
 import { Timeout, bounded } from '../bounded.js';
 import { Divergence, sameCompletions, settleEvents } from './compare.js';
 import { executeSteps } from '../../adapters/batch.js';
+import { REFUSED } from '../../adapters/kernel/control.js';
 import { QPS, type Side } from './side.js';
 
 /** What the watch saw (a kernel oops, lockup or warning) or a command that never answered: a result, not a hang. */
@@ -74,7 +75,17 @@ export function budgetOf(steps: readonly BatchStep[], slack: number): number {
   return ms;
 }
 
+/**
+ * A step the adapter's own side would not carry (rvtc's refusals: the kernel adapter's MRs are
+ * one DMA MR, so an RDMA to a deregistered MR would write freed kernel memory): the rest of the
+ * run cannot be observed there. Not a divergence: the run ends, counted with its reason.
+ */
+export class Unobservable extends Error {
+  override name = 'Unobservable';
+}
+
 export const resultOf = <T>(r: StepResult | undefined): T => {
+  if (r !== undefined && 'error' in r && r.error.includes(REFUSED)) throw new Unobservable(`${r.call}: ${r.error}`);
   if (r === undefined || 'error' in r) throw new Divergence(`${r?.call ?? 'a step'} failed: ${r !== undefined && 'error' in r ? r.error : 'no result'}`);
   return r.result as T;
 };

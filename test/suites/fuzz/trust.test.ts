@@ -10,6 +10,7 @@ import { Divergence } from '../../../suites/fuzz/compare.js';
 import { fuzz } from '../../../suites/fuzz/run.js';
 import { openSide } from '../../../suites/fuzz/side.js';
 import { World } from '../../../suites/fuzz/world.js';
+import { REFUSED } from '../../../adapters/kernel/control.js';
 
 /**
  * rdmavt whose RNR timer fires late: a receive queue that holds a WR is seen empty by the next
@@ -245,5 +246,40 @@ describe('a slow or silent implementation: the fuzzer always progresses, reports
     expect(lines.some((l) => /^run \d+ of 100: \d+ commands, \d+\/s$/.test(l))).toBe(true);
     expect(lines.some((l) => /^run \d+: a divergence at command #\d+; shrinking it \(for at most 1 s\)$/.test(l))).toBe(true);
     expect(report.shrinking).toBe('stopped');
+  }, 60_000);
+});
+
+/** The model, except that its side refuses every RDMA WRITE with `message` before the verb, as rvtc refuses an RDMA no MR of its session covers. */
+function refusingRdmaWrites(message: string): Adapter {
+  const base = modelAdapter();
+  return {
+    ...base,
+    async open() {
+      const session = await base.open();
+      return new Proxy(session, {
+        get(target, key, receiver) {
+          if (key !== 'postSend') return Reflect.get(target, key, receiver) as unknown;
+          return async (args: Parameters<Session['postSend']>[0]) => {
+            if (args.wrs.some((wr) => wr.opcode.startsWith('RDMA_WRITE'))) throw new Error(message);
+            return target.postSend(args);
+          };
+        },
+      });
+    },
+  };
+}
+
+describe('a step the adapter would not carry', () => {
+  it('ends its run as not observable there, never a divergence, and says why', async () => {
+    const refused = `${REFUSED} WR 0: its remote range lies outside every MR of this session`;
+    const report = await fuzz({ adapter: refusingRdmaWrites(refused), reference: modelAdapter(), profile: 'rdmavt', runs: 30, seed: 5, maxCommands: 60 });
+    expect(report.divergence).toBeNull();
+    expect(report.cutShort).toEqual([{ reason: `postSend: ${refused}`, runs: expect.any(Number) }]);
+  }, 60_000);
+
+  it('any other failure of a step is a divergence (the test has teeth)', async () => {
+    const report = await fuzz({ adapter: refusingRdmaWrites('the device failed the post'), reference: modelAdapter(), profile: 'rdmavt', runs: 30, seed: 5, maxCommands: 60, shrink: false });
+    expect(report.divergence?.message).toMatch(/the device failed the post/);
+    expect(report.cutShort).toEqual([]);
   }, 60_000);
 });
