@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import type { Adapter, CaseWatch, Profile } from '../../adapters/adapter.js';
-import type { Expectation } from '../../reports/expectations/load.js';
 import { isModel } from '../../adapters/model/index.js';
 import { UserError } from '../../spec/errors.js';
 import { type Mode, SRQ, commandArbitraries, modeArbitrary } from './commands.js';
 import { Timeout, bounded } from '../bounded.js';
 import { type Side, openSide } from './side.js';
 import { KernelFinding, Unobservable, World } from './world.js';
-import { type ExpectedWarning, toleratingKnownWarnings } from './known-warnings.js';
+import { type ExpectedWarning, type KnownWarningEntry, toleratingKnownWarnings } from './known-warnings.js';
 
 /** The longest sequence a run draws unless told otherwise. */
 export const DEFAULT_MAX_COMMANDS = 200;
@@ -48,7 +47,7 @@ export interface FuzzOptions {
   /** How often progress lines may come, at most (default PROGRESS_MS). */
   progressMs?: number;
   /** Kernel warnings the implementation is known to print (expectations `splat:<text>`, known-warnings.ts): met, recorded, and the run goes on. */
-  knownWarnings?: readonly Expectation[];
+  knownWarnings?: readonly KnownWarningEntry[];
 }
 
 /** Commands per batch by default: a round trip per chunk, not per command, on a device in a VM. */
