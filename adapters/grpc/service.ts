@@ -28,8 +28,8 @@ export interface ServiceOptions {
   refusals: RefusalLog;
   /** Counts an answer written on the connection `peer` until it is sent (see ConnectionGuard.sending). */
   sending: (peer: string, bytes: number) => () => void;
-  /** Counts a large answer from the start of its call; undefined when its connection was closed for it (see ConnectionGuard.reserve). */
-  reserve: (peer: string, bytes: number) => (() => void) | undefined;
+  /** Counts a large answer from the start of its call; undefined when its connection was closed for it, why not when refused (see ConnectionGuard.reserve). */
+  reserve: (peer: string, bytes: number) => (() => void) | string | undefined;
   /** Counts a large request while its call runs; why not, when over budget (see ConnectionGuard.admitRequest). */
   admitRequest: (peer: string, bytes: number) => (() => void) | string;
   /** The operator's view, for the Usage rpc. */
@@ -156,6 +156,7 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
     if (bytes === 0) return () => undefined;
     const release = reserve(peer, 2 * bytes);
     if (release === undefined) throw new StatusError(grpc.status.CANCELLED, 'its connection was closed: its client does not read its answers');
+    if (typeof release === 'string') throw new OverBudget('unsent answers', `${call}: ${release}`);
     let released = false;
     return () => {
       if (!released) release();
