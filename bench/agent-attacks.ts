@@ -28,8 +28,12 @@ const ATTACK_MS = 15_000;
 /** After an attack: how long the agent has to give its memory back before it is read. */
 const SETTLE_MS = 5_000;
 
-/** Small, so that an attack reaches them within seconds; the session and client budgets still fit every shared case. */
-const BUDGET = { sessionMemory: 32 * MiB, clientMemory: 64 * MiB, agentMemory: 128 * MiB };
+/**
+ * Small, so that an attack reaches them within seconds; the session and client budgets still fit
+ * every shared case, and the client budget one ReadMr at the 16 MiB limit (96 MiB: three copies
+ * of its 32 MiB of hex, service.ts ANSWER_COPIES), the agent's one for each of attack 3's two clients.
+ */
+const BUDGET = { sessionMemory: 32 * MiB, clientMemory: 96 * MiB, agentMemory: 192 * MiB };
 /**
  * What clients may make the agent hold by its configuration: resources up to --max-agent-memory,
  * and answers waiting for clients that do not read them with the WriteMr requests being served,
@@ -273,8 +277,8 @@ const LIMIT_BYTES = 16 * MiB;
 /**
  * Item 3: WriteMr and ReadMr at the 16 MiB limit in a loop, answers read and compared: a session
  * from each of 2 addresses, each with a 16 MiB MR (32 MiB of hex each way per call). No more: a
- * ReadMr at the limit holds 64 MiB of its client's budget while its answer is built (the hex and
- * its encoding), the bench's whole client budget, and two of them the agent's.
+ * ReadMr at the limit holds 96 MiB of its client's budget while its answer is built (the hex, its
+ * encoding and its framed copy), the bench's whole client budget, and two of them the agent's.
  */
 async function atTheLimit(ctx: AttackContext): Promise<void> {
   const data = Buffer.alloc(LIMIT_BYTES, 0xa5).toString('hex');

@@ -28,8 +28,8 @@ export interface ServiceOptions {
   refusals: RefusalLog;
   /** Counts an answer written on the connection `peer` until it is sent (see ConnectionGuard.sending). */
   sending: (peer: string, bytes: number) => () => void;
-  /** Counts a large answer from the start of its call; undefined when its connection was closed for it (see ConnectionGuard.reserve). */
-  reserve: (peer: string, bytes: number) => (() => void) | undefined;
+  /** Counts a large answer from the start of its call; undefined when its connection was closed for it, why not when refused (see ConnectionGuard.reserve). */
+  reserve: (peer: string, bytes: number) => (() => void) | string | undefined;
   /** Counts a large request while its call runs; why not, when over budget (see ConnectionGuard.admitRequest). */
   admitRequest: (peer: string, bytes: number) => (() => void) | string;
   /** The operator's view, for the Usage rpc. */
@@ -87,6 +87,13 @@ export function requestBytes(call: CallName, args: unknown): number {
   const data = (args as { data?: unknown } | null)?.data;
   return typeof data === 'string' ? 2 * data.length : 0;
 }
+
+/**
+ * The copies of a large answer that exist at once while its call runs: its hex, the encoded
+ * message and grpc-js' framed copy of that. Measured: a 16 MiB ReadMr (32 MiB of hex) took the
+ * agent's RSS 96 MiB up at its peak; counted twice, one call held 32 MiB more than its room.
+ */
+export const ANSWER_COPIES = 3;
 
 /** The bytes an answer to `call` takes on the wire, known before it is built: a ReadMr's hex (at most the MR limit's); 0 for the small ones. */
 export function answerBytes(call: CallName, args: unknown, maxMrBytes: number): number {
@@ -149,13 +156,14 @@ export function agentImplementation(options: ServiceOptions): grpc.UntypedServic
   /**
    * Holds room for a large answer (a ReadMr's) while its call runs: counted before the agent
    * reads the MR, so that a client that does not read its answers cannot have more of them built
-   * than its budget holds. Twice its wire size: its hex and the encoded message exist at once.
+   * than its budget holds. ANSWER_COPIES times its wire size: what one call was measured to hold.
    */
   const holdAnswer = (peer: string, call: CallName, args: unknown): (() => void) => {
     const bytes = answerBytes(call, args, host.limits.maxMrBytes);
     if (bytes === 0) return () => undefined;
-    const release = reserve(peer, 2 * bytes);
+    const release = reserve(peer, ANSWER_COPIES * bytes);
     if (release === undefined) throw new StatusError(grpc.status.CANCELLED, 'its connection was closed: its client does not read its answers');
+    if (typeof release === 'string') throw new OverBudget('unsent answers', `${call}: ${release}`);
     let released = false;
     return () => {
       if (!released) release();

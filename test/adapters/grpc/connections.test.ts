@@ -43,7 +43,11 @@ describe('ConnectionGuard.reserve', () => {
   it('gives the room back when the answer is written (its bytes are then counted as sent or not)', () => {
     const { g } = guard(32 * MiB);
     g.admit(fakeSocket(1001));
-    for (let i = 0; i < 10; i++) g.reserve('127.0.0.1:1001', 16 * MiB)?.();
+    for (let i = 0; i < 10; i++) {
+      const release = g.reserve('127.0.0.1:1001', 16 * MiB);
+      expect(release).toBeTypeOf('function');
+      if (typeof release === 'function') release();
+    }
     expect(g.unsent()).toEqual(new Map());
   });
 
@@ -91,5 +95,35 @@ describe('ConnectionGuard and the garbage of closed connections', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+  it('keeps the answers of a connection closed for them counted until that collection has run: larger calls are refused meanwhile', async () => {
+    vi.useFakeTimers();
+    try {
+      const { g } = guard(32 * MiB, () => undefined);
+      const reader = fakeSocket(2010);
+      g.admit(reader);
+      g.admit(fakeSocket(2011));
+      // 40 MiB unread on 2011: closed, and its 40 MiB are garbage until collected
+      g.sending('127.0.0.1:2011', 40 * MiB);
+      expect(g.awaitingCollection()).toEqual(new Map([['127.0.0.1', 40 * MiB]]));
+      expect(g.reserve('127.0.0.1:2010', MiB)).toMatch(/^it would hold 1\.0 MiB, and 127\.0\.0\.1's hold 40\.0 MiB of its 32\.0 MiB \(40\.0 MiB of answers of connections closed for not reading them await collection\)$/);
+      expect(g.admitRequest('127.0.0.1:2010', MiB)).toBeTypeOf('string');
+      // refused, not closed: closing more would free nothing sooner
+      expect(reader.destroyed).toBe(false);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(g.awaitingCollection()).toEqual(new Map());
+      expect(g.reserve('127.0.0.1:2010', MiB)).toBeTypeOf('function');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('counts nothing awaiting collection without a collector: nothing would say when it is freed', () => {
+    const { g } = guard(32 * MiB);
+    g.admit(fakeSocket(2020));
+    g.admit(fakeSocket(2021));
+    g.sending('127.0.0.1:2021', 40 * MiB);
+    expect(g.awaitingCollection()).toEqual(new Map());
+    expect(g.reserve('127.0.0.1:2020', MiB)).toBeTypeOf('function');
   });
 });
