@@ -61,8 +61,12 @@ node dist/cli/main.js run --quiet --expectations expectations/model.yaml --out c
 node dist/cli/main.js compare conformance-report/model-rdmavt/results.json conformance-report/kernel-rdmavt/results.json \
   conformance-report/ibverbs-rdmavt/results.json --html conformance-report/rdmavt-layers.html
 
-echo "== kernel: differential fuzz, the reference model against the real rdmavt (bounded: 3 sequences, fixed seed)"
-node dist/cli/main.js fuzz --adapter kernel --device rvt_sim0 --vm --kernel "$k61" --runs 3 --seed 20261130 --expectations expectations/fuzz-rdmavt.yaml --out conformance-report/kernel-rdmavt-fuzz
+echo "== kernel: differential fuzz, the reference model against the real rdmavt (bounded: 3 sequences, fixed seed, the documented contract)"
+# The documented profile: under --profile rdmavt the fuzzer over every verb still reports divergences
+# against rvt_sim0 that its replay does not reproduce (an RDMA WRITE with immediate waiting on RNR
+# after an SRQ resize: docs/BENCHMARKS.md, "The fuzzer over every verb"), so that profile is a
+# benchmark until the oracle waits out rdmavt's RNR timer there. rdmavt's FORTIFY WARN is expected.
+node dist/cli/main.js fuzz --adapter kernel --device rvt_sim0 --vm --kernel "$k61" --profile documented --runs 3 --seed 20261130 --expectations expectations/fuzz-rdmavt.yaml --out conformance-report/kernel-rdmavt-fuzz
 
 echo "== kernel: C mutants of rdmavt (bounded subset): each built into rdmavt.ko with --rdmavt-src and killed by a shared case"
 # The whole set (16, about 30 minutes here) is a benchmark: rvt-conform mutants --kernel.
