@@ -70,34 +70,6 @@ export const postSendCases = [
     },
   }),
   defineCase({
-    id: 'post_send/completion-byte-len',
-    verb: 'post_send',
-    title: "A send completion's byte_len is its WR's sge bytes, for a SEND, an RDMA WRITE of two sges and an RDMA READ",
-    clauses: ['post_send.completion.byte-len'],
-    requires: ['rc_loopback'],
-    async run(ctx) {
-      const pair = await ctx.loopback();
-      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 1)] });
-      const sge = (offset: number, length: number) => ({ addr: pair.buffer.addr + BigInt(offset), length, lkey: pair.buffer.lkey });
-      const remote = { remote_addr: pair.buffer.addr + BigInt(48 * 1024), rkey: pair.buffer.rkey };
-      await ctx.verbs.postSend({
-        qp: pair.sender.qp,
-        wrs: [send(1, { sg_list: [sge(0, 7)] }), send(2, { opcode: 'RDMA_WRITE', sg_list: [sge(0, 3), sge(16, 2)], rdma: remote }), send(3, { opcode: 'RDMA_READ', sg_list: [sge(32, 5)], rdma: remote })],
-      });
-      const sent = await ctx.poll(pair.sender.cq, 3);
-      ctx.check.equal(
-        'post_send.completion.byte-len',
-        'wr_id, status and byte_len of each send completion',
-        [
-          { wr_id: 1n, status: 'SUCCESS', byte_len: 7 },
-          { wr_id: 2n, status: 'SUCCESS', byte_len: 5 },
-          { wr_id: 3n, status: 'SUCCESS', byte_len: 5 },
-        ],
-        sent.map((wc) => ({ wr_id: wc.wr_id, status: wc.status, byte_len: wc.byte_len })),
-      );
-    },
-  }),
-  defineCase({
     id: 'post_send/send-with-imm',
     verb: 'post_send',
     title: 'SEND_WITH_IMM delivers the immediate data',
@@ -137,6 +109,36 @@ export const postSendCases = [
       ctx.check.equal('post_send.rdma_write.delivered', 'bytes at the remote address', 'aabbcc', landed.data);
       const next = await sendMessages(ctx, pair, 1);
       ctx.check.equal('post_send.rdma_write.delivered', 'the posted receive is still there for the next SEND', [7n], wrIds(next));
+    },
+  }),
+  // After post_send/rdma-write: rdmavt 6.1 WARNs once per boot at the first RDMA WRITE a kernel
+  // consumer posts, and that case is the one its expectations name.
+  defineCase({
+    id: 'post_send/completion-byte-len',
+    verb: 'post_send',
+    title: "A send completion's byte_len is its WR's sge bytes, for a SEND, an RDMA WRITE of two sges and an RDMA READ",
+    clauses: ['post_send.completion.byte-len'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      await ctx.verbs.postRecv({ qp: pair.receiver.qp, wrs: [recvWr(pair, 1)] });
+      const sge = (offset: number, length: number) => ({ addr: pair.buffer.addr + BigInt(offset), length, lkey: pair.buffer.lkey });
+      const remote = { remote_addr: pair.buffer.addr + BigInt(48 * 1024), rkey: pair.buffer.rkey };
+      await ctx.verbs.postSend({
+        qp: pair.sender.qp,
+        wrs: [send(1, { sg_list: [sge(0, 7)] }), send(2, { opcode: 'RDMA_WRITE', sg_list: [sge(0, 3), sge(16, 2)], rdma: remote }), send(3, { opcode: 'RDMA_READ', sg_list: [sge(32, 5)], rdma: remote })],
+      });
+      const sent = await ctx.poll(pair.sender.cq, 3);
+      ctx.check.equal(
+        'post_send.completion.byte-len',
+        'wr_id, status and byte_len of each send completion',
+        [
+          { wr_id: 1n, status: 'SUCCESS', byte_len: 7 },
+          { wr_id: 2n, status: 'SUCCESS', byte_len: 5 },
+          { wr_id: 3n, status: 'SUCCESS', byte_len: 5 },
+        ],
+        sent.map((wc) => ({ wr_id: wc.wr_id, status: wc.status, byte_len: wc.byte_len })),
+      );
     },
   }),
   defineCase({
