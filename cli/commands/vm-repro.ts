@@ -69,8 +69,22 @@ export const VERDICT_EXIT = { reproduced: 0, notReproduced: 1, noVerdict: 4 } as
 /** How long the hostile program may run before it counts as hung (the tier's own limit is per scenario too). */
 const HOSTILE_TIMEOUT_S = 60;
 
+/**
+ * The kernel's knobs the guest sets before a reproducer runs, each file with its value: an oops
+ * panics, and so does a soft lockup (reported after 2 x watchdog_thresh s) or an RCU stall
+ * (after rcu_cpu_stall_timeout s), so a lockup ends its boot in seconds instead of holding it to
+ * --timeout (a lockup reproducer's verdict came after 77 s with the defaults, 21 s and 60 s).
+ */
+const GUEST_KNOBS: Readonly<Record<string, string>> = {
+  '/proc/sys/kernel/panic_on_oops': '1',
+  '/proc/sys/kernel/softlockup_panic': '1',
+  '/proc/sys/kernel/watchdog_thresh': '5',
+  '/proc/sys/kernel/panic_on_rcu_stall': '1',
+  '/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout': '10',
+};
+
 /** The guest's files the script writes (a test runs it on the host with its own). */
-export const GUEST_PATHS = { kmsg: '/dev/kmsg', panicOnOops: '/proc/sys/kernel/panic_on_oops' };
+export const GUEST_PATHS: { kmsg: string; knobs: Readonly<Record<string, string>> } = { kmsg: '/dev/kmsg', knobs: GUEST_KNOBS };
 
 /** A reproducer built for the guest. */
 export type BuiltReproducer = { kind: 'module'; ko: string } | { kind: 'program'; binary: string } | { kind: 'hostile'; binary: string; scenario: string };
@@ -102,16 +116,16 @@ const VERDICT_LINES: Record<BuiltReproducer['kind'], string[]> = {
  * print the kernel log from the mark on (the module's lines, any splat and its call trace). A
  * module's init returns -EAGAIN by design, so insmod's failure is not the verdict; its last line
  * is. The hostile program has no verdict of its own: it ends (1, not reproduced, unless the log
- * shows a splat) or dies (no verdict). An oops panics (panic_on_oops): the task that oopsed may
- * hold the driver's locks, and the run would wait on them until its time limit; the console keeps
- * the splat.
+ * shows a splat) or dies (no verdict). An oops, a soft lockup or an RCU stall panics (GUEST_KNOBS):
+ * the task that oopsed may hold the driver's locks, and the run would wait on them until its time
+ * limit; the console keeps the splat.
  */
 export function guestScript(repro: BuiltReproducer, device: VmDevice, waitMs: number, paths = GUEST_PATHS): string {
-  const { kmsg, panicOnOops } = paths;
+  const { kmsg, knobs } = paths;
   const run = runLines(repro, device, waitMs);
   const verdict = VERDICT_LINES[repro.kind];
   return [
-    `echo 1 >${quote(panicOnOops)} 2>/dev/null || true`,
+    ...Object.entries(knobs).map(([file, value]) => `echo ${quote(value)} >${quote(file)} 2>/dev/null || true`),
     `echo ${quote(LOG_MARKER)} >${quote(kmsg)}`,
     ...run,
     'log=$(mktemp)',

@@ -47,11 +47,12 @@ describe('vm --run-repro: the guest script', () => {
     await writeFile(join(bin, 'dmesg'), `#!/bin/sh\necho 'before: not ours'\ncat ${kmsg}\n${logAfterMark.map((l) => `echo '${l}'`).join('\n')}\n`);
     await chmod(join(bin, 'insmod'), 0o755);
     await chmod(join(bin, 'dmesg'), 0o755);
-    const script = guestScript({ kind: 'module', ko: '/cache/rvt_repro.ko' }, 'rxe0', 3000, { kmsg, panicOnOops: join(bin, 'panic_on_oops') });
+    const script = guestScript({ kind: 'module', ko: '/cache/rvt_repro.ko' }, 'rxe0', 3000, { kmsg, knobs: { [join(bin, 'panic_on_oops')]: '1', [join(bin, 'rcu_cpu_stall_timeout')]: '10' } });
     const r = await execa('/bin/sh', ['-c', script], { reject: false, env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
     const args = await execa('cat', [join(bin, 'insmod.args')]);
     const panic = await execa('cat', [join(bin, 'panic_on_oops')]);
-    return { ...r, insmod: args.stdout, panicOnOops: panic.stdout };
+    const stall = await execa('cat', [join(bin, 'rcu_cpu_stall_timeout')]);
+    return { ...r, insmod: args.stdout, panicOnOops: panic.stdout, stallTimeout: stall.stdout };
   }
 
   it('insmods the module on the device with its wait, prints the log from its mark on, and exits 0 when it reproduced', async () => {
@@ -59,6 +60,8 @@ describe('vm --run-repro: the guest script', () => {
     expect(r.insmod).toBe('/cache/rvt_repro.ko device=rxe0 wait_ms=3000');
     // an oops ends the boot at once instead of leaving it to wait on the locks the dead task held
     expect(r.panicOnOops).toBe('1');
+    // and a lockup is reported, and ends the boot, in seconds
+    expect(r.stallTimeout).toBe('10');
     expect(r.stdout).not.toContain('before: not ours');
     expect(r.stdout).toContain('rvt-repro: post_send/rdma-write: reproduced: 1 of 1 clauses broken, as recorded');
     expect(r.stderr).toContain('rvt-vm: insmod exited 1 (init returns -EAGAIN by design)');
@@ -76,6 +79,8 @@ describe('vm --run-repro: the guest script', () => {
   it('runs a program with the device as its argument and its wait in REPRO_WAIT_MS', () => {
     const script = guestScript({ kind: 'program', binary: '/cache/repro' }, 'rvt_sim0', 3000);
     expect(script).toContain("REPRO_WAIT_MS=3000 '/cache/repro' 'rvt_sim0'");
+    // in the guest, a soft lockup or an RCU stall panics within seconds, as an oops does
+    for (const knob of ['softlockup_panic', 'panic_on_rcu_stall', 'panic_on_oops']) expect(script).toContain(`echo '1' >'/proc/sys/kernel/${knob}'`);
     expect(script).toContain(`case $status in 0) exit ${VERDICT_EXIT.reproduced};; 1) exit ${VERDICT_EXIT.notReproduced};; *) exit ${VERDICT_EXIT.noVerdict};; esac`);
   });
 
@@ -88,7 +93,7 @@ describe('vm --run-repro: the guest script', () => {
     await writeFile(join(bin, 'dmesg'), '#!/bin/sh\necho rvt-repro-vm: start\necho "[ 5.0] a kernel line"\n');
     await chmod(join(bin, 'hostile'), 0o755);
     await chmod(join(bin, 'dmesg'), 0o755);
-    const script = guestScript({ kind: 'hostile', binary: join(bin, 'hostile'), scenario: 'rq-num-sge-over' }, 'rvt_sim0', 3000, { kmsg: join(bin, 'kmsg'), panicOnOops: join(bin, 'panic') });
+    const script = guestScript({ kind: 'hostile', binary: join(bin, 'hostile'), scenario: 'rq-num-sge-over' }, 'rvt_sim0', 3000, { kmsg: join(bin, 'kmsg'), knobs: { [join(bin, 'panic')]: '1' } });
     const r = await execa('/bin/sh', ['-c', script], { reject: false, env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
     expect(r.exitCode).toBe(status);
     expect(r.stdout).toContain('hostile: rq-num-sge-over: args -d rvt_sim0');
