@@ -2,7 +2,7 @@ import type { CaseResult, RunResults } from '../../results-schema.js';
 import { cComment, cString, indent } from '../c-syntax.js';
 import { deviceOf, recordedHeader } from '../case.js';
 import { literalText, prFormat, prInfo } from '../kernel/c-kernel.js';
-import { clauseLines, type ModuleFiles, moduleFiles, verdict } from '../kernel/module-parts.js';
+import { clauseLines, type ModuleFiles, moduleFiles, initEnd, moduleEnd } from '../kernel/module-parts.js';
 import { kernelPrelude } from '../kernel/prelude.js';
 import { clauseComparisons, notComparedWhy } from './judge.js';
 import { KERNEL_ENGINE } from './kernel-engine.js';
@@ -102,18 +102,10 @@ export function renderConcurrentModule(results: RunResults, kase: CaseResult, fr
         'destroy_rig();',
       ]),
       '}',
-      'ib_unregister_event_handler(&device_events);',
-      'ib_device_put(dev);',
-      ...verdict(results, kase),
-      '/* A failed init unloads the module at once: one insmod is one complete run. */',
-      'return -EAGAIN;',
+      ...initEnd(results, kase),
     ]),
     '}',
-    'module_init(rvt_repro_init);',
-    '',
-    `MODULE_DESCRIPTION(${cString(`rvt-conform reproducer: ${kase.id}`)});`,
-    'MODULE_LICENSE("GPL");',
-    '',
+    ...moduleEnd(kase),
   ].join('\n');
   return moduleFiles(source);
 }

@@ -1,5 +1,6 @@
 import type { CaseResult, RunResults } from '../../results-schema.js';
 import { checkLine, clauseCounts, clauseWords } from '../case.js';
+import { cString } from '../c-syntax.js';
 import { literalText, prFormat, prInfo } from './c-kernel.js';
 
 /** The parts every kernel reproducer shares, whether it replays calls or a concurrent workload. */
@@ -58,6 +59,22 @@ export function verdict(results: RunResults, kase: CaseResult): string[] {
     'else',
     `\t${prFormat(`${id}: reproduced: ${clauses}, as recorded`, [], 2)}`,
   ];
+}
+
+/** The end of init, after the replay: the device given back, the verdict, and -EAGAIN. */
+export function initEnd(results: RunResults, kase: CaseResult): string[] {
+  return [
+    'ib_unregister_event_handler(&device_events);',
+    'ib_device_put(dev);',
+    ...verdict(results, kase),
+    '/* A failed init unloads the module at once: one insmod is one complete run. */',
+    'return -EAGAIN;',
+  ];
+}
+
+/** What follows init: its registration, the module's description and its licence. */
+export function moduleEnd(kase: CaseResult): string[] {
+  return ['module_init(rvt_repro_init);', '', `MODULE_DESCRIPTION(${cString(`rvt-conform reproducer: ${kase.id}`)});`, 'MODULE_LICENSE("GPL");', ''];
 }
 
 /** The module's C with its Kbuild and a Makefile that builds it against the running kernel (or KDIR). */

@@ -10,7 +10,7 @@ import { KERNEL_EMITTERS } from './emit.js';
 import { KERNEL_PRELUDE } from './prelude.js';
 import { renderConcurrentModule } from '../concurrent/kernel.js';
 import { recordedWorkload } from '../concurrent/workload.js';
-import { clauseLines, MODULE_NAME, type ModuleFiles, moduleFiles, verdict } from './module-parts.js';
+import { clauseLines, MODULE_NAME, type ModuleFiles, moduleFiles, initEnd, moduleEnd } from './module-parts.js';
 
 export { MODULE_NAME, type ModuleFiles } from './module-parts.js';
 
@@ -124,18 +124,10 @@ export function renderKernelRepro(results: RunResults, caseId: string, from: str
       'INIT_IB_EVENT_HANDLER(&device_events, dev, on_device_event);',
       'ib_register_event_handler(&device_events);',
       'replay_recording();',
-      'ib_unregister_event_handler(&device_events);',
-      'ib_device_put(dev);',
-      ...verdict(results, kase),
-      '/* A failed init unloads the module at once: one insmod is one complete run. */',
-      'return -EAGAIN;',
+      ...initEnd(results, kase),
     ]),
     '}',
-    'module_init(rvt_repro_init);',
-    '',
-    `MODULE_DESCRIPTION(${cString(`rvt-conform reproducer: ${kase.id}`)});`,
-    'MODULE_LICENSE("GPL");',
-    '',
+    ...moduleEnd(kase),
   ].join('\n');
   return moduleFiles(source);
 }
