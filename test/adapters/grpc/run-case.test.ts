@@ -3,8 +3,11 @@
 // client's case costs nobody else anything; and a malformed or unknown request is refused.
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Adapter, CaseHost, HostedCaseEnd, WatchFinding } from '../../../adapters/adapter.js';
 import { withToken } from '../../../adapters/grpc/metadata.js';
 import { agentService } from '../../../adapters/grpc/protocol.js';
@@ -110,7 +113,11 @@ describe('rpc RunCase', () => {
   });
 
   it("gives each client's case its own worker: a crash in one client's case is that case's crash, and another client's case runs on", async () => {
-    const adapter = modelWorkerAdapter({ runsCases: true, firstWorkerEnv: { RVT_MODEL_CRASH_AT: 'postSrqRecv' } });
+    // The first worker to reach a case's post crashes, whichever it is: the agent's own sessions
+    // take workers too, so "the first worker" need not be a case's (it was not, once, on Node 24).
+    const once = join(await mkdtemp(join(tmpdir(), 'rvt-crash-once-')), 'claimed');
+    vi.stubEnv('RVT_MODEL_CRASH_ONCE', `postSrqRecv:${once}`);
+    const adapter = modelWorkerAdapter({ runsCases: true });
     const served = await caseAgent({ adapter });
     const srqCase = allCases.filter((c) => c.verb === 'post_srq_recv').slice(0, 1);
     const a = casesOnly(served.client());
@@ -123,6 +130,7 @@ describe('rpc RunCase', () => {
     const lost = [crashed?.[0], survived?.[0]].find((r) => r?.ran === 'crash');
     expect(lost?.reason).toMatch(/killed by SIGSEGV during postSrqRecv in post_srq_recv\//);
     expect(lost?.trace.at(-1)).toMatchObject({ call: 'postSrqRecv' });
+    vi.unstubAllEnvs();
   });
 
   it('kills a case stuck on the agent at its budget: the client gets a timeout with the trace up to the stuck call, and the agent holds nothing after', async () => {
