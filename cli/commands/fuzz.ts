@@ -16,6 +16,7 @@ import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
 import { loadExpectations } from '../../reports/expectations/load.js';
 import { conditionsHold, runInfoOf } from '../../reports/expectations/match.js';
 import { isSplatId } from '../../suites/fuzz/known-warnings.js';
+import { applyKnobs } from '../../vm/stall-knobs.js';
 
 interface FuzzFlags {
   adapter: string;
@@ -96,6 +97,8 @@ export function registerFuzzCommand(program: Command): void {
         return;
       }
       const outDir = await outputDir('--out', flags.out);
+      // In the VM: a CPU stuck in the driver prints within a drain's late wait (world.ts LATE_WAIT_MS).
+      if (process.env[IN_VM_ENV] === '1') for (const file of applyKnobs()) process.stderr.write(`fuzz: could not set ${file}: a stuck CPU may go unreported\n`);
       const adapter = await createAdapter(flags.adapter, adapterOptionsOf(flags));
       try {
         const info = await adapter.info();

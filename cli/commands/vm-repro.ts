@@ -16,6 +16,7 @@ import { prepareKernel } from '../../vm/kernel-modules.js';
 import { buildModule } from '../../vm/modules.js';
 import { vmCacheDir } from '../../vm/project-root.js';
 import { GuestEndedEarly, runInVm, startEstimate } from '../../vm/run.js';
+import { STALL_KNOBS } from '../../vm/stall-knobs.js';
 
 /**
  * A reproducer `rvt-conform repro` or `findings` wrote: a kernel module's folder, a libibverbs
@@ -78,9 +79,8 @@ const HOSTILE_TIMEOUT_S = 60;
 const GUEST_KNOBS: Readonly<Record<string, string>> = {
   '/proc/sys/kernel/panic_on_oops': '1',
   '/proc/sys/kernel/softlockup_panic': '1',
-  '/proc/sys/kernel/watchdog_thresh': '5',
   '/proc/sys/kernel/panic_on_rcu_stall': '1',
-  '/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout': '10',
+  ...STALL_KNOBS,
 };
 
 /** The guest's files the script writes (a test runs it on the host with its own). */

@@ -5,7 +5,7 @@ import { UserError } from '../../spec/errors.js';
 import { type Mode, SRQ, commandArbitraries, modeArbitrary } from './commands.js';
 import { Timeout, bounded } from '../bounded.js';
 import { type Side, openSide } from './side.js';
-import { KernelFinding, Unobservable, World } from './world.js';
+import { KernelFinding, LATE_WAIT_MS, Unobservable, World } from './world.js';
 import { type ExpectedWarning, type KnownWarningEntry, toleratingKnownWarnings } from './known-warnings.js';
 
 /** The longest sequence a run draws unless told otherwise. */
@@ -62,6 +62,9 @@ export const SETUP_TIMEOUT_MS = 60_000;
 /** Shrinking against anything but a model stops after this long. */
 export const SHRINK_MS = 60_000;
 
+/** A shrink step's wait for a late completion (world.ts LATE_WAIT_MS in the run that found it). */
+export const SHRINK_LATE_WAIT_MS = 5_000;
+
 /** Progress lines come at most this often. */
 export const PROGRESS_MS = 5_000;
 
@@ -114,7 +117,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const resize = info.capabilities.includes('srq_resize');
   const commandTimeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
   const setupTimeoutMs = options.setupTimeoutMs ?? SETUP_TIMEOUT_MS;
-  const shrinkMs = options.shrinkMs ?? (isModel(info) ? Infinity : SHRINK_MS);
+  const model = isModel(info);
+  const shrinkMs = options.shrinkMs ?? (model ? Infinity : SHRINK_MS);
   const expectedWarnings: ExpectedWarning[] = [];
   // Runs cut short where the adapter's side would not carry a step, by what it said.
   const unobservable = new Map<string, number>();
@@ -165,7 +169,10 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     });
     // The reference gets the implementation's granted capacities, so rounding is not a divergence.
     const ref = await openSide(options.reference, { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
-    const world = new World(real, ref, { profile: options.profile, resize, chunk: options.chunk ?? CHUNK, watch, commandTimeoutMs });
+    // A model owes nothing after its drain; a device's shrink step waits less for a late completion
+    // than the run that found the divergence did (a step still short after it counts as failing).
+    const lateWaitMs = model ? 0 : failedAt === undefined ? LATE_WAIT_MS : SHRINK_LATE_WAIT_MS;
+    const world = new World(real, ref, { profile: options.profile, resize, chunk: options.chunk ?? CHUNK, watch, commandTimeoutMs, lateWaitMs });
     try {
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
       await world.finish();
@@ -210,7 +217,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const sequenceReplay = /\/\*replayPath="([^"]*)"\*\//.exec(shown)?.[1];
   const finding = stopped === undefined ? null : { ...stopped.finding, sequence: stopped.sequence, batch: stopped.batch };
   return {
-    kind: isModel(info) ? 'self-check' : 'conformance',
+    kind: model ? 'self-check' : 'conformance',
     seed: details.seed,
     runs: details.numRuns,
     commands,

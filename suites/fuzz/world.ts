@@ -45,6 +45,8 @@ interface Pending {
   check: Check;
   /** Run when the real side's results are in, before the next command is built (a new lkey). */
   after?: (real: StepResult[]) => void;
+  /** By QP index: completions that came after the drain gave up, in place of the drain's (World.settleLate). */
+  late?: Map<number, WorkCompletion[]>;
 }
 
 export interface WorldOptions {
@@ -55,6 +57,26 @@ export interface WorldOptions {
   watch?: CaseWatch | undefined;
   /** How long a batch may take on the implementation beyond the waits its steps allow (budgetOf) before it counts as hung. */
   commandTimeoutMs: number;
+  /** How long a drain that came back short waits again before the shortfall counts (default LATE_WAIT_MS; 0: it counts at once). */
+  lateWaitMs?: number;
+}
+
+/**
+ * A drain that came back short waits this much longer before the shortfall is a divergence: long
+ * enough for the guest's stall detectors (vm/stall-knobs.ts: a soft lockup after 10 s, an RCU
+ * stall after 10 s) to print while the watch is on, so a CPU stuck in the driver is a finding,
+ * and a completion that was only slow is not a divergence.
+ */
+export const LATE_WAIT_MS = 20_000;
+
+/** A drain of `qp`'s CQ returned fewer completions than the reference made (World.compare). */
+class Short extends Error {
+  constructor(
+    readonly qp: number,
+    readonly got: WorkCompletion[],
+  ) {
+    super(`short drain of QP ${qp}`);
+  }
 }
 
 /** rdmavt's dereg_mr of an MR that a stalled queue still holds waits this long before EBUSY (rvt_dereg_mr). */
@@ -190,10 +212,52 @@ export class World {
     const where = () => (batch.length === 1 ? (batch[0] as Pending).label() : `${(batch[0] as Pending).label()} .. ${(batch.at(-1) as Pending).label()}`);
     const results = await this.execute(where, batch.flatMap((p) => p.steps), (batch[0] as Pending).n, (batch.at(-1) as Pending).n);
     let at = 0;
-    for (const p of batch) {
-      this.compare(p, results.slice(at, at + p.steps.length));
+    for (const [k, p] of batch.entries()) {
+      const real = results.slice(at, at + p.steps.length);
       at += p.steps.length;
+      for (;;) {
+        try {
+          this.compare(p, real);
+          break;
+        } catch (error) {
+          if (!(error instanceof Short)) throw error;
+          await this.settleLate(p, error, batch.slice(k + 1), results.slice(at));
+        }
+      }
+      // A late completion was taken: the commands after it ran while the implementation's queues
+      // were not where the reference's were, so what they returned says nothing.
+      if (p.late !== undefined && k < batch.length - 1) {
+        throw new Unobservable(`a completion came after the drain's ${this.real.waitMs} ms: the commands after it in the batch ran on queues the reference had already moved on`);
+      }
     }
+  }
+
+  /**
+   * A drain of `p` came back short: the completions the later drains of the same CQ in the batch
+   * took, then one more drain for what is still missing, waiting LATE_WAIT_MS under the watch (a
+   * CPU stuck in the driver prints a lockup meanwhile: a finding). What came is put in place of
+   * the drain's result; what did not come leaves the drain short, a divergence.
+   */
+  private async settleLate(p: Pending, short: Short, after: readonly Pending[], results: StepResult[]): Promise<void> {
+    if (p.late?.has(short.qp)) throw new Error(`BUG: drain of QP ${short.qp} settled twice`);
+    const wcs = [...short.got];
+    let at = 0;
+    for (const q of after) {
+      const k = q.drained.indexOf(short.qp);
+      const r = k < 0 ? undefined : results[at + q.verbCount + k];
+      if (r !== undefined && !('error' in r)) wcs.push(...(r.result as { completions: WorkCompletion[] }).completions);
+      at += q.steps.length;
+    }
+    const missing = (p.ref.wcs[short.qp]?.length ?? 0) - wcs.length;
+    if (missing > 0) {
+      const waitMs = this.options.lateWaitMs ?? LATE_WAIT_MS;
+      const cq = (this.real.qps[short.qp] as Side['qps'][number]).cq;
+      const [drain] = await this.execute(p.label, [{ call: 'drainCq', args: { cq, expect: missing, waitMs } }], p.n, p.n);
+      wcs.push(...resultOf<{ completions: WorkCompletion[] }>(drain).completions);
+    }
+    // After the batch's last command every completion on the CQ is this command's; before it, the
+    // later commands' own follow this one's, and the run ends there (flush) once these are compared.
+    (p.late ??= new Map()).set(short.qp, after.length === 0 ? wcs : wcs.slice(0, p.ref.wcs[short.qp]?.length ?? 0));
   }
 
   /** The end of a sequence: the pending commands compared, and the events still owed read once more after the completion wait. */
@@ -246,12 +310,24 @@ export class World {
   private compare(p: Pending, real: StepResult[]): void {
     try {
       if (real.length < p.steps.length) resultOf(real.at(-1));
-      const verbs = real.slice(0, p.verbCount);
-      p.check(verbs, p.ref.verbs);
-      p.after?.(verbs);
+      // Compared again after a short drain was settled (p.late): its verbs were compared already.
+      if (p.late === undefined) {
+        const verbs = real.slice(0, p.verbCount);
+        p.check(verbs, p.ref.verbs);
+        p.after?.(verbs);
+      }
       for (const [k, i] of p.drained.entries()) {
-        const got = resultOf<{ completions: WorkCompletion[] }>(real[p.verbCount + k]).completions;
-        sameCompletions(`completions of QP ${i} (${QPS[i]?.name})`, this.profile, this, got, p.ref.wcs[i] ?? []);
+        const late = p.late?.get(i);
+        const got = late ?? resultOf<{ completions: WorkCompletion[] }>(real[p.verbCount + k]).completions;
+        const ref = p.ref.wcs[i] ?? [];
+        if (late === undefined && got.length < ref.length && (this.options.lateWaitMs ?? LATE_WAIT_MS) > 0) throw new Short(i, got);
+        const more = late === undefined ? '' : ` (after its drain gave up, ${this.options.lateWaitMs ?? LATE_WAIT_MS} ms more were waited)`;
+        try {
+          sameCompletions(`completions of QP ${i} (${QPS[i]?.name})`, this.profile, this, got, ref);
+        } catch (error) {
+          if (error instanceof Divergence && more !== '') throw new Divergence(`${error.message}${more}`);
+          throw error;
+        }
       }
       const { events } = resultOf<{ events: AsyncEvent[] }>(real.at(-1));
       this.owedEvents = settleEvents('async events', this, events, p.ref.events, this.owedEvents);

@@ -9,7 +9,8 @@ import { Post, Resize, SRQ, Send, type SendSpec, type WrSpec } from '../../../su
 import { Divergence } from '../../../suites/fuzz/compare.js';
 import { fuzz } from '../../../suites/fuzz/run.js';
 import { openSide } from '../../../suites/fuzz/side.js';
-import { World } from '../../../suites/fuzz/world.js';
+import { KernelFinding, Unobservable, World } from '../../../suites/fuzz/world.js';
+import { executeSteps } from '../../../adapters/batch.js';
 import { REFUSED } from '../../../adapters/kernel/control.js';
 
 /**
@@ -49,10 +50,16 @@ const send64: SendSpec = { opcode: 'SEND', length: 64, fromMr: false, numSge: 'l
 /** The example of issue 43: the SRQ resized to 1, sends waiting on RNR, then a list of receives posted. */
 const timerDependent = () => [new Resize(1), new Send(0, [send64, send64, send64]), new Post([fits(1n), fits(2n), fits(3n)])];
 
-async function runSequence(adapter: Adapter, commands: { run(m: object, w: World): Promise<void> }[], edit: (world: World) => void = () => undefined): Promise<void> {
+/** A drain that looks once, and no second wait when it comes back short: the oracle waits for nothing. */
+const noWaits = (world: World) => {
+  world.real.waitMs = 0;
+  world.options.lateWaitMs = 0;
+};
+
+async function runSequence(adapter: Adapter, commands: { run(m: object, w: World): Promise<void> }[], edit: (world: World) => void = () => undefined, chunk = 16): Promise<void> {
   const real = await openSide(adapter, SRQ);
   const ref = await openSide(modelAdapter(), { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
-  const world = new World(real, ref, { profile: 'rdmavt', resize: true, chunk: 16, commandTimeoutMs: 5000 });
+  const world = new World(real, ref, { profile: 'rdmavt', resize: true, chunk, commandTimeoutMs: 5000, watch: adapter.watch });
   edit(world);
   for (const command of commands) await command.run({}, world);
   await world.finish();
@@ -66,7 +73,7 @@ describe('verdicts that do not depend on timing', () => {
 
   it('the same sequence diverges when the oracle does not wait for the consumption (the test has teeth)', async () => {
     const late = slowToComplete(modelAdapter(lateRnr(2), 'late'), 2000);
-    await expect(runSequence(late, timerDependent(), (world) => (world.real.waitMs = 0))).rejects.toThrow(Divergence);
+    await expect(runSequence(late, timerDependent(), noWaits)).rejects.toThrow(Divergence);
   });
 
   it('random sequences against a late RNR timer find no divergence', async () => {
@@ -75,6 +82,49 @@ describe('verdicts that do not depend on timing', () => {
     const report = await fuzz({ adapter: slowToComplete(modelAdapter(lateRnr(2), 'late'), 2000), reference: modelAdapter(), profile: 'documented', runs: 10, seed: 21, maxCommands: 60 });
     expect(report.divergence).toBeNull();
   }, 60_000);
+});
+
+describe('a completion that comes after the drain gave up', () => {
+  // The drain looks once (waitMs 0) and the RNR timer fires late: the first look finds nothing.
+  const late = (edit: (world: World) => void) => (world: World) => {
+    world.real.waitMs = 0;
+    edit(world);
+  };
+
+  it('is waited for again before it counts: taken late, it is no divergence and the sequence goes on', async () => {
+    await expect(runSequence(modelAdapter(lateRnr(2), 'late'), timerDependent(), late((w) => (w.options.lateWaitMs = 2000)), 1)).resolves.toBeUndefined();
+  });
+
+  it('in the middle of a batch, the commands after it say nothing: the run is cut short, not a divergence', async () => {
+    const run = runSequence(modelAdapter(lateRnr(2), 'late'), [...timerDependent(), new Send(0, [send64])], late((w) => (w.options.lateWaitMs = 2000)), 16);
+    await expect(run).rejects.toThrow(Unobservable);
+    await expect(run).rejects.toThrow(/came after the drain's 0 ms/);
+  });
+
+  it('one that never comes is a divergence, saying how long was waited', async () => {
+    await expect(runSequence(modelAdapter(lateRnr(Infinity), 'never'), timerDependent(), late((w) => (w.options.lateWaitMs = 50)), 1)).rejects.toThrow(/completions of QP 0 .*50 ms more were waited/);
+  });
+
+  it('a lockup the kernel prints while the late drain waits is a finding, not a divergence', async () => {
+    // The watch sees a stall once a drain has waited its late wait: a CPU stuck in the driver.
+    const model = modelAdapter(lateRnr(Infinity), 'stuck');
+    let waited = false;
+    const adapter: Adapter = {
+      ...model,
+      watch: { start: () => ({ end: () => (waited ? { problem: 'rcu stall', lines: ['rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:'], fatal: false } : undefined) }) },
+      open: async () => {
+        const session = await model.open();
+        const run = executeSteps;
+        session.runBatch = async (steps) => {
+          const result = await run({ ...session, runBatch: undefined }, steps);
+          waited ||= steps.some((s) => s.call === 'drainCq' && s.args.waitMs === 50);
+          return result;
+        };
+        return session;
+      },
+    };
+    await expect(runSequence(adapter, timerDependent(), late((w) => (w.options.lateWaitMs = 50)), 1)).rejects.toThrow(KernelFinding);
+  });
 });
 
 /**
@@ -162,7 +212,7 @@ describe("the drain waits the model's completion wait", () => {
   });
 
   it('a drain that only looks once misses the retries running out (the test has teeth)', async () => {
-    await expect(runSequence(modelAdapter(), finiteRetries(), (world) => (world.real.waitMs = 0))).rejects.toThrow(/RNR_RETRY_EXC_ERR/);
+    await expect(runSequence(modelAdapter(), finiteRetries(), noWaits)).rejects.toThrow(/RNR_RETRY_EXC_ERR/);
   });
 });
 
