@@ -5,10 +5,10 @@ import type { Behaviour } from '../../../adapters/model/behaviour.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { mutantAdapter, mutants } from '../../../adapters/mutants/index.js';
 import { rdmavt } from '../../../adapters/model/rdmavt.js';
-import { Post, Resize, SRQ, Send, type SendSpec, type WrSpec } from '../../../suites/fuzz/commands.js';
+import { CycleMr, Post, Resize, SRQ, Send, type SendSpec, type WrSpec } from '../../../suites/fuzz/commands.js';
 import { Divergence } from '../../../suites/fuzz/compare.js';
 import { fuzz } from '../../../suites/fuzz/run.js';
-import { openSide } from '../../../suites/fuzz/side.js';
+import { MR_LENGTH, openSide } from '../../../suites/fuzz/side.js';
 import { KernelFinding, Unobservable, World } from '../../../suites/fuzz/world.js';
 import { executeSteps } from '../../../adapters/batch.js';
 import { REFUSED } from '../../../adapters/kernel/control.js';
@@ -332,4 +332,44 @@ describe('a step the adapter would not carry', () => {
     expect(report.divergence?.message).toMatch(/the device failed the post/);
     expect(report.cutShort).toEqual([]);
   }, 60_000);
+});
+
+/** The model, its second MR (MR_LENGTH bytes) answered as a DMA MR is on rdmavt (lkey 0), the key mapped back on each post. */
+function dmaMrs(): Adapter {
+  const base = modelAdapter();
+  return {
+    ...base,
+    async open() {
+      const session = await base.open();
+      let lkey = 0;
+      const unmap = <T extends { sg_list: { lkey: number }[] }>(wr: T): T => ({ ...wr, sg_list: wr.sg_list.map((sge) => (sge.lkey === 0 ? { ...sge, lkey } : sge)) });
+      return new Proxy(session, {
+        get(target, key, receiver) {
+          if (key === 'regMr')
+            return async (args: Parameters<Session['regMr']>[0]) => {
+              const r = await target.regMr(args);
+              if (args.length !== MR_LENGTH) return r;
+              lkey = r.lkey;
+              return { ...r, lkey: 0 };
+            };
+          if (key === 'postSend') return async (args: Parameters<Session['postSend']>[0]) => target.postSend({ ...args, wrs: args.wrs.map(unmap) });
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      });
+    },
+  };
+}
+
+describe("an adapter whose MRs are DMA MRs (rvtc's)", () => {
+  const fromMr: SendSpec = { ...send64, length: 7, fromMr: true };
+
+  it('a dereg of the MR a send waiting on RNR holds ends the run as not observable, never a divergence', async () => {
+    await expect(runSequence(dmaMrs(), [new Send(0, [fromMr]), new CycleMr()])).rejects.toThrow(/DMA MRs \(lkey 0\)/);
+    await expect(runSequence(dmaMrs(), [new Send(0, [fromMr]), new CycleMr()])).rejects.toThrow(Unobservable);
+  });
+
+  it('a dereg nothing holds, and any dereg on a user MR, are compared as always', async () => {
+    await expect(runSequence(dmaMrs(), [new CycleMr(), new CycleMr(), new Send(0, [fromMr])])).resolves.toBeUndefined();
+    await expect(runSequence(modelAdapter(), [new Send(0, [fromMr]), new CycleMr()])).resolves.toBeUndefined();
+  });
 });
