@@ -102,6 +102,8 @@ export interface FuzzReport {
   expectedWarnings: ExpectedWarning[];
   /** Runs that ended early because the adapter's side would not carry a step (world.ts Unobservable): not observable there, never a divergence. */
   cutShort: { reason: string; runs: number }[];
+  /** Commands left out on this adapter because it cannot show what they do (World.skip), by command and reason, with how many were drawn. */
+  skipped: { reason: string; commands: number }[];
 }
 
 /**
@@ -122,6 +124,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const expectedWarnings: ExpectedWarning[] = [];
   // Runs cut short where the adapter's side would not carry a step, by what it said.
   const unobservable = new Map<string, number>();
+  const skipped = new Map<string, number>();
   const watch = toleratingKnownWarnings(options.adapter.watch, options.knownWarnings ?? [], expectedWarnings);
   // Set by the first finding: the device is not opened again, not for a later run nor a shrink step.
   let stopped: KernelFinding | undefined;
@@ -191,6 +194,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     } finally {
       commands += world.executed;
       live += world.live;
+      if (failedAt === undefined) for (const [reason, n] of world.skipped) skipped.set(reason, (skipped.get(reason) ?? 0) + n);
       // A hung or dead device may not answer its close either.
       await Promise.all([bounded(real.session.close(), commandTimeoutMs).catch(() => undefined), ref.session.close()]);
     }
@@ -235,6 +239,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     finding,
     expectedWarnings,
     cutShort: [...unobservable].map(([reason, runs]) => ({ reason, runs })),
+    skipped: [...skipped].map(([reason, commands]) => ({ reason, commands })),
   };
 }
 
