@@ -7,6 +7,7 @@ import { Timeout, bounded } from '../bounded.js';
 import { type Side, openSide } from './side.js';
 import { KernelFinding, Unobservable, World } from './world.js';
 import { type ExpectedWarning, type KnownWarningEntry, toleratingKnownWarnings } from './known-warnings.js';
+import { type CorpusReport, type CoverageSource, GuidedSequence, Guide } from './corpus.js';
 
 /** The longest sequence a run draws unless told otherwise. */
 export const DEFAULT_MAX_COMMANDS = 200;
@@ -48,6 +49,12 @@ export interface FuzzOptions {
   progressMs?: number;
   /** Kernel warnings the implementation is known to print (expectations `splat:<text>`, known-warnings.ts): met, recorded, and the run goes on. */
   knownWarnings?: readonly KnownWarningEntry[];
+  /**
+   * What the kernel ran during each run (fuzz --kernel-coverage): runs that reach a function no
+   * earlier run reached are kept, and later runs are drawn from them (corpus.ts). Without it the
+   * runs are fast-check's draws alone.
+   */
+  coverage?: CoverageSource;
 }
 
 /** Commands per batch by default: a round trip per chunk, not per command, on a device in a VM. */
@@ -85,6 +92,8 @@ export interface FuzzReport {
     /** The shrunk command sequence. */
     commands: string;
     message: string;
+    /** The run whose kept sequence it was drawn from (--kernel-coverage): the seed and path replay it only after the same runs were kept. */
+    fromCorpus?: number;
   };
   /** How shrinking went: `stopped` when SHRINK_MS (shrinkMs) ran out first, so the sequence may not be minimal. */
   shrinking: 'done' | 'stopped' | 'none';
@@ -99,6 +108,8 @@ export interface FuzzReport {
   expectedWarnings: ExpectedWarning[];
   /** Runs that ended early because the adapter's side would not carry a step (world.ts Unobservable): not observable there, never a divergence. */
   cutShort: { reason: string; runs: number }[];
+  /** With FuzzOptions.coverage: the kept sequences and what each run reached first. */
+  corpus?: CorpusReport;
 }
 
 /**
@@ -147,7 +158,11 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     byMode.set(mode, made);
     return made;
   };
-  const sequences = modeArbitrary(options.profile).chain(sequencesOf);
+  const fresh = modeArbitrary(options.profile).chain(sequencesOf);
+  const guide = options.coverage === undefined ? undefined : new Guide(options.coverage);
+  // a guided run's new commands are drawn one by one, as fc.commands draws them
+  const commandsOf = modeArbitrary(options.profile).map((mode) => fc.oneof(...commandArbitraries(mode, options.profile)));
+  const sequences = guide === undefined ? fresh : guide.sequences(fresh, commandsOf, options.maxCommands ?? DEFAULT_MAX_COMMANDS);
   const property = fc.asyncProperty(sequences, async (cmds) => {
     if (stopped !== undefined) return;
     if (failedAt !== undefined) {
@@ -159,6 +174,9 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       shrinkSteps++;
       progress(() => `shrinking: ${shrinkSteps} steps tried`);
     } else runs++;
+    // Only a run's own draw counts: a shrink step reaches nothing the run did not.
+    const traced = failedAt === undefined ? guide : undefined;
+    traced?.begin();
     const real = await openReal(options.adapter, watch, setupTimeoutMs).catch((error: unknown) => {
       if (error instanceof KernelFinding) stopped = error;
       throw error;
@@ -186,6 +204,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       live += world.live;
       // A hung or dead device may not answer its close either.
       await Promise.all([bounded(real.session.close(), commandTimeoutMs).catch(() => undefined), ref.session.close()]);
+      // not after a finding: the kernel may be gone
+      if (stopped === undefined) traced?.end(runs, world.commands as fc.AsyncCommand<object, World>[]);
     }
     progress(() => `run ${runs} of ${options.runs}: ${commands} commands, ${Math.round((commands / (performance.now() - started)) * 1000)}/s`);
   });
@@ -222,12 +242,14 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
           path: `${details.counterexamplePath ?? ''}${sequenceReplay === undefined ? '' : `@${sequenceReplay}`}`,
           commands: shown.replace(/\s*\/\*replayPath=.*\*\/$/, ''),
           message: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance),
+          ...(counterexample instanceof GuidedSequence ? { fromCorpus: counterexample.from } : {}),
         }
       : null,
     shrinking: !details.failed || options.shrink === false || finding !== null ? 'none' : shrinkCut ? 'stopped' : 'done',
     finding,
     expectedWarnings,
     cutShort: [...unobservable].map(([reason, runs]) => ({ reason, runs })),
+    ...(guide === undefined ? {} : { corpus: guide.report() }),
   };
 }
 
