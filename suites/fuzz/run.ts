@@ -92,8 +92,11 @@ export interface FuzzReport {
     /** The shrunk command sequence. */
     commands: string;
     message: string;
-    /** The run whose kept sequence it was drawn from (--kernel-coverage): the seed and path replay it only after the same runs were kept. */
-    fromCorpus?: number;
+    /**
+     * With coverage: drawn in run `run` (from 1) from the sequence kept at run `kept`. The seed and
+     * path alone do not replay it: it needs the same runs kept before it.
+     */
+    fromCorpus?: { kept: number; run: number };
   };
   /** How shrinking went: `stopped` when SHRINK_MS (shrinkMs) ran out first, so the sequence may not be minimal. */
   shrinking: 'done' | 'stopped' | 'none';
@@ -134,6 +137,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   let stopped: KernelFinding | undefined;
   // When the first divergence was found: shrink steps after shrinkMs pass without running.
   let failedAt: number | undefined;
+  // The run (from 1) in which it was found.
+  let failedRun = 0;
   let shrinkCut = false;
   let shrinkSteps = 0;
   let commands = 0;
@@ -196,6 +201,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       if (error instanceof KernelFinding) stopped = error;
       else if (failedAt === undefined) {
         failedAt = performance.now();
+        failedRun = runs;
         if (options.shrink !== false) progress(() => `run ${runs}: a divergence at command #${world.executed}; shrinking it${Number.isFinite(shrinkMs) ? ` (for at most ${Math.round(shrinkMs / 1000)} s)` : ''}`, true);
       }
       throw error;
@@ -242,7 +248,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
           path: `${details.counterexamplePath ?? ''}${sequenceReplay === undefined ? '' : `@${sequenceReplay}`}`,
           commands: shown.replace(/\s*\/\*replayPath=.*\*\/$/, ''),
           message: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance),
-          ...(counterexample instanceof GuidedSequence ? { fromCorpus: counterexample.from } : {}),
+          ...(counterexample instanceof GuidedSequence ? { fromCorpus: { kept: counterexample.from, run: failedRun } } : {}),
         }
       : null,
     shrinking: !details.failed || options.shrink === false || finding !== null ? 'none' : shrinkCut ? 'stopped' : 'done',

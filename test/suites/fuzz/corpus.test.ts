@@ -89,11 +89,20 @@ describe('the coverage-guided fuzzer', () => {
     const nth = MAX + 2;
     const report = await fuzz({ ...options, adapter: failingFromArm(nth), coverage: fakeCoverage(ladder) });
     expect(report.divergence).not.toBeNull();
-    expect(report.divergence?.fromCorpus).toBeGreaterThan(0);
+    expect(report.divergence?.fromCorpus?.kept).toBeGreaterThan(0);
+    expect(report.divergence?.fromCorpus?.run).toBeGreaterThan(report.divergence?.fromCorpus?.kept ?? Infinity);
     expect(report.shrinking).toBe('done');
     // minimal: the arms up to the failing one, nothing else
     expect(report.divergence?.commands.split(',').map((c) => c.replace(/\(.*/, ''))).toEqual(Array.from({ length: nth }, () => 'armLimit'));
     expect(report.divergence?.message).toMatch(/modify_srq LIMIT/);
+  });
+
+  it("finds a divergence of a run drawn from the corpus again in the seed's runs up to it, when the same runs are kept (as the replay command runs them)", async () => {
+    const first = await fuzz({ ...options, adapter: failingFromArm(MAX + 2), coverage: fakeCoverage(ladder) });
+    const run = first.divergence?.fromCorpus?.run ?? 0;
+    const again = await fuzz({ ...options, runs: run, adapter: failingFromArm(MAX + 2), coverage: fakeCoverage(ladder) });
+    expect(again.divergence?.fromCorpus).toEqual(first.divergence?.fromCorpus);
+    expect(again.divergence?.commands).toBe(first.divergence?.commands);
   });
 
   it('changes nothing while the corpus is empty: the same seed draws the same runs as without coverage, and the report has no corpus', async () => {
