@@ -216,6 +216,11 @@ export class Guide {
     this.traced.push({ caseId: `run ${run}`, functions: this.corpus.record(run, commands, functions), lost });
   }
 
+  /** For a progress line: what the runs reached so far, and the corpus. */
+  summary(): string {
+    return `${this.corpus.firstReached.size} driver functions reached, ${this.corpus.entries.length} sequence(s) kept, ${this.guidedRuns} run(s) drawn from them`;
+  }
+
   report(): CorpusReport {
     return {
       entries: this.corpus.entries.map((e) => ({ run: e.run, commands: e.commands.map(String), added: [...e.added] })),

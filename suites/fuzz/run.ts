@@ -213,7 +213,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       // not after a finding: the kernel may be gone
       if (stopped === undefined) traced?.end(runs, world.commands as fc.AsyncCommand<object, World>[]);
     }
-    progress(() => `run ${runs} of ${options.runs}: ${commands} commands, ${Math.round((commands / (performance.now() - started)) * 1000)}/s`);
+    progress(() => `run ${runs} of ${options.runs}: ${commands} commands, ${Math.round((commands / (performance.now() - started)) * 1000)}/s${guide === undefined ? '' : `; ${guide.summary()}`}`);
   });
   let details: fc.RunDetails<[Iterable<fc.AsyncCommand<object, World>>]>;
   try {

@@ -55,7 +55,9 @@ describe('Corpus', () => {
 
 describe('the coverage-guided fuzzer', () => {
   it('keeps the runs that reached something new, each with its commands, and records which run reached each function first', async () => {
-    const report = await fuzz({ ...options, adapter: modelAdapter(), runs: 40, coverage: fakeCoverage(ladder) });
+    const lines: string[] = [];
+    const report = await fuzz({ ...options, adapter: modelAdapter(), runs: 40, coverage: fakeCoverage(ladder), onProgress: (line) => lines.push(line), progressMs: 0 });
+    expect(lines.at(-1)).toMatch(/^run 40 of 40: .*; \d+ driver functions reached, \d+ sequence\(s\) kept, \d+ run\(s\) drawn from them$/);
     const entries = report.corpus?.entries ?? [];
     expect(entries.length).toBeGreaterThan(1);
     for (const entry of entries) {
