@@ -116,3 +116,16 @@ describe('the coverage-guided fuzzer', () => {
     expect({ ...empty, durationMs: 0, commandsPerSecond: 0, corpus: undefined }).toEqual({ ...plain, durationMs: 0, commandsPerSecond: 0, corpus: undefined });
   });
 });
+
+describe('a divergence drawn afresh while the corpus guides', () => {
+  it('replays from its seed and path without the corpus, as the replay command runs it', async () => {
+    // seed 5: found in run 20, drawn afresh while the corpus held sequences and half the runs came from it
+    const mutated = { ...options, adapter: failingFromArm(4), runs: 100, seed: 5 };
+    const found = await fuzz({ ...mutated, coverage: fakeCoverage(ladder) });
+    expect(found.divergence?.fromCorpus).toBeUndefined();
+    expect(found.corpus?.guidedRuns).toBeGreaterThan(0);
+    const replayed = await fuzz({ ...mutated, path: found.divergence?.path ?? '' });
+    expect(replayed.divergence?.commands).toBe(found.divergence?.commands);
+    expect(replayed.divergence?.path).toBe(found.divergence?.path);
+  });
+});
