@@ -179,7 +179,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       shrinkSteps++;
       progress(() => `shrinking: ${shrinkSteps} steps tried`);
     } else runs++;
-    // Only a run's own draw counts: a shrink step reaches nothing the run did not.
+    // Shrink steps are not traced: no run is drawn after them.
     const traced = failedAt === undefined ? guide : undefined;
     traced?.begin();
     const real = await openReal(options.adapter, watch, setupTimeoutMs).catch((error: unknown) => {
