@@ -51,9 +51,9 @@ export interface KernelCoverageRun {
   runs: CoverageSource;
   /**
    * The section for results.json; `rdmavt`: the kernel-doc snapshot's functions (reports/coverage.ts), the list when the module is rdmavt.
-   * `traced`: what each case or run reached (the fuzzer's record); default: the cases `watching` saw.
+   * `runs`: the fuzzer's record of what each run reached first; without it, the cases `watching` saw.
    */
-  record(rdmavt: readonly CoverageEntry[], traced?: readonly TracedCase[]): KernelCoverage;
+  record(rdmavt: readonly CoverageEntry[], runs?: readonly TracedCase[]): KernelCoverage;
   /** Gives the tracer back. */
   close(): void;
 }
@@ -94,7 +94,8 @@ export function startKernelCoverage(module: string, host: KernelCoverageHost = {
       },
     },
     // the pinned snapshot documents rdmavt; rdma_rxe and siw are listed by what the filter took
-    record: (rdmavt, traced = cases) => kernelCoverage({ module, kernel: release(), traceable: trace.traceable, traced, inline, ...(module === 'rdmavt' ? { documented: rdmavt } : {}) }),
+    record: (rdmavt, runs) =>
+      kernelCoverage({ module, kernel: release(), traceable: trace.traceable, traced: runs ?? cases, fuzzed: runs !== undefined, inline, ...(module === 'rdmavt' ? { documented: rdmavt } : {}) }),
     close: () => trace.close(),
   };
 }
