@@ -97,7 +97,7 @@ describe('--kernel-coverage', () => {
     expect(record).toMatchObject({ cases: 2, overruns: [{ case: 'run 2', lost: 3 }] });
     expect(record.seeAlso?.functions).toHaveLength(43);
     expect(record.functions.find((f) => f.function === 'rvt_post_srq_recv')?.cases).toEqual(['run 1']);
-    expect(record.functions.find((f) => f.function === 'rvt_modify_qp')?.reason).toMatch(/^no fuzz run reached it/);
+    expect(record.functions.find((f) => f.function === 'rvt_create_srq')?.reason).toMatch(/^no fuzz run reached it/);
   });
 
   it('is refused by fuzz on the model before anything runs (exit 2, one line)', async () => {
