@@ -20,6 +20,10 @@ describe('rvt-conform fuzz', () => {
     const r = await cli(['fuzz', '--runs', '20', '--seed', '4', '--out', out]);
     expect(r.exitCode).toBe(0);
     expect(await fuzzJson(out)).toMatchObject({ adapter: 'model', seed: 4, runs: 20, divergence: null });
+    // without --kernel-coverage: no corpus, no table
+    const written = JSON.parse(await readFile(join(out, 'fuzz.json'), 'utf8')) as object;
+    expect(Object.keys(written)).not.toContain('corpus');
+    expect(Object.keys(written)).not.toContain('kernelCoverage');
   });
 
   it('labels a model against the model a self-check, and prints the share of commands on live QPs', async () => {
