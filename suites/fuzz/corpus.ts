@@ -110,12 +110,12 @@ class GuidedSequences extends fc.Arbitrary<Iterable<Cmd>> {
     super();
   }
 
-  generate(fresh: fc.Random, bias: number | undefined): fc.Value<Iterable<Cmd>> {
+  generate(random: fc.Random, bias: number | undefined): fc.Value<Iterable<Cmd>> {
     const { entries } = this.guide.corpus;
     // The corpus draws from a copy: a run drawn afresh is the one the seed draws without a corpus, so its path replays it without one.
-    const mrng = fresh.clone();
+    const mrng = random.clone();
     if (entries.length === 0 || mrng.nextInt(1, 100) > GUIDED_PERCENT) {
-      const drawn = this.fresh.generate(fresh, bias);
+      const drawn = this.fresh.generate(random, bias);
       return new fc.Value(drawn.value_, { fresh: drawn.context });
     }
     this.guide.guidedRuns++;
