@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ExpectationsFile } from '../reports/expectations/schema.js';
 import { FindingsFile } from '../reports/findings/schema.js';
 import { RunResults } from '../reports/results-schema.js';
-import { FuzzResults } from '../suites/fuzz/report-schema.js';
+import { FuzzFile } from '../reports/fuzz-file.js';
 import { ConfigFile } from './config-file.js';
 
 /**
@@ -15,7 +15,7 @@ export const JSON_SCHEMAS = {
   // reports/json-value.ts's JsonValue is a zod custom check: in JSON Schema, {} (a JSON document holds nothing else).
   'results.schema.json': () => z.toJSONSchema(RunResults, { io: 'output', unrepresentable: 'any' }),
   'expectations.schema.json': () => z.toJSONSchema(ExpectationsFile, { io: 'input' }),
-  'fuzz.schema.json': () => z.toJSONSchema(FuzzResults, { io: 'output' }),
+  'fuzz.schema.json': () => z.toJSONSchema(FuzzFile, { io: 'output' }),
   'findings.schema.json': () => z.toJSONSchema(FindingsFile, { io: 'output', unrepresentable: 'any' }),
   'config.schema.json': () => z.toJSONSchema(ConfigFile, { io: 'input' }),
 } as const;

@@ -7,6 +7,7 @@ import { Timeout, bounded } from '../bounded.js';
 import { type Side, openSide } from './side.js';
 import { KernelFinding, LATE_WAIT_MS, Unobservable, World } from './world.js';
 import { type ExpectedWarning, type KnownWarningEntry, toleratingKnownWarnings } from './known-warnings.js';
+import { type CorpusReport, type CoverageSource, GuidedSequence, Guide } from './corpus.js';
 
 /** The longest sequence a run draws unless told otherwise. */
 export const DEFAULT_MAX_COMMANDS = 200;
@@ -48,6 +49,12 @@ export interface FuzzOptions {
   progressMs?: number;
   /** Kernel warnings the implementation is known to print (expectations `splat:<text>`, known-warnings.ts): met, recorded, and the run goes on. */
   knownWarnings?: readonly KnownWarningEntry[];
+  /**
+   * What the kernel ran during each run (fuzz --kernel-coverage): runs that reach a function no
+   * earlier run reached are kept, and later runs are drawn from them (corpus.ts). Without it the
+   * runs are fast-check's draws alone.
+   */
+  coverage?: CoverageSource;
 }
 
 /** Commands per batch by default: a round trip per chunk, not per command, on a device in a VM. */
@@ -88,6 +95,11 @@ export interface FuzzReport {
     /** The shrunk command sequence. */
     commands: string;
     message: string;
+    /**
+     * With coverage: drawn in run `run` (from 1) from the sequence kept at run `kept`. The seed and
+     * path alone do not replay it: it needs the same runs kept before it.
+     */
+    fromCorpus?: { kept: number; run: number };
   };
   /** How shrinking went: `stopped` when SHRINK_MS (shrinkMs) ran out first, so the sequence may not be minimal. */
   shrinking: 'done' | 'stopped' | 'none';
@@ -104,6 +116,8 @@ export interface FuzzReport {
   cutShort: { reason: string; runs: number }[];
   /** Commands left out on this adapter because it cannot show what they do (World.skip), by command and reason, with how many were drawn. */
   skipped: { reason: string; commands: number }[];
+  /** With FuzzOptions.coverage: the kept sequences and what each run reached first. */
+  corpus?: CorpusReport;
 }
 
 /**
@@ -130,6 +144,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   let stopped: KernelFinding | undefined;
   // When the first divergence was found: shrink steps after shrinkMs pass without running.
   let failedAt: number | undefined;
+  // The run (from 1) in which it was found.
+  let failedRun = 0;
   let shrinkCut = false;
   let shrinkSteps = 0;
   let commands = 0;
@@ -154,7 +170,11 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     byMode.set(mode, made);
     return made;
   };
-  const sequences = modeArbitrary(options.profile).chain(sequencesOf);
+  const fresh = modeArbitrary(options.profile).chain(sequencesOf);
+  const guide = options.coverage === undefined ? undefined : new Guide(options.coverage);
+  // a guided run's new commands are drawn one by one, as fc.commands draws them
+  const commandsOf = modeArbitrary(options.profile).map((mode) => fc.oneof(...commandArbitraries(mode, options.profile)));
+  const sequences = guide === undefined ? fresh : guide.sequences(fresh, commandsOf, options.maxCommands ?? DEFAULT_MAX_COMMANDS);
   const property = fc.asyncProperty(sequences, async (cmds) => {
     if (stopped !== undefined) return;
     if (failedAt !== undefined) {
@@ -166,6 +186,9 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       shrinkSteps++;
       progress(() => `shrinking: ${shrinkSteps} steps tried`);
     } else runs++;
+    // Shrink steps are not traced: no run is drawn after them.
+    const traced = failedAt === undefined ? guide : undefined;
+    traced?.begin();
     const real = await openReal(options.adapter, watch, setupTimeoutMs).catch((error: unknown) => {
       if (error instanceof KernelFinding) stopped = error;
       throw error;
@@ -188,6 +211,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       if (error instanceof KernelFinding) stopped = error;
       else if (failedAt === undefined) {
         failedAt = performance.now();
+        failedRun = runs;
         if (options.shrink !== false) progress(() => `run ${runs}: a divergence at command #${world.executed}; shrinking it${Number.isFinite(shrinkMs) ? ` (for at most ${Math.round(shrinkMs / 1000)} s)` : ''}`, true);
       }
       throw error;
@@ -197,8 +221,10 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       if (failedAt === undefined) for (const [reason, n] of world.skipped) skipped.set(reason, (skipped.get(reason) ?? 0) + n);
       // A hung or dead device may not answer its close either.
       await Promise.all([bounded(real.session.close(), commandTimeoutMs).catch(() => undefined), ref.session.close()]);
+      // not after a finding: the kernel may be gone
+      if (stopped === undefined) traced?.end(runs, world.commands as fc.AsyncCommand<object, World>[]);
     }
-    progress(() => `run ${runs} of ${options.runs}: ${commands} commands, ${Math.round((commands / (performance.now() - started)) * 1000)}/s`);
+    progress(() => `run ${runs} of ${options.runs}: ${commands} commands, ${Math.round((commands / (performance.now() - started)) * 1000)}/s${guide === undefined ? '' : `; ${guide.summary()}`}`);
   });
   let details: fc.RunDetails<[Iterable<fc.AsyncCommand<object, World>>]>;
   try {
@@ -233,6 +259,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
           path: `${details.counterexamplePath ?? ''}${sequenceReplay === undefined ? '' : `@${sequenceReplay}`}`,
           commands: shown.replace(/\s*\/\*replayPath=.*\*\/$/, ''),
           message: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance),
+          ...(counterexample instanceof GuidedSequence ? { fromCorpus: { kept: counterexample.from, run: failedRun } } : {}),
         }
       : null,
     shrinking: !details.failed || options.shrink === false || finding !== null ? 'none' : shrinkCut ? 'stopped' : 'done',
@@ -240,6 +267,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     expectedWarnings,
     cutShort: [...unobservable].map(([reason, runs]) => ({ reason, runs })),
     skipped: [...skipped].map(([reason, commands]) => ({ reason, commands })),
+    ...(guide === undefined ? {} : { corpus: guide.report() }),
   };
 }
 
