@@ -95,9 +95,9 @@ const raw = (r: StepResult | undefined): Raw => resultOf<Raw>(r);
 const accepted = (r: RawPostOutcome, n: number) => (r.rawReturn === 0 ? n : typeof r.badWr === 'number' ? r.badWr : 0);
 
 /** After a phase that failed a completion or may have moved a QP: whether the reference pair is still in RTS. */
-async function recheck(w: World, ref: PhaseResult, moved: boolean): Promise<void> {
+function recheck(w: World, ref: PhaseResult, moved: boolean): void {
   if (!w.rts) return;
-  if (moved || ref.wcs.some((wcs) => wcs?.some((wc) => wc.status !== 'SUCCESS'))) w.rts = await w.pairInRts();
+  if (moved || ref.wcs.some((wcs) => wcs?.some((wc) => wc.status !== 'SUCCESS'))) w.rts = w.pairInRts();
 }
 
 /** A post of receives: to the SRQ, or to a QP's own receive queue (post_recv). */
@@ -133,11 +133,11 @@ export class Post implements Cmd {
         const wrs = list.map((spec) => buildRecv(s, spec, maxSge));
         return [srq ? { call: 'postSrqRecv', args: { srq: s.srq, wrs } } : { call: 'postRecv', args: { qp: (s.qps[this.qp as number] as Side['qps'][number]).qp, wrs } }];
       };
-      const ref = await w.onRef(steps(w.ref), cqs);
+      const ref = w.onRef(steps(w.ref), cqs);
       const label = () => (lists.length > 1 ? `${String(this)} WR ${k + 1}` : String(this));
-      const what = `${srq ? 'post_srq_recv' : `post_recv on QP ${this.qp}`} of ${list.length} WR(s)`;
+      const what = () => `${srq ? 'post_srq_recv' : `post_recv on QP ${this.qp}`} of ${list.length} WR(s)`;
       await w.onReal(label, steps(w.real), ref, (real, refv) => sameOutcome(what, w.profile, w, raw(real[0]), raw(refv[0])));
-      await recheck(w, ref, false);
+      recheck(w, ref, false);
       if (raw(ref.verbs[0]).rawReturn !== 0) break;
     }
   }
@@ -163,11 +163,11 @@ export class Send implements Cmd {
     // The sends are counted out before the settle accounts for their completions.
     const before = w.outstanding[this.qp] ?? 0;
     w.outstanding[this.qp] = before + this.sends.length;
-    const ref = await w.onRef(steps(w.ref), pairCqs(this.qp));
+    const ref = w.onRef(steps(w.ref), pairCqs(this.qp));
     const r = raw(ref.verbs[0]) as RawPostOutcome;
     w.outstanding[this.qp] = Math.max(0, (w.outstanding[this.qp] ?? 0) - (this.sends.length - accepted(r, this.sends.length)));
-    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(`post_send on QP ${this.qp} of ${this.sends.length} WR(s)`, w.profile, w, raw(real[0]), raw(refv[0])));
-    await recheck(w, ref, false);
+    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(() => `post_send on QP ${this.qp} of ${this.sends.length} WR(s)`, w.profile, w, raw(real[0]), raw(refv[0])));
+    recheck(w, ref, false);
   }
   toString() {
     return `send(${this.qp}; ${this.sends.map((s) => `${s.opcode}:${s.length}${s.fromMr ? '@mr' : ''}${s.numSge === 'list' ? '' : `/${s.numSge}`}${s.opcode.startsWith('RDMA') || s.opcode.startsWith('ATOMIC') ? `>${s.remote}:${s.slot}` : ''}`).join(', ')})`;
@@ -186,9 +186,9 @@ export class ArmLimit implements Cmd {
       { call: 'modifySrq', args: { srq: s.srq, attr: { srq_limit: this.limit }, mask: ['LIMIT'] } },
       { call: 'querySrq', args: { srq: s.srq } },
     ];
-    const ref = await w.onRef(steps(w.ref), []);
+    const ref = w.onRef(steps(w.ref), []);
     await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
-      sameOutcome(`modify_srq LIMIT ${this.limit}`, w.profile, w, raw(real[0]), raw(refv[0]));
+      sameOutcome(() => `modify_srq LIMIT ${this.limit}`, w.profile, w, raw(real[0]), raw(refv[0]));
       const limit = (r: StepResult[]) => resultOf<{ attr: { srq_limit: number } | null }>(r[1]).attr?.srq_limit;
       same('srq_limit after modify', limit(real), limit(refv));
     });
@@ -215,9 +215,9 @@ export class Resize implements Cmd {
     ]);
     const realRaw = raw(real[0]);
     const granted = realRaw.rawReturn === 0 ? (resultOf<{ attr: { max_wr: number } | null }>(real[1]).attr?.max_wr ?? this.maxWr) : this.maxWr;
-    const ref = await w.onRef([{ call: 'modifySrq', args: { srq: w.ref.srq, attr: { max_wr: granted }, mask: ['MAX_WR'] } }], SRQ_CQS);
+    const ref = w.onRef([{ call: 'modifySrq', args: { srq: w.ref.srq, attr: { max_wr: granted }, mask: ['MAX_WR'] } }], SRQ_CQS);
     if (realRaw.rawReturn === 0) w.real.attr.max_wr = granted;
-    await w.onReal(() => String(this), [], ref, (_real, refv) => sameOutcome(`modify_srq MAX_WR ${this.maxWr}`, w.profile, w, realRaw, raw(refv[0])));
+    await w.onReal(() => String(this), [], ref, (_real, refv) => sameOutcome(() => `modify_srq MAX_WR ${this.maxWr}`, w.profile, w, realRaw, raw(refv[0])));
   }
   toString() {
     return `resize(${this.maxWr})`;
@@ -261,25 +261,25 @@ export class Modify implements Cmd {
     const targets: QpState[] = this.kind === 'reconnect' ? ['RESET', 'INIT', 'RTR', 'RTS'] : [this.to];
     for (const to of targets) {
       // The attributes follow the reference's state; the implementation's is compared by the queries around it.
-      const current = (await w.ref.session.queryQp({ qp: handle(w.ref) })).state ?? 'RESET';
+      const current = w.refNow('queryQp', { qp: handle(w.ref) }).state ?? 'RESET';
       const kind = this.kind === 'reconnect' ? 'valid' : this.kind;
       const steps = (s: Side): BatchStep[] => [
         { call: 'queryQp', args: { qp: handle(s) } },
         { call: 'modifyQp', args: { qp: handle(s), ...modifyOf(s, this.qp, current, to, kind) } },
         { call: 'queryQp', args: { qp: handle(s) } },
       ];
-      const ref = await w.onRef(steps(w.ref), pairCqs(this.qp));
+      const ref = w.onRef(steps(w.ref), pairCqs(this.qp));
       const ok = raw(ref.verbs[1]).rawReturn === 0;
       // RESET drops the send queue without completions.
       if (ok && to === 'RESET') w.outstanding[this.qp] = 0;
       const check: Check = (real, refv) => {
         const query = (side: Side, r: StepResult | undefined) => viewQp(side, w.profile, resultOf(r));
-        same(`query_qp of QP ${this.qp} before`, query(w.real, real[0]), query(w.ref, refv[0]));
-        sameOutcome(`modify_qp of QP ${this.qp} ${current} -> ${to} (${kind})`, w.profile, w, raw(real[1]), raw(refv[1]));
-        same(`query_qp of QP ${this.qp} after`, query(w.real, real[2]), query(w.ref, refv[2]));
+        same(() => `query_qp of QP ${this.qp} before`, query(w.real, real[0]), query(w.ref, refv[0]));
+        sameOutcome(() => `modify_qp of QP ${this.qp} ${current} -> ${to} (${kind})`, w.profile, w, raw(real[1]), raw(refv[1]));
+        same(() => `query_qp of QP ${this.qp} after`, query(w.real, real[2]), query(w.ref, refv[2]));
       };
       await w.onReal(() => `${String(this)} ${current}->${to}`, steps(w.real), ref, check);
-      await recheck(w, ref, this.qp <= 1);
+      recheck(w, ref, this.qp <= 1);
       if (!ok) break;
     }
   }
@@ -301,9 +301,9 @@ export class Query implements Cmd {
       { call: 'queryQp', args: { qp: (s.qps[this.qp] as Side['qps'][number]).qp } },
       { call: 'querySrq', args: { srq: s.srq } },
     ];
-    const ref = await w.onRef(steps(w.ref), []);
+    const ref = w.onRef(steps(w.ref), []);
     await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
-      same(`query_qp of QP ${this.qp}`, viewQp(w.real, w.profile, resultOf(real[0])), viewQp(w.ref, w.profile, resultOf(refv[0])));
+      same(() => `query_qp of QP ${this.qp}`, viewQp(w.real, w.profile, resultOf(real[0])), viewQp(w.ref, w.profile, resultOf(refv[0])));
       same('query_srq', resultOf(real[1]), resultOf(refv[1]));
     });
   }
@@ -328,13 +328,13 @@ export class CycleMr implements Cmd {
     w.begin(this);
     if (w.alive.mr) {
       const steps = (s: Side): BatchStep[] => [{ call: 'deregMr', args: { mr: s.mr.mr ?? 0 } }];
-      const ref = await w.onRef(steps(w.ref), ALL);
+      const ref = w.onRef(steps(w.ref), ALL);
       if (raw(ref.verbs[0]).rawReturn === 0) w.alive.mr = false;
       await w.onReal(() => `${String(this)} dereg`, steps(w.real), ref, (real, refv) => sameOutcome('dereg_mr of the second MR', w.profile, w, raw(real[0]), raw(refv[0])));
-      await recheck(w, ref, true);
+      recheck(w, ref, true);
       return;
     }
-    const ref = await w.onRef([regMrStep(w.ref)], []);
+    const ref = w.onRef([regMrStep(w.ref)], []);
     const made = (side: Side, r: StepResult | undefined) => {
       const m = resultOf<{ rawReturn: number; mr: number | null; lkey: number; rkey: number; addr: bigint }>(r);
       if (m.rawReturn === 0) side.mr = { mr: m.mr, lkey: m.lkey, rkey: m.rkey, addr: m.addr };
@@ -371,7 +371,7 @@ export class Destroy implements Cmd {
       return [t.kind === 'qp' ? { call: 'destroyQp', args: { qp: q.qp } } : { call: 'destroyCq', args: { cq: q.cq } }];
     };
     // Every CQ drained after it (a destroyed QP's peer sends into nothing), but a destroyed one.
-    const ref = await w.onRef(steps(w.ref), t.kind === 'cq' ? ALL.filter((i) => i !== t.index) : ALL);
+    const ref = w.onRef(steps(w.ref), t.kind === 'cq' ? ALL.filter((i) => i !== t.index) : ALL);
     if (raw(ref.verbs[0]).rawReturn === 0) {
       if (t.kind === 'srq') w.alive.srq = false;
       else if (t.kind === 'cq') w.alive.cqs[t.index] = false;
@@ -380,8 +380,8 @@ export class Destroy implements Cmd {
         w.outstanding[t.index] = 0;
       }
     }
-    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(`destroy ${t.kind}${t.kind === 'srq' ? '' : ` ${t.index}`}`, w.profile, w, raw(real[0]), raw(refv[0])));
-    await recheck(w, ref, true);
+    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(() => `destroy ${t.kind}${t.kind === 'srq' ? '' : ` ${t.index}`}`, w.profile, w, raw(real[0]), raw(refv[0])));
+    recheck(w, ref, true);
   }
   toString() {
     const t = this.target;
