@@ -113,6 +113,8 @@ export const resultOf = <T>(r: StepResult | undefined): T => {
   return r.result as T;
 };
 
+export const REFERENCE_NOT_MODEL = "the fuzzer's reference must be a model opened in this process (modelAdapter)";
+
 const labelOf = (p: Pending) => `#${p.n} ${p.label()}`;
 
 /**
@@ -153,7 +155,7 @@ export class World {
     readonly options: WorldOptions,
   ) {
     const refNow = modelCall(ref.session);
-    if (refNow === undefined) throw new Error("the fuzzer's reference must be a model opened in this process (modelAdapter)");
+    if (refNow === undefined) throw new Error(REFERENCE_NOT_MODEL);
     this.refNow = refNow;
     this.realNow = options.watch === undefined ? modelCall(real.session) : undefined;
   }
