@@ -46,11 +46,24 @@ export interface WrSpec {
 
 const bogus = (key: number) => (key ^ 0x5a5a0000) >>> 0;
 
+/** num_sge as posted for a list of `listed` sges on a queue of `maxSge`. */
+function postedNumSge(numSge: WrSpec['numSge'], listed: number, maxSge: number): number {
+  switch (numSge) {
+    case 'list':
+      return listed;
+    case 'negative':
+      return -1;
+    case 'above-max':
+      return maxSge + 1;
+    case 'zero':
+      return 0;
+  }
+}
+
 function buildRecv(side: Side, spec: WrSpec, maxSge: number): RecvWr {
   const { buffer } = side;
   const sg_list = spec.sges.map((s) => ({ addr: side.recvAddrs[s.slot] as bigint, length: s.length, lkey: s.bogusLkey ? bogus(buffer.lkey) : buffer.lkey }));
-  const numSge = { list: sg_list.length, negative: -1, 'above-max': maxSge + 1, zero: 0 }[spec.numSge];
-  return { wr_id: spec.wr_id, sg_list, num_sge: numSge };
+  return { wr_id: spec.wr_id, sg_list, num_sge: postedNumSge(spec.numSge, sg_list.length, maxSge) };
 }
 
 /** A send WR as generated: where it gathers from, what it targets, each side building its own keys. */
@@ -73,8 +86,7 @@ function buildSend(side: Side, spec: SendSpec, index: number): SendWr {
   const from = spec.fromMr ? side.mr : side.buffer;
   const length = spec.opcode.startsWith('ATOMIC') ? 8 : spec.length;
   const sg_list = length === 0 ? [] : [{ addr: from.addr, length, lkey: from.lkey }];
-  const numSge = { list: sg_list.length, negative: -1, 'above-max': QP_CAP.max_send_sge + 1 }[spec.numSge];
-  const wr: SendWr = { wr_id: BigInt(index + 1), opcode: spec.opcode, send_flags: ['SIGNALED'], sg_list, num_sge: numSge };
+  const wr: SendWr = { wr_id: BigInt(index + 1), opcode: spec.opcode, send_flags: ['SIGNALED'], sg_list, num_sge: postedNumSge(spec.numSge, sg_list.length, QP_CAP.max_send_sge) };
   if (WITH_IMM.has(spec.opcode)) wr.imm_data = spec.imm;
   if (spec.opcode.startsWith('RDMA') || spec.opcode.startsWith('ATOMIC')) {
     const offset = BigInt((spec.slot * 64) % MR_LENGTH);
@@ -89,7 +101,11 @@ type Cmd = fc.AsyncCommand<object, World>;
 const ALL = QPS.map((_, i) => i);
 /** The QPs that receive through the SRQ, and those that send to them. */
 const SRQ_CQS = ALL.filter((i) => QPS[i]?.srq === true || QPS[QPS[i]?.peer ?? i]?.srq === true);
-const pairCqs = (i: number) => [...new Set([i, QPS[i]?.peer ?? i])];
+/** By QP index: its CQ and its peer's, where its sends complete. */
+const PAIR_CQS: readonly (readonly number[])[] = QPS.map((q, i) => (q.peer === i ? [i] : [i, q.peer]));
+/** Who may wait on RNR for a receive queue: the senders to the SRQ, and by QP index the senders to its own. */
+const SENDERS_TO_SRQ = ALL.filter((j) => QPS[QPS[j]?.peer as number]?.srq === true);
+const SENDERS_TO = ALL.map((qp) => ALL.filter((j) => QPS[j]?.peer === qp));
 
 const raw = (r: StepResult | undefined): Raw => resultOf<Raw>(r);
 const accepted = (r: RawPostOutcome, n: number) => (r.rawReturn === 0 ? n : typeof r.badWr === 'number' ? r.badWr : 0);
@@ -115,8 +131,7 @@ export class Post implements Cmd {
     if (srq ? !w.alive.srq : !w.alive.qps[this.qp as number]) return;
     w.begin(this);
     // Who may be waiting on RNR for this queue: a sender to it with sends out.
-    const senders = ALL.filter((j) => (srq ? QPS[QPS[j]?.peer as number]?.srq === true : QPS[j]?.peer === this.qp));
-    const waiting = senders.filter((j) => (w.outstanding[j] ?? 0) > 0);
+    const waiting = (srq ? SENDERS_TO_SRQ : (SENDERS_TO[this.qp as number] as number[])).filter((j) => (w.outstanding[j] ?? 0) > 0);
     // A send waiting on RNR takes a WR when rdmavt's RNR timer fires (rvt_rc_rnr_retry, from
     // rvt_add_rnr_timer's hrtimer), not when the post returns, and rvt_post_srq_recv publishes a
     // list WR by WR: how many a list post finds room for then depends on when the timer fires. So
@@ -126,7 +141,8 @@ export class Post implements Cmd {
     const lists = waiting.length > 0 ? this.wrs.map((spec) => [spec]) : [this.wrs];
     // A post completes nothing but through a waiting sender (both CQs of it and its peer), or by
     // flushing the WRs of a QP in ERR (its own CQ): only those are drained.
-    const cqs = [...new Set([...(srq ? [] : [this.qp as number]), ...waiting.flatMap(pairCqs)])];
+    const cqs = srq ? [] : [this.qp as number];
+    for (const j of waiting) for (const i of PAIR_CQS[j] ?? []) if (!cqs.includes(i)) cqs.push(i);
     for (const [k, list] of lists.entries()) {
       const steps = (s: Side): BatchStep[] => {
         const maxSge = srq ? s.attr.max_sge : QP_CAP.max_recv_sge;
@@ -163,7 +179,7 @@ export class Send implements Cmd {
     // The sends are counted out before the settle accounts for their completions.
     const before = w.outstanding[this.qp] ?? 0;
     w.outstanding[this.qp] = before + this.sends.length;
-    const ref = w.onRef(steps(w.ref), pairCqs(this.qp));
+    const ref = w.onRef(steps(w.ref), PAIR_CQS[this.qp] ?? []);
     const r = raw(ref.verbs[0]) as RawPostOutcome;
     w.outstanding[this.qp] = Math.max(0, (w.outstanding[this.qp] ?? 0) - (this.sends.length - accepted(r, this.sends.length)));
     await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(() => `post_send on QP ${this.qp} of ${this.sends.length} WR(s)`, w.profile, w, raw(real[0]), raw(refv[0])));
@@ -268,7 +284,7 @@ export class Modify implements Cmd {
         { call: 'modifyQp', args: { qp: handle(s), ...modifyOf(s, this.qp, current, to, kind) } },
         { call: 'queryQp', args: { qp: handle(s) } },
       ];
-      const ref = w.onRef(steps(w.ref), pairCqs(this.qp));
+      const ref = w.onRef(steps(w.ref), PAIR_CQS[this.qp] ?? []);
       const ok = raw(ref.verbs[1]).rawReturn === 0;
       // RESET drops the send queue without completions.
       if (ok && to === 'RESET') w.outstanding[this.qp] = 0;

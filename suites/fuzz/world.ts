@@ -45,7 +45,7 @@ interface Pending {
   ref: PhaseResult;
   check: Check;
   /** Run when the real side's results are in, before the next command is built (a new lkey). */
-  after?: (real: StepResult[]) => void;
+  after: ((real: StepResult[]) => void) | undefined;
   /** By QP index: completions that came after the drain gave up, in place of the drain's (World.settleLate). */
   late?: Map<number, WorkCompletion[]>;
 }
@@ -198,8 +198,7 @@ export class World {
         this.account(i, completions);
       }
       // Another pass only while a QP with a finite RNR retry has sends out, and the last pass moved something.
-      const finite = drained.some((i) => QPS[i]?.rnr_retry !== 7 && this.outstanding[i] !== 0);
-      if (!finite || (got === 0 && pass > 0)) break;
+      if ((got === 0 && pass > 0) || !this.finiteRetryWaits(drained)) break;
     }
     for (const i of drained) wcs[i] ??= [];
     const { events } = this.refNow('getAsyncEvents', {});
@@ -211,6 +210,12 @@ export class World {
     const answer = runStepsNow(this.ref.session, this.refNow, steps);
     if (answer instanceof Promise) throw new Error('a reference phase waited: its steps hold no drain');
     return answer.results;
+  }
+
+  /** Whether one of `qps` has a finite RNR retry and sends out. */
+  private finiteRetryWaits(qps: readonly number[]): boolean {
+    for (const i of qps) if (QPS[i]?.rnr_retry !== 7 && this.outstanding[i] !== 0) return true;
+    return false;
   }
 
   /** The reference's completions on QP i's CQ: its sends are no longer outstanding. */
@@ -236,7 +241,7 @@ export class World {
     }
     steps.push({ call: 'getAsyncEvents', args: {} });
     // The command's number in its sequence (from 1), so that a report names the one that diverged.
-    this.pending.push({ label, n: this.executed, steps, verbCount, drained, ref, check, ...(options?.after === undefined ? {} : { after: options.after }) });
+    this.pending.push({ label, n: this.executed, steps, verbCount, drained, ref, check, after: options?.after });
     if (options?.barrier === true || this.pending.length >= this.options.chunk) return this.flush();
   }
 
