@@ -137,6 +137,20 @@ describe('drain', () => {
     }
   });
 
+  it('looks again at least once, however late the clock says it is after the first look', async () => {
+    let polls = 0;
+    const session = { pollCq: async () => ({ rawReturn: 0, completions: ++polls === 2 ? [completion(1n)] : [] }) };
+    // every reading of the clock 10 ms after the last: as if the process never ran in between
+    let clock = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => (clock += 10));
+    try {
+      expect(await drain(session, { cq: 1, expect: 1, waitMs: 5 })).toHaveLength(1);
+      expect(polls).toBe(2);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   it('sleeps between polls once the quick polls are spent, and returns what came when the wait is over', async () => {
     let polls = 0;
     const session = { pollCq: async () => ({ rawReturn: 0, completions: ++polls === 1 ? [completion(1n)] : [] }) };
