@@ -28,6 +28,24 @@ const TRACED: Partial<Record<CallName, (result: Record<string, unknown>) => Reco
   runConcurrent: (result) => ({ ...result, records: [], operations: Array.isArray(result.records) ? result.records.length / RECORD_WIDTH : 0 }),
 };
 
+/** `result` with, where it has a return value, its normalised errno and sign. */
+function withNormalised(result: Record<string, unknown>, layer: Layer): Record<string, unknown> {
+  const errnoSet = typeof result.errnoSet === 'number' ? result.errnoSet : undefined;
+  return typeof result.rawReturn === 'number' ? { ...result, ...normaliseReturn(result.rawReturn, layer, errnoSet) } : result;
+}
+
+/**
+ * The verbs of a session that this process's model serves (adapters/model/session.ts modelCall),
+ * as tracedVerbs gives them but neither validated nor traced: no boundary lies between the caller
+ * and the model's own values, and a caller that opens sessions by the thousand (the fuzzer, two a
+ * run) spent a good part of its setup parsing them. Arguments are passed as given: no defaults.
+ */
+export function modelVerbs(session: Session, layer: Layer): Verbs {
+  const verbs = {} as Record<CallName, (args: unknown) => Promise<unknown>>;
+  for (const name of callNames) verbs[name] = async (args: unknown) => withNormalised((await (session[name] as (a: unknown) => Promise<unknown>)(args)) as Record<string, unknown>, layer);
+  return verbs as unknown as Verbs;
+}
+
 /** The adapter broke its own contract (malformed result): a harness-level error, not a verbs failure. */
 export class AdapterContractError extends Error {
   override name = 'AdapterContractError';
@@ -54,9 +72,7 @@ export function tracedVerbs(session: Session, layer: Layer, trace: TraceEntry[],
         if (!parsed.success) {
           throw new AdapterContractError(`adapter returned a malformed result for ${name}: ${parsed.error.message}`);
         }
-        const result = parsed.data as Record<string, unknown>;
-        const errnoSet = typeof result.errnoSet === 'number' ? result.errnoSet : undefined;
-        const normalised = typeof result.rawReturn === 'number' ? { ...result, ...normaliseReturn(result.rawReturn, layer, errnoSet) } : result;
+        const normalised = withNormalised(parsed.data as Record<string, unknown>, layer);
         entry.result = TRACED[name]?.(normalised) ?? normalised;
         return normalised;
       } catch (error) {

@@ -103,7 +103,8 @@ function fail(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, status: W
  */
 function responderError(
   state: ModelState,
-  sender: [number, Qp],
+  senderHandle: number,
+  sender: Qp,
   responder: [number, Qp],
   wqe: SendWqe,
   statuses: { send: WcStatus; recv: WcStatus },
@@ -114,14 +115,21 @@ function responderError(
     cqEnter(state, dest.recv_cq, { wr_id: taken.wr_id, status: statuses.recv, opcode: 'RECV', qp_num: dest.qp_num, vendor_err: 0, with_imm: false });
   }
   state.behaviour.errorQp(state, peerHandle, dest);
-  return fail(state, sender[0], sender[1], wqe, statuses.send);
+  return fail(state, senderHandle, sender, wqe, statuses.send);
 }
+
+/** What a WR without an RDMA target is read as (read only). */
+const NO_RDMA = Object.freeze({ remote_addr: 0n, rkey: 0 });
 
 const INV_ERR = { send: 'REM_INV_REQ_ERR', recv: 'LOC_QP_OP_ERR' } as const;
 const ACC_ERR = { send: 'REM_ACCESS_ERR', recv: 'LOC_PROT_ERR' } as const;
 
 function findQp(state: ModelState, qpNum: number | undefined): [number, Qp] | undefined {
-  for (const entry of state.qps) if (entry[1].qp_num === qpNum) return entry;
+  // By key, not by entry: a waiting send looks its peer up after every verb, and each entry was an array.
+  for (const handle of state.qps.keys()) {
+    const qp = state.qps.get(handle) as Qp;
+    if (qp.qp_num === qpNum) return [handle, qp];
+  }
   return undefined;
 }
 
@@ -178,7 +186,6 @@ function remoteRange(state: ModelState, dest: Qp, rdma: { remote_addr: bigint; r
 function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): Step {
   const { wr } = wqe;
   const b = state.behaviour;
-  const sender: [number, Qp] = [handle, qp];
   const peer = findQp(state, qp.attr.dest_qp_num);
   // loopback_qp_drop: no such QP, not receiving, or another QP type; an RC requester sees RETRY_EXC_ERR.
   if (peer === undefined || !b.stateAllows(peer[1].state, 'PROCESS_RECV') || peer[1].type !== qp.type) {
@@ -190,7 +197,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
   let resolved: Segment[] | undefined;
   const local = () => (resolved ??= resolveSgl(state, qp.pd, wr.sg_list, undefined) ?? []);
   const length = () => local().reduce((n, s) => n + s.length, 0);
-  const rdma = wr.rdma ?? { remote_addr: 0n, rkey: 0 };
+  const rdma = wr.rdma ?? NO_RDMA;
   let taken: Taken | undefined;
 
   switch (wr.opcode) {
@@ -198,41 +205,41 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     case 'SEND_WITH_IMM': {
       const got = getRwqe(state, dest, false);
       if (got === 'rnr') return rnrNak(state, handle, qp, wqe);
-      if (got === 'op_err') return responderError(state, sender, peer, wqe, { send: 'REM_OP_ERR', recv: 'LOC_QP_OP_ERR' }, undefined);
+      if (got === 'op_err') return responderError(state, handle, qp, peer, wqe, { send: 'REM_OP_ERR', recv: 'LOC_QP_OP_ERR' }, undefined);
       taken = got;
       // wqe->length > qp->r_len: inv_err, the receive completes LOC_QP_OP_ERR (not LOC_LEN_ERR).
-      if (!scatter(got.segments, gather(local()))) return responderError(state, sender, peer, wqe, INV_ERR, got.rwqe);
+      if (!scatter(got.segments, gather(local()))) return responderError(state, handle, qp, peer, wqe, INV_ERR, got.rwqe);
       break;
     }
     case 'RDMA_WRITE_WITH_IMM':
     case 'RDMA_WRITE': {
-      if (!access.includes('REMOTE_WRITE')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
+      if (!access.includes('REMOTE_WRITE')) return responderError(state, handle, qp, peer, wqe, INV_ERR, undefined);
       // The write with immediate takes its receive first, so a bad rkey fails a consumed receive.
       if (wr.opcode === 'RDMA_WRITE_WITH_IMM') {
         const got = getRwqe(state, dest, true);
         if (got === 'rnr') return rnrNak(state, handle, qp, wqe);
-        if (got === 'op_err') return responderError(state, sender, peer, wqe, { send: 'REM_OP_ERR', recv: 'LOC_QP_OP_ERR' }, undefined);
+        if (got === 'op_err') return responderError(state, handle, qp, peer, wqe, { send: 'REM_OP_ERR', recv: 'LOC_QP_OP_ERR' }, undefined);
         taken = got;
       }
       // do_write: a zero-length write checks no rkey.
       if (length() === 0) break;
       const target = remoteRange(state, dest, rdma, length(), 'REMOTE_WRITE');
-      if (target === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, taken?.rwqe);
+      if (target === undefined) return responderError(state, handle, qp, peer, wqe, ACC_ERR, taken?.rwqe);
       scatter([target], gather(local()));
       break;
     }
     case 'RDMA_READ': {
-      if (!access.includes('REMOTE_READ')) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
+      if (!access.includes('REMOTE_READ')) return responderError(state, handle, qp, peer, wqe, INV_ERR, undefined);
       const source = remoteRange(state, dest, rdma, length(), 'REMOTE_READ');
-      if (source === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, undefined);
+      if (source === undefined) return responderError(state, handle, qp, peer, wqe, ACC_ERR, undefined);
       scatter(local(), gather([source]));
       break;
     }
     case 'ATOMIC_CMP_AND_SWP':
     case 'ATOMIC_FETCH_AND_ADD': {
-      if (!access.includes('REMOTE_ATOMIC') || rdma.remote_addr % 8n !== 0n) return responderError(state, sender, peer, wqe, INV_ERR, undefined);
+      if (!access.includes('REMOTE_ATOMIC') || rdma.remote_addr % 8n !== 0n) return responderError(state, handle, qp, peer, wqe, INV_ERR, undefined);
       const target = remoteRange(state, dest, rdma, 8, 'REMOTE_ATOMIC');
-      if (target === undefined) return responderError(state, sender, peer, wqe, ACC_ERR, undefined);
+      if (target === undefined) return responderError(state, handle, qp, peer, wqe, ACC_ERR, undefined);
       // The WR carries no compare_add or swap (SendWr has none): both are 0, so the target keeps
       // its value (adding 0; swapping 0 for 0) and the original 8 bytes land in the first sge.
       scatter(local().slice(0, 1), gather([target]));

@@ -46,11 +46,24 @@ export interface WrSpec {
 
 const bogus = (key: number) => (key ^ 0x5a5a0000) >>> 0;
 
+/** num_sge as posted for a list of `listed` sges on a queue of `maxSge`. */
+function postedNumSge(numSge: WrSpec['numSge'], listed: number, maxSge: number): number {
+  switch (numSge) {
+    case 'list':
+      return listed;
+    case 'negative':
+      return -1;
+    case 'above-max':
+      return maxSge + 1;
+    case 'zero':
+      return 0;
+  }
+}
+
 function buildRecv(side: Side, spec: WrSpec, maxSge: number): RecvWr {
   const { buffer } = side;
   const sg_list = spec.sges.map((s) => ({ addr: side.recvAddrs[s.slot] as bigint, length: s.length, lkey: s.bogusLkey ? bogus(buffer.lkey) : buffer.lkey }));
-  const numSge = { list: sg_list.length, negative: -1, 'above-max': maxSge + 1, zero: 0 }[spec.numSge];
-  return { wr_id: spec.wr_id, sg_list, num_sge: numSge };
+  return { wr_id: spec.wr_id, sg_list, num_sge: postedNumSge(spec.numSge, sg_list.length, maxSge) };
 }
 
 /** A send WR as generated: where it gathers from, what it targets, each side building its own keys. */
@@ -73,8 +86,7 @@ function buildSend(side: Side, spec: SendSpec, index: number): SendWr {
   const from = spec.fromMr ? side.mr : side.buffer;
   const length = spec.opcode.startsWith('ATOMIC') ? 8 : spec.length;
   const sg_list = length === 0 ? [] : [{ addr: from.addr, length, lkey: from.lkey }];
-  const numSge = { list: sg_list.length, negative: -1, 'above-max': QP_CAP.max_send_sge + 1 }[spec.numSge];
-  const wr: SendWr = { wr_id: BigInt(index + 1), opcode: spec.opcode, send_flags: ['SIGNALED'], sg_list, num_sge: numSge };
+  const wr: SendWr = { wr_id: BigInt(index + 1), opcode: spec.opcode, send_flags: ['SIGNALED'], sg_list, num_sge: postedNumSge(spec.numSge, sg_list.length, QP_CAP.max_send_sge) };
   if (WITH_IMM.has(spec.opcode)) wr.imm_data = spec.imm;
   if (spec.opcode.startsWith('RDMA') || spec.opcode.startsWith('ATOMIC')) {
     const offset = BigInt((spec.slot * 64) % MR_LENGTH);
@@ -89,15 +101,19 @@ type Cmd = fc.AsyncCommand<object, World>;
 const ALL = QPS.map((_, i) => i);
 /** The QPs that receive through the SRQ, and those that send to them. */
 const SRQ_CQS = ALL.filter((i) => QPS[i]?.srq === true || QPS[QPS[i]?.peer ?? i]?.srq === true);
-const pairCqs = (i: number) => [...new Set([i, QPS[i]?.peer ?? i])];
+/** By QP index: its CQ and its peer's, where its sends complete. */
+const PAIR_CQS: readonly (readonly number[])[] = QPS.map((q, i) => (q.peer === i ? [i] : [i, q.peer]));
+/** Who may wait on RNR for a receive queue: the senders to the SRQ, and by QP index the senders to its own. */
+const SENDERS_TO_SRQ = ALL.filter((j) => QPS[QPS[j]?.peer as number]?.srq === true);
+const SENDERS_TO = ALL.map((qp) => ALL.filter((j) => QPS[j]?.peer === qp));
 
 const raw = (r: StepResult | undefined): Raw => resultOf<Raw>(r);
 const accepted = (r: RawPostOutcome, n: number) => (r.rawReturn === 0 ? n : typeof r.badWr === 'number' ? r.badWr : 0);
 
 /** After a phase that failed a completion or may have moved a QP: whether the reference pair is still in RTS. */
-async function recheck(w: World, ref: PhaseResult, moved: boolean): Promise<void> {
+function recheck(w: World, ref: PhaseResult, moved: boolean): void {
   if (!w.rts) return;
-  if (moved || ref.wcs.some((wcs) => wcs?.some((wc) => wc.status !== 'SUCCESS'))) w.rts = await w.pairInRts();
+  if (moved || ref.wcs.some((wcs) => wcs?.some((wc) => wc.status !== 'SUCCESS'))) w.rts = w.pairInRts();
 }
 
 /** A post of receives: to the SRQ, or to a QP's own receive queue (post_recv). */
@@ -115,8 +131,7 @@ export class Post implements Cmd {
     if (srq ? !w.alive.srq : !w.alive.qps[this.qp as number]) return;
     w.begin(this);
     // Who may be waiting on RNR for this queue: a sender to it with sends out.
-    const senders = ALL.filter((j) => (srq ? QPS[QPS[j]?.peer as number]?.srq === true : QPS[j]?.peer === this.qp));
-    const waiting = senders.filter((j) => (w.outstanding[j] ?? 0) > 0);
+    const waiting = (srq ? SENDERS_TO_SRQ : (SENDERS_TO[this.qp as number] as number[])).filter((j) => (w.outstanding[j] ?? 0) > 0);
     // A send waiting on RNR takes a WR when rdmavt's RNR timer fires (rvt_rc_rnr_retry, from
     // rvt_add_rnr_timer's hrtimer), not when the post returns, and rvt_post_srq_recv publishes a
     // list WR by WR: how many a list post finds room for then depends on when the timer fires. So
@@ -126,18 +141,19 @@ export class Post implements Cmd {
     const lists = waiting.length > 0 ? this.wrs.map((spec) => [spec]) : [this.wrs];
     // A post completes nothing but through a waiting sender (both CQs of it and its peer), or by
     // flushing the WRs of a QP in ERR (its own CQ): only those are drained.
-    const cqs = [...new Set([...(srq ? [] : [this.qp as number]), ...waiting.flatMap(pairCqs)])];
+    const cqs = srq ? [] : [this.qp as number];
+    for (const j of waiting) for (const i of PAIR_CQS[j] ?? []) if (!cqs.includes(i)) cqs.push(i);
     for (const [k, list] of lists.entries()) {
       const steps = (s: Side): BatchStep[] => {
         const maxSge = srq ? s.attr.max_sge : QP_CAP.max_recv_sge;
         const wrs = list.map((spec) => buildRecv(s, spec, maxSge));
         return [srq ? { call: 'postSrqRecv', args: { srq: s.srq, wrs } } : { call: 'postRecv', args: { qp: (s.qps[this.qp as number] as Side['qps'][number]).qp, wrs } }];
       };
-      const ref = await w.onRef(steps(w.ref), cqs);
+      const ref = w.onRef(steps(w.ref), cqs);
       const label = () => (lists.length > 1 ? `${String(this)} WR ${k + 1}` : String(this));
-      const what = `${srq ? 'post_srq_recv' : `post_recv on QP ${this.qp}`} of ${list.length} WR(s)`;
+      const what = () => `${srq ? 'post_srq_recv' : `post_recv on QP ${this.qp}`} of ${list.length} WR(s)`;
       await w.onReal(label, steps(w.real), ref, (real, refv) => sameOutcome(what, w.profile, w, raw(real[0]), raw(refv[0])));
-      await recheck(w, ref, false);
+      recheck(w, ref, false);
       if (raw(ref.verbs[0]).rawReturn !== 0) break;
     }
   }
@@ -163,11 +179,11 @@ export class Send implements Cmd {
     // The sends are counted out before the settle accounts for their completions.
     const before = w.outstanding[this.qp] ?? 0;
     w.outstanding[this.qp] = before + this.sends.length;
-    const ref = await w.onRef(steps(w.ref), pairCqs(this.qp));
+    const ref = w.onRef(steps(w.ref), PAIR_CQS[this.qp] ?? []);
     const r = raw(ref.verbs[0]) as RawPostOutcome;
     w.outstanding[this.qp] = Math.max(0, (w.outstanding[this.qp] ?? 0) - (this.sends.length - accepted(r, this.sends.length)));
-    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(`post_send on QP ${this.qp} of ${this.sends.length} WR(s)`, w.profile, w, raw(real[0]), raw(refv[0])));
-    await recheck(w, ref, false);
+    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(() => `post_send on QP ${this.qp} of ${this.sends.length} WR(s)`, w.profile, w, raw(real[0]), raw(refv[0])));
+    recheck(w, ref, false);
   }
   toString() {
     return `send(${this.qp}; ${this.sends.map((s) => `${s.opcode}:${s.length}${s.fromMr ? '@mr' : ''}${s.numSge === 'list' ? '' : `/${s.numSge}`}${s.opcode.startsWith('RDMA') || s.opcode.startsWith('ATOMIC') ? `>${s.remote}:${s.slot}` : ''}`).join(', ')})`;
@@ -186,9 +202,9 @@ export class ArmLimit implements Cmd {
       { call: 'modifySrq', args: { srq: s.srq, attr: { srq_limit: this.limit }, mask: ['LIMIT'] } },
       { call: 'querySrq', args: { srq: s.srq } },
     ];
-    const ref = await w.onRef(steps(w.ref), []);
+    const ref = w.onRef(steps(w.ref), []);
     await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
-      sameOutcome(`modify_srq LIMIT ${this.limit}`, w.profile, w, raw(real[0]), raw(refv[0]));
+      sameOutcome(() => `modify_srq LIMIT ${this.limit}`, w.profile, w, raw(real[0]), raw(refv[0]));
       const limit = (r: StepResult[]) => resultOf<{ attr: { srq_limit: number } | null }>(r[1]).attr?.srq_limit;
       same('srq_limit after modify', limit(real), limit(refv));
     });
@@ -215,9 +231,9 @@ export class Resize implements Cmd {
     ]);
     const realRaw = raw(real[0]);
     const granted = realRaw.rawReturn === 0 ? (resultOf<{ attr: { max_wr: number } | null }>(real[1]).attr?.max_wr ?? this.maxWr) : this.maxWr;
-    const ref = await w.onRef([{ call: 'modifySrq', args: { srq: w.ref.srq, attr: { max_wr: granted }, mask: ['MAX_WR'] } }], SRQ_CQS);
+    const ref = w.onRef([{ call: 'modifySrq', args: { srq: w.ref.srq, attr: { max_wr: granted }, mask: ['MAX_WR'] } }], SRQ_CQS);
     if (realRaw.rawReturn === 0) w.real.attr.max_wr = granted;
-    await w.onReal(() => String(this), [], ref, (_real, refv) => sameOutcome(`modify_srq MAX_WR ${this.maxWr}`, w.profile, w, realRaw, raw(refv[0])));
+    await w.onReal(() => String(this), [], ref, (_real, refv) => sameOutcome(() => `modify_srq MAX_WR ${this.maxWr}`, w.profile, w, realRaw, raw(refv[0])));
   }
   toString() {
     return `resize(${this.maxWr})`;
@@ -261,25 +277,25 @@ export class Modify implements Cmd {
     const targets: QpState[] = this.kind === 'reconnect' ? ['RESET', 'INIT', 'RTR', 'RTS'] : [this.to];
     for (const to of targets) {
       // The attributes follow the reference's state; the implementation's is compared by the queries around it.
-      const current = (await w.ref.session.queryQp({ qp: handle(w.ref) })).state ?? 'RESET';
+      const current = w.refNow('queryQp', { qp: handle(w.ref) }).state ?? 'RESET';
       const kind = this.kind === 'reconnect' ? 'valid' : this.kind;
       const steps = (s: Side): BatchStep[] => [
         { call: 'queryQp', args: { qp: handle(s) } },
         { call: 'modifyQp', args: { qp: handle(s), ...modifyOf(s, this.qp, current, to, kind) } },
         { call: 'queryQp', args: { qp: handle(s) } },
       ];
-      const ref = await w.onRef(steps(w.ref), pairCqs(this.qp));
+      const ref = w.onRef(steps(w.ref), PAIR_CQS[this.qp] ?? []);
       const ok = raw(ref.verbs[1]).rawReturn === 0;
       // RESET drops the send queue without completions.
       if (ok && to === 'RESET') w.outstanding[this.qp] = 0;
       const check: Check = (real, refv) => {
         const query = (side: Side, r: StepResult | undefined) => viewQp(side, w.profile, resultOf(r));
-        same(`query_qp of QP ${this.qp} before`, query(w.real, real[0]), query(w.ref, refv[0]));
-        sameOutcome(`modify_qp of QP ${this.qp} ${current} -> ${to} (${kind})`, w.profile, w, raw(real[1]), raw(refv[1]));
-        same(`query_qp of QP ${this.qp} after`, query(w.real, real[2]), query(w.ref, refv[2]));
+        same(() => `query_qp of QP ${this.qp} before`, query(w.real, real[0]), query(w.ref, refv[0]));
+        sameOutcome(() => `modify_qp of QP ${this.qp} ${current} -> ${to} (${kind})`, w.profile, w, raw(real[1]), raw(refv[1]));
+        same(() => `query_qp of QP ${this.qp} after`, query(w.real, real[2]), query(w.ref, refv[2]));
       };
       await w.onReal(() => `${String(this)} ${current}->${to}`, steps(w.real), ref, check);
-      await recheck(w, ref, this.qp <= 1);
+      recheck(w, ref, this.qp <= 1);
       if (!ok) break;
     }
   }
@@ -301,9 +317,9 @@ export class Query implements Cmd {
       { call: 'queryQp', args: { qp: (s.qps[this.qp] as Side['qps'][number]).qp } },
       { call: 'querySrq', args: { srq: s.srq } },
     ];
-    const ref = await w.onRef(steps(w.ref), []);
+    const ref = w.onRef(steps(w.ref), []);
     await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
-      same(`query_qp of QP ${this.qp}`, viewQp(w.real, w.profile, resultOf(real[0])), viewQp(w.ref, w.profile, resultOf(refv[0])));
+      same(() => `query_qp of QP ${this.qp}`, viewQp(w.real, w.profile, resultOf(real[0])), viewQp(w.ref, w.profile, resultOf(refv[0])));
       same('query_srq', resultOf(real[1]), resultOf(refv[1]));
     });
   }
@@ -328,13 +344,13 @@ export class CycleMr implements Cmd {
     w.begin(this);
     if (w.alive.mr) {
       const steps = (s: Side): BatchStep[] => [{ call: 'deregMr', args: { mr: s.mr.mr ?? 0 } }];
-      const ref = await w.onRef(steps(w.ref), ALL);
+      const ref = w.onRef(steps(w.ref), ALL);
       if (raw(ref.verbs[0]).rawReturn === 0) w.alive.mr = false;
       await w.onReal(() => `${String(this)} dereg`, steps(w.real), ref, (real, refv) => sameOutcome('dereg_mr of the second MR', w.profile, w, raw(real[0]), raw(refv[0])));
-      await recheck(w, ref, true);
+      recheck(w, ref, true);
       return;
     }
-    const ref = await w.onRef([regMrStep(w.ref)], []);
+    const ref = w.onRef([regMrStep(w.ref)], []);
     const made = (side: Side, r: StepResult | undefined) => {
       const m = resultOf<{ rawReturn: number; mr: number | null; lkey: number; rkey: number; addr: bigint }>(r);
       if (m.rawReturn === 0) side.mr = { mr: m.mr, lkey: m.lkey, rkey: m.rkey, addr: m.addr };
@@ -371,7 +387,7 @@ export class Destroy implements Cmd {
       return [t.kind === 'qp' ? { call: 'destroyQp', args: { qp: q.qp } } : { call: 'destroyCq', args: { cq: q.cq } }];
     };
     // Every CQ drained after it (a destroyed QP's peer sends into nothing), but a destroyed one.
-    const ref = await w.onRef(steps(w.ref), t.kind === 'cq' ? ALL.filter((i) => i !== t.index) : ALL);
+    const ref = w.onRef(steps(w.ref), t.kind === 'cq' ? ALL.filter((i) => i !== t.index) : ALL);
     if (raw(ref.verbs[0]).rawReturn === 0) {
       if (t.kind === 'srq') w.alive.srq = false;
       else if (t.kind === 'cq') w.alive.cqs[t.index] = false;
@@ -380,8 +396,8 @@ export class Destroy implements Cmd {
         w.outstanding[t.index] = 0;
       }
     }
-    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(`destroy ${t.kind}${t.kind === 'srq' ? '' : ` ${t.index}`}`, w.profile, w, raw(real[0]), raw(refv[0])));
-    await recheck(w, ref, true);
+    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(() => `destroy ${t.kind}${t.kind === 'srq' ? '' : ` ${t.index}`}`, w.profile, w, raw(real[0]), raw(refv[0])));
+    recheck(w, ref, true);
   }
   toString() {
     const t = this.target;

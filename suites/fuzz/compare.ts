@@ -25,9 +25,12 @@ export function equal(a: unknown, b: unknown): boolean {
 
 export const show = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `0x${x.toString(16)}` : x));
 
-export function same(what: string, real: unknown, ref: unknown): void {
+/** What a comparison compares, in a divergence's message: a function where the text costs a template per command, built only when one diverges. */
+export type What = string | (() => string);
+
+export function same(what: What, real: unknown, ref: unknown): void {
   if (equal(real, ref)) return;
-  throw new Divergence(`${what}: implementation ${show(real)}, reference ${show(ref)}`);
+  throw new Divergence(`${typeof what === 'string' ? what : what()}: implementation ${show(real)}, reference ${show(ref)}`);
 }
 
 export type Raw = { rawReturn: number; badWr?: unknown };
@@ -45,7 +48,7 @@ function outcome(profile: Profile, side: Side, r: Raw) {
 }
 
 /** The two returns agree as far as `outcome` says. The same raw result on the same layer agrees at every level, without building them. */
-export function sameOutcome(what: string, profile: Profile, sides: { real: Side; ref: Side }, real: Raw, ref: Raw): void {
+export function sameOutcome(what: What, profile: Profile, sides: { real: Side; ref: Side }, real: Raw, ref: Raw): void {
   if (real.rawReturn === ref.rawReturn && real.badWr === ref.badWr && sides.real.layer === sides.ref.layer) return;
   same(what, outcome(profile, sides.real, real), outcome(profile, sides.ref, ref));
 }
@@ -88,7 +91,7 @@ function sameWc(real: WorkCompletion, ref: WorkCompletion, profile: Profile): bo
 }
 
 /** The completions of one CQ agree, each work queue's in order; the QP numbers mapped to each side's own QPs. */
-export function sameCompletions(what: string, profile: Profile, sides: { real: Side; ref: Side }, real: WorkCompletion[], ref: WorkCompletion[]): void {
+export function sameCompletions(what: What, profile: Profile, sides: { real: Side; ref: Side }, real: WorkCompletion[], ref: WorkCompletion[]): void {
   // Fast path: nearly always equal field for field, and the QP numbers then map alike.
   if (real.length === ref.length && real.every((wc, i) => sameWc(wc, ref[i] as WorkCompletion, profile) && qpIndex(sides.real, wc.qp_num) === qpIndex(sides.ref, (ref[i] as WorkCompletion).qp_num))) {
     if (profile === 'documented' || real.every((wc, i) => wc.status !== 'SUCCESS' || !isRecv(wc) || qpIndex(sides.real, wc.src_qp) === qpIndex(sides.ref, (ref[i] as WorkCompletion).src_qp))) return;

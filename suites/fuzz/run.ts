@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import type { Adapter, CaseWatch, Profile } from '../../adapters/adapter.js';
 import { isModel } from '../../adapters/model/index.js';
+import { modelCall } from '../../adapters/model/session.js';
 import { UserError } from '../../spec/errors.js';
 import { type Mode, SRQ, commandArbitraries, modeArbitrary } from './commands.js';
 import { Timeout, bounded } from '../bounded.js';
 import { type Side, openSide } from './side.js';
-import { KernelFinding, LATE_WAIT_MS, Unobservable, World } from './world.js';
+import { KernelFinding, LATE_WAIT_MS, REFERENCE_NOT_MODEL, Unobservable, World } from './world.js';
 import { type ExpectedWarning, type KnownWarningEntry, toleratingKnownWarnings } from './known-warnings.js';
 import { type CorpusReport, type CoverageSource, GuidedSequence, Guide } from './corpus.js';
 
@@ -129,6 +130,7 @@ export interface FuzzReport {
 export const REPLAY_HINT = "copy the whole replay command from fuzz.json (divergence.replay): its --seed, --path, --profile and --max-commands go together";
 
 export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
+  await ensureModelReference(options.reference);
   const info = await options.adapter.info();
   const resize = info.capabilities.includes('srq_resize');
   const commandTimeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
@@ -269,6 +271,14 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     skipped: [...skipped].map(([reason, commands]) => ({ reason, commands })),
     ...(guide === undefined ? {} : { corpus: guide.report() }),
   };
+}
+
+/** The reference is called synchronously (world.ts): a model of this process, said once rather than as every run's divergence. */
+async function ensureModelReference(reference: Adapter): Promise<void> {
+  const session = await reference.open();
+  const isModelSession = modelCall(session) !== undefined;
+  await session.close();
+  if (!isModelSession) throw new Error(REFERENCE_NOT_MODEL);
 }
 
 /**

@@ -4,8 +4,9 @@ import type { AsyncEvent } from '../../spec/verbs/events.js';
 import type { WorkCompletion } from '../../spec/verbs/wc.js';
 import { Timeout, bounded } from '../bounded.js';
 import { Divergence, sameCompletions, settleEvents } from './compare.js';
-import { executeSteps } from '../../adapters/batch.js';
+import { type BatchResult, executeSteps, runStepsNow } from '../../adapters/batch.js';
 import { REFUSED } from '../../adapters/kernel/control.js';
+import { type ModelCall, modelCall } from '../../adapters/model/session.js';
 import { QPS, type Side } from './side.js';
 
 /** What the watch saw (a kernel oops, lockup or warning) or a command that never answered: a result, not a hang. */
@@ -34,7 +35,7 @@ export interface PhaseResult {
 export type Check = (real: StepResult[], ref: StepResult[]) => void;
 
 interface Pending {
-  /** The command's name in a report: built only when one is made (a run makes thousands of commands). */
+  /** The command's name in a report (labelOf): built only when one is made (a run makes thousands of commands). */
   label: () => string;
   /** The command's number in its sequence, from 1. */
   n: number;
@@ -44,7 +45,7 @@ interface Pending {
   ref: PhaseResult;
   check: Check;
   /** Run when the real side's results are in, before the next command is built (a new lkey). */
-  after?: (real: StepResult[]) => void;
+  after: ((real: StepResult[]) => void) | undefined;
   /** By QP index: completions that came after the drain gave up, in place of the drain's (World.settleLate). */
   late?: Map<number, WorkCompletion[]>;
 }
@@ -112,12 +113,20 @@ export const resultOf = <T>(r: StepResult | undefined): T => {
   return r.result as T;
 };
 
+export const REFERENCE_NOT_MODEL = "the fuzzer's reference must be a model opened in this process (modelAdapter)";
+
+const labelOf = (p: Pending) => `#${p.n} ${p.label()}`;
+
 /**
  * Both sides of a run and what the reference's answers say of them. A command runs on the
  * reference at once and leaves its real-side steps (its verbs, then a drain of each CQ it may
  * complete on, expecting as many as the reference completed, then the async events) pending; a
  * chunk of pending commands is executed on the implementation in one executeSteps call and each
  * command's results are compared in order, so a divergence names the command that diverged.
+ *
+ * The reference is a model of this process, called synchronously (modelCall): a promise per
+ * verb was much of a run's time. So is an implementation that is one with no watch (a model
+ * against the model, a mutant); any other goes through executeSteps under its watch and timeout.
  */
 export class World {
   executed = 0;
@@ -135,12 +144,21 @@ export class World {
   private pending: Pending[] = [];
   /** Events the reference raised that the implementation has not delivered yet (settleEvents). */
   private owedEvents: string[] = [];
+  /** The reference's verbs, answered at once. */
+  readonly refNow: ModelCall;
+  /** The implementation's verbs answered at once, where it is a model of this process with nothing to watch. */
+  private readonly realNow: ModelCall | undefined;
 
   constructor(
     readonly real: Side,
     readonly ref: Side,
     readonly options: WorldOptions,
-  ) {}
+  ) {
+    const refNow = modelCall(ref.session);
+    if (refNow === undefined) throw new Error(REFERENCE_NOT_MODEL);
+    this.refNow = refNow;
+    this.realNow = options.watch === undefined ? modelCall(real.session) : undefined;
+  }
 
   get profile(): Profile {
     return this.options.profile;
@@ -164,14 +182,14 @@ export class World {
    * the verb after it was set, and a device's short timer fires long before the drain gives up),
    * so no command leaves a timer pending for the next one.
    */
-  async onRef(steps: BatchStep[], cqs: readonly number[]): Promise<PhaseResult> {
-    const verbs = steps.length === 0 ? [] : (await executeSteps(this.ref.session, steps)).results;
+  onRef(steps: BatchStep[], cqs: readonly number[]): PhaseResult {
+    const verbs = steps.length === 0 ? [] : this.refSteps(steps);
     const wcs: (WorkCompletion[] | undefined)[] = [];
     const drained = cqs.filter((i) => this.alive.cqs[i]);
     for (let pass = 0; pass < 8; pass++) {
       let got = 0;
       for (const i of drained) {
-        const { completions } = await this.ref.session.pollCq({ cq: (this.ref.qps[i] as Side['qps'][number]).cq, max: 4096 });
+        const { completions } = this.refNow('pollCq', { cq: (this.ref.qps[i] as Side['qps'][number]).cq, max: 4096 });
         if (completions.length === 0) continue;
         got += completions.length;
         const known = wcs[i];
@@ -180,12 +198,24 @@ export class World {
         this.account(i, completions);
       }
       // Another pass only while a QP with a finite RNR retry has sends out, and the last pass moved something.
-      const finite = drained.some((i) => QPS[i]?.rnr_retry !== 7 && this.outstanding[i] !== 0);
-      if (!finite || (got === 0 && pass > 0)) break;
+      if ((got === 0 && pass > 0) || !this.finiteRetryWaits(drained)) break;
     }
     for (const i of drained) wcs[i] ??= [];
-    const { events } = await this.ref.session.getAsyncEvents({});
+    const { events } = this.refNow('getAsyncEvents', {});
     return { verbs, wcs, events };
+  }
+
+  /** Steps on the reference, as executeSteps runs them; they hold no drain, so nothing waits. */
+  private refSteps(steps: readonly BatchStep[]): StepResult[] {
+    const answer = runStepsNow(this.ref.session, this.refNow, steps);
+    if (answer instanceof Promise) throw new Error('a reference phase waited: its steps hold no drain');
+    return answer.results;
+  }
+
+  /** Whether one of `qps` has a finite RNR retry and sends out. */
+  private finiteRetryWaits(qps: readonly number[]): boolean {
+    for (const i of qps) if (QPS[i]?.rnr_retry !== 7 && this.outstanding[i] !== 0) return true;
+    return false;
   }
 
   /** The reference's completions on QP i's CQ: its sends are no longer outstanding. */
@@ -195,43 +225,53 @@ export class World {
     this.outstanding[i] = Math.max(0, (this.outstanding[i] ?? 0) - sends);
   }
 
-  /** Queues a phase for the implementation, to be compared with the reference's `ref`. */
-  async onReal(label: () => string, steps: BatchStep[], ref: PhaseResult, check: Check, options: { barrier?: boolean; after?: (real: StepResult[]) => void } = {}): Promise<void> {
+  /**
+   * Queues a phase for the implementation, to be compared with the reference's `ref`; `steps`
+   * (the command's own array) gets the phase's drains and events read appended. A promise only
+   * when the chunk it completes went to an implementation that answers later.
+   */
+  onReal(label: () => string, steps: BatchStep[], ref: PhaseResult, check: Check, options?: { barrier?: boolean; after?: (real: StepResult[]) => void }): void | Promise<void> {
     const drained: number[] = [];
-    const all = [...steps];
+    const verbCount = steps.length;
     for (let i = 0; i < ref.wcs.length; i++) {
       const wcs = ref.wcs[i];
       if (wcs === undefined) continue;
       drained.push(i);
-      all.push({ call: 'drainCq', args: { cq: (this.real.qps[i] as Side['qps'][number]).cq, expect: wcs.length, waitMs: this.real.waitMs } });
+      steps.push({ call: 'drainCq', args: { cq: (this.real.qps[i] as Side['qps'][number]).cq, expect: wcs.length, waitMs: this.real.waitMs } });
     }
-    all.push({ call: 'getAsyncEvents', args: {} });
+    steps.push({ call: 'getAsyncEvents', args: {} });
     // The command's number in its sequence (from 1), so that a report names the one that diverged.
-    const n = this.executed;
-    this.pending.push({ label: () => `#${n} ${label()}`, n, steps: all, verbCount: steps.length, drained, ref, check, ...(options.after === undefined ? {} : { after: options.after }) });
-    if (options.barrier === true || this.pending.length >= this.options.chunk) await this.flush();
+    this.pending.push({ label, n: this.executed, steps, verbCount, drained, ref, check, after: options?.after });
+    if (options?.barrier === true || this.pending.length >= this.options.chunk) return this.flush();
   }
 
   /** Executes the pending commands on the implementation, under the watch and a timeout, and compares them in order. */
-  async flush(): Promise<void> {
+  flush(): void | Promise<void> {
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
-    const where = () => (batch.length === 1 ? (batch[0] as Pending).label() : `${(batch[0] as Pending).label()} .. ${(batch.at(-1) as Pending).label()}`);
-    const results = await this.execute(where, batch.flatMap((p) => p.steps), (batch[0] as Pending).n, (batch.at(-1) as Pending).n);
-    let at = 0;
-    for (const [k, p] of batch.entries()) {
-      const real = results.slice(at, at + p.steps.length);
-      at += p.steps.length;
-      for (;;) {
-        try {
-          this.compare(p, real);
-          break;
-        } catch (error) {
-          if (!(error instanceof Short)) throw error;
-          await this.settleLate(p, error, batch.slice(k + 1), results.slice(at));
-        }
+    const where = () => (batch.length === 1 ? labelOf(batch[0] as Pending) : `${labelOf(batch[0] as Pending)} .. ${labelOf(batch.at(-1) as Pending)}`);
+    const results = this.execute(where, batch.length === 1 ? (batch[0] as Pending).steps : batch.flatMap((p) => p.steps), (batch[0] as Pending).n, (batch.at(-1) as Pending).n);
+    if (results instanceof Promise) return results.then((answered) => this.compareAll(batch, answered));
+    return this.compareAll(batch, results);
+  }
+
+  /**
+   * Compares the chunk's commands from the k-th (whose results start at `at`) on, in order. A
+   * drain that came back short is settled (settleLate) and its command compared again: only then
+   * is this a promise.
+   */
+  private compareAll(batch: readonly Pending[], results: readonly StepResult[], from = 0, start = 0): void | Promise<void> {
+    let at = start;
+    for (let k = from; k < batch.length; k++) {
+      const p = batch[k] as Pending;
+      try {
+        this.compare(p, results, at);
+      } catch (error) {
+        if (!(error instanceof Short)) throw error;
+        return this.settleLate(p, error, batch.slice(k + 1), results.slice(at + p.steps.length)).then(() => this.compareAll(batch, results, k, at));
       }
+      at += p.steps.length;
       // A late completion was taken: the commands after it ran while the implementation's queues
       // were not where the reference's were, so what they returned says nothing.
       if (p.late !== undefined && k < batch.length - 1) {
@@ -260,7 +300,7 @@ export class World {
     if (missing > 0) {
       const waitMs = this.options.lateWaitMs ?? LATE_WAIT_MS;
       const cq = (this.real.qps[short.qp] as Side['qps'][number]).cq;
-      const [drain] = await this.execute(p.label, [{ call: 'drainCq', args: { cq, expect: missing, waitMs } }], p.n, p.n);
+      const [drain] = await this.execute(() => labelOf(p), [{ call: 'drainCq', args: { cq, expect: missing, waitMs } }], p.n, p.n);
       wcs.push(...resultOf<{ completions: WorkCompletion[] }>(drain).completions);
     }
     // After the batch's last command every completion on the CQ is this command's; before it, the
@@ -290,12 +330,20 @@ export class World {
    * the whole batch: a splat cannot be pinned to one of its commands by running them again (a
    * WARN_ONCE fires once per boot, an oops ends the kernel).
    */
-  private async execute(where: () => string, steps: BatchStep[], first: number, last: number): Promise<StepResult[]> {
+  private execute(where: () => string, steps: BatchStep[], first: number, last: number): StepResult[] | Promise<StepResult[]> {
+    if (this.realNow === undefined) return this.watched(where, steps, () => executeSteps(this.real.session, steps), first, last);
+    // A model answers at once, unless a drain must wait (a divergence coming): then it too is timed.
+    const answer = runStepsNow(this.real.session, this.realNow, steps);
+    return answer instanceof Promise ? this.watched(where, steps, () => answer, first, last) : answer.results;
+  }
+
+  /** The implementation's answer to `steps` (`run` sends them), awaited under the watch and the steps' budget. */
+  private async watched(where: () => string, steps: BatchStep[], run: () => Promise<BatchResult>, first: number, last: number): Promise<StepResult[]> {
     const budget = budgetOf(steps, this.options.commandTimeoutMs);
     const span = this.options.watch?.start();
     let results: StepResult[] | undefined;
     try {
-      results = (await bounded(executeSteps(this.real.session, steps), budget)).results;
+      results = (await bounded(run(), budget)).results;
     } catch (error) {
       if (!(error instanceof Timeout)) {
         span?.end();
@@ -315,40 +363,44 @@ export class World {
     return this.commands.slice(0, last).map(String);
   }
 
-  private compare(p: Pending, real: StepResult[]): void {
+  /** Compares command `p`, whose results start at `at` among those of its chunk, `results`. */
+  private compare(p: Pending, results: readonly StepResult[], at: number): void {
     try {
-      if (real.length < p.steps.length) resultOf(real.at(-1));
+      // A chunk cut short (a step that could not be executed): its last result says why.
+      const end = Math.min(results.length, at + p.steps.length);
+      if (end < at + p.steps.length) resultOf(end > at ? results[end - 1] : undefined);
       // Compared again after a short drain was settled (p.late): its verbs were compared already.
       if (p.late === undefined) {
-        const verbs = real.slice(0, p.verbCount);
+        const verbs = results.slice(at, at + p.verbCount);
         p.check(verbs, p.ref.verbs);
         p.after?.(verbs);
       }
-      for (const [k, i] of p.drained.entries()) {
+      for (let k = 0; k < p.drained.length; k++) {
+        const i = p.drained[k] as number;
         const late = p.late?.get(i);
-        const got = late ?? resultOf<{ completions: WorkCompletion[] }>(real[p.verbCount + k]).completions;
+        const got = late ?? resultOf<{ completions: WorkCompletion[] }>(results[at + p.verbCount + k]).completions;
         const ref = p.ref.wcs[i] ?? [];
         if (late === undefined && got.length < ref.length && (this.options.lateWaitMs ?? LATE_WAIT_MS) > 0) throw new Short(i, got);
-        const more = late === undefined ? '' : ` (after its drain gave up, ${this.options.lateWaitMs ?? LATE_WAIT_MS} ms more were waited)`;
         try {
-          sameCompletions(`completions of QP ${i} (${QPS[i]?.name})`, this.profile, this, got, ref);
+          sameCompletions(() => `completions of QP ${i} (${QPS[i]?.name})`, this.profile, this, got, ref);
         } catch (error) {
-          if (error instanceof Divergence && more !== '') throw new Divergence(`${error.message}${more}`);
+          if (error instanceof Divergence && late !== undefined) throw new Divergence(`${error.message} (after its drain gave up, ${this.options.lateWaitMs ?? LATE_WAIT_MS} ms more were waited)`);
           throw error;
         }
       }
-      const { events } = resultOf<{ events: AsyncEvent[] }>(real.at(-1));
+      const { events } = resultOf<{ events: AsyncEvent[] }>(results[end - 1]);
       this.owedEvents = settleEvents('async events', this, events, p.ref.events, this.owedEvents);
     } catch (error) {
-      if (error instanceof Divergence) throw new Divergence(`${p.label()}: ${error.message}`);
+      if (error instanceof Divergence) throw new Divergence(`${labelOf(p)}: ${error.message}`);
       throw error;
     }
   }
 
   /** Both QPs of the reference pair are in RTS (read only when something may have moved them). */
-  async pairInRts(): Promise<boolean> {
+  pairInRts(): boolean {
     if (!this.alive.qps[0] || !this.alive.qps[1]) return false;
-    const states = await Promise.all([0, 1].map(async (i) => (await this.ref.session.queryQp({ qp: (this.ref.qps[i] as Side['qps'][number]).qp })).state));
-    return states.every((s) => s === 'RTS');
+    // Both read whatever the first says: each model call is a tick of its RNR timers.
+    const [a, b] = [0, 1].map((i) => this.refNow('queryQp', { qp: (this.ref.qps[i] as Side['qps'][number]).qp }).state);
+    return a === 'RTS' && b === 'RTS';
   }
 }

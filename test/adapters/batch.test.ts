@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Session } from '../../adapters/adapter.js';
-import { BatchArgs, type BatchStep, drain, executeSteps, parseBatchResult, runStepsOneByOne } from '../../adapters/batch.js';
+import { BatchArgs, type BatchStep, drain, executeSteps, parseBatchResult, runStepsNow, runStepsOneByOne } from '../../adapters/batch.js';
 import { modelAdapter } from '../../adapters/model/index.js';
+import { modelCall } from '../../adapters/model/session.js';
 
 describe('a batch run step by step', () => {
   it('answers every step in order, a refused post being a result like any other', async () => {
@@ -88,6 +89,38 @@ describe('executeSteps', () => {
   });
 });
 
+describe('runStepsNow', () => {
+  it('answers synchronously exactly what the steps one by one answer, stopping where a step cannot be executed', async () => {
+    const a = await modelWithSrq();
+    const b = await modelWithSrq();
+    const now = runStepsNow(a.session, modelCall(a.session) as NonNullable<ReturnType<typeof modelCall>>, stepsOn(a));
+    expect(now).not.toBeInstanceOf(Promise);
+    expect(now).toEqual(await runStepsOneByOne(b.session, stepsOn(b)));
+    await a.session.close();
+    await b.session.close();
+  });
+
+  it('goes on as runStepsOneByOne does from a drain that must wait for more than its first poll found', async () => {
+    const a = await modelWithSrq();
+    const b = await modelWithSrq();
+    // two completions expected where the flush of the QP in ERR gives none: each drain waits its 20 ms out
+    const steps = (m: typeof a): BatchStep[] => [
+      { call: 'modifyQp', args: { qp: m.qp, attr: { qp_state: 'ERR' }, mask: ['STATE'] } },
+      { call: 'drainCq', args: { cq: m.cq, expect: 2, waitMs: 20 } },
+      { call: 'querySrq', args: { srq: m.srq } },
+    ];
+    const started = performance.now();
+    const now = runStepsNow(a.session, modelCall(a.session) as NonNullable<ReturnType<typeof modelCall>>, steps(a));
+    expect(now).toBeInstanceOf(Promise);
+    const answer = await now;
+    expect(performance.now() - started).toBeGreaterThanOrEqual(20);
+    expect(answer).toEqual(await runStepsOneByOne(b.session, steps(b)));
+    expect(answer.results.map((r) => r.call)).toEqual(['modifyQp', 'drainCq', 'querySrq']);
+    await a.session.close();
+    await b.session.close();
+  });
+});
+
 describe('drain', () => {
   const completion = (wr_id: bigint) => ({ wr_id, status: 'SUCCESS' as const, qp_num: 1, vendor_err: 0, with_imm: false });
 
@@ -101,6 +134,20 @@ describe('drain', () => {
       expect(polls).toBe(3);
     } finally {
       vi.useRealTimers();
+    }
+  });
+
+  it('looks again at least once, however late the clock says it is after the first look', async () => {
+    let polls = 0;
+    const session = { pollCq: async () => ({ rawReturn: 0, completions: ++polls === 2 ? [completion(1n)] : [] }) };
+    // every reading of the clock 10 ms after the last: as if the process never ran in between
+    let clock = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => (clock += 10));
+    try {
+      expect(await drain(session, { cq: 1, expect: 1, waitMs: 5 })).toHaveLength(1);
+      expect(polls).toBe(2);
+    } finally {
+      now.mockRestore();
     }
   });
 

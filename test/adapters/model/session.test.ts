@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modelAdapter } from '../../../adapters/model/index.js';
+import { modelCall } from '../../../adapters/model/session.js';
 import { tracedVerbs } from '../../../suites/verbs.js';
 import { type LoopbackPair, loopbackPair, pollUntil } from '../../../suites/fixtures.js';
 import type { SendWrInput } from '../../../spec/verbs/wr.js';
@@ -114,5 +115,30 @@ describe('model MR contents (writeMr, readMr)', () => {
     await expect(session.writeMr({ mr: mr ?? 0, offset: 7, data: 'cafe' })).rejects.toThrow(RangeError);
     await expect(session.writeMr({ mr: mr ?? 0, offset: 9, data: '' })).rejects.toThrow(RangeError);
     expect((await session.readMr({ mr: mr ?? 0, offset: 0, length: 8 })).data).toBe('000000000000beef');
+  });
+});
+
+describe('modelCall, the synchronous door of a model session', () => {
+  it('answers as the session does, on the same device, without a promise', async () => {
+    const session = await modelAdapter().open();
+    const call = modelCall(session);
+    if (call === undefined) throw new Error('no door to a model session');
+    const { pd } = call('allocPd', {});
+    const made = call('createSrq', { pd: pd as number, attr: { max_wr: 4, max_sge: 1, srq_limit: 0 } });
+    expect(made.rawReturn).toBe(0);
+    // what the door created, the session's own verbs see
+    expect((await session.querySrq({ srq: made.srq as number })).attr?.max_wr).toBe(made.attr?.max_wr);
+    await session.close();
+  });
+
+  it('is no door to anything but a model session as opened: not a copy, not one whose verbs were replaced', async () => {
+    const session = await modelAdapter().open();
+    expect(modelCall({ ...session })).toBeUndefined();
+    const poll = session.pollCq;
+    session.pollCq = async (args) => poll(args);
+    expect(modelCall(session)).toBeUndefined();
+    session.pollCq = poll;
+    expect(modelCall(session)).toBeDefined();
+    await session.close();
   });
 });
