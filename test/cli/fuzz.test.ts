@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runCli } from '../cli-in-process.js';
 import { describe, expect, it } from 'vitest';
 import { replayCommand } from '../../cli/commands/fuzz.js';
@@ -209,6 +210,23 @@ describe('rvt-conform fuzz', () => {
       expect(r.stderr).toMatch(/--replay runs the sequence fuzz.json recorded: --seed and --path would draw one/);
     });
   });
+
+  it('a divergence on an implementation with an RNR timer replays from its printed command to the same message, after a shrink cut short by --shrink-time', async () => {
+    // The lifo-consumption mutant with a wall-clock RNR timer, as an external adapter module.
+    const fixture = fileURLToPath(new URL('../suites/fuzz/rnr-timer.ts', import.meta.url));
+    const out = await mkdtemp(join(tmpdir(), 'rvt-fuzz-'));
+    const r = await cli(['fuzz', '--adapter', fixture, '--adapter-option', 'mutant=lifo-consumption', '--runs', '100', '--seed', '5', '--max-commands', '60', '--shrink-time', '1', '--out', out]);
+    expect(r.exitCode).toBe(1);
+    const first = await fuzzJson(out);
+    // A whole shrink takes some 10 s here (each sequence waits for the timers).
+    expect(first.shrinking).toBe('stopped');
+    const [, ...args] = shellSplit(first.divergence?.replay ?? '');
+    expect(args).toEqual(['fuzz', '--adapter', fixture, '--adapter-option', 'mutant=lifo-consumption', '--replay', join(out, 'fuzz.json')]);
+    const again = await cli([...args, '--out', await mkdtemp(join(tmpdir(), 'rvt-fuzz-'))]);
+    expect(again.exitCode).toBe(1);
+    expect(again.stdout).toContain(`the recorded divergence shows again (${join(out, 'fuzz.json')})`);
+    expect(again.stdout).toContain(`DIVERGENCE: ${first.divergence?.message}\n`);
+  }, 120_000);
 
   it('replays with the adapter reached the same way: device, VM, agent and credentials, each word quoted as the shell needs', () => {
     const flags = { adapter: 'grpc', target: 'lab:7471', tlsCa: '/etc/ca dir/ca.pem', tokenFile: "it's.token" };
