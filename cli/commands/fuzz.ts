@@ -167,7 +167,8 @@ export function registerFuzzCommand(program: Command): void {
               })
             : await replay({ ...sides, ran: recorded.ran, seed: recorded.results.seed, path: recorded.divergence.path });
         if (recorded !== undefined && report.divergence === null) {
-          throw new UserError(`the replay of ${flags.replay} showed no divergence; the recorded one: ${recorded.divergence.message}`, {
+          const cut = report.cutShort.length === 0 ? '' : ` (it ended not observable on this adapter: ${report.cutShort.map((c) => c.reason).join('; ')})`;
+          throw new UserError(`the replay of ${flags.replay} showed no divergence${cut}; the recorded one: ${recorded.divergence.message}`, {
             hint: 'the divergence is gone, or depends on something the recorded sequence does not fix; to check a fix, fuzz without --replay',
           });
         }

@@ -303,7 +303,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   return reportOf(sides, { seed: details.seed, runs: details.numRuns, commands, live, durationMs, unobservable }, failure);
 }
 
-export interface ReplayOptions extends SidesOptions {
+export interface ReplayOptions extends SidesOptions, Pick<FuzzOptions, 'onProgress'> {
   /** The commands to run, once, in order (fuzz.json's divergence.ran). */
   ran: readonly FuzzCommand[];
   /** The recorded run's seed and replay path, carried into the report. */
@@ -319,6 +319,8 @@ export interface ReplayOptions extends SidesOptions {
 export async function replay(options: ReplayOptions): Promise<FuzzReport> {
   const sides = await sidesOf(options);
   const started = performance.now();
+  // One line before a run that may take a while on a device: silence cannot be told from a hang.
+  options.onProgress?.(`replaying ${options.ran.length} recorded commands`);
   const unobservable = new Map<string, number>();
   let world: World | undefined;
   let failure: { error: unknown; ran: object[] } | undefined;
