@@ -211,6 +211,11 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     options.onProgress(line());
   };
   const [runPath, replayPath] = options.path === undefined ? [undefined, undefined] : options.path.split('@');
+  // fast-check failing outside a run: a --path that is no replay path of this seed, or a bug here.
+  const notAPath = (error: unknown): Error => {
+    if (options.path === undefined) return error instanceof Error ? error : new Error(String(error));
+    return new UserError(`--path ${options.path} is no replay path of seed ${options.seed ?? '(none)'}: ${error instanceof Error ? error.message : String(error)}`, { hint: REPLAY_HINT });
+  };
   // One sequence arbitrary per mode, built once: chain asks for it at every run and every shrink,
   // and fast-check keeps a sequence's replay path in it.
   type Sequences = fc.Arbitrary<Iterable<fc.AsyncCommand<object, World>>>;
@@ -238,10 +243,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     // than the run that found the divergence did (a step still short after it counts as failing).
     const lateWaitMs = model ? 0 : failedAt === undefined ? LATE_WAIT_MS : SHRINK_LATE_WAIT_MS;
     const world = await openWorld(sides, lateWaitMs).catch((error: unknown) => {
-      if (error instanceof KernelFinding) {
-        stopped = error;
-        lastFailure = { error, ran: [] };
-      }
+      if (error instanceof KernelFinding) stopped = error;
+      lastFailure = { error, ran: [] };
       throw error;
     });
     try {
@@ -278,8 +281,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     });
   } catch (error) {
     // a path that this seed's draws do not have: fast-check throws (at once, or at the first draw)
-    if (options.path === undefined) throw error;
-    throw new UserError(`--path ${options.path} is no replay path of seed ${options.seed ?? '(none)'}: ${error instanceof Error ? error.message : String(error)}`, { hint: REPLAY_HINT });
+    throw notAPath(error);
   }
   const durationMs = performance.now() - started;
   const counterexample = details.counterexample?.[0];
@@ -287,7 +289,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const shown = counterexample === undefined ? '' : String(counterexample);
   const sequenceReplay = /\/\*replayPath="([^"]*)"\*\//.exec(shown)?.[1];
   // The counterexample is the last run that failed: shrink steps after it passed, or were not run.
-  if (details.failed && lastFailure?.error !== details.errorInstance) throw new Error(`fuzz: the counterexample's error is not the last failing run's: ${String(details.errorInstance)}`);
+  if (details.failed && lastFailure?.error !== details.errorInstance) throw notAPath(details.errorInstance);
   const failure =
     details.failed && lastFailure !== undefined
       ? {
@@ -341,8 +343,9 @@ export async function replay(options: ReplayOptions): Promise<FuzzReport> {
     else failure = { error, ran: world === undefined ? [] : ranUpTo(world, error) };
   }
   const run = { seed: options.seed, runs: 1, commands: world?.executed ?? 0, live: world?.live ?? 0, durationMs: performance.now() - started, unobservable };
-  const commands = (ran: object[]) => ran.map(String).join(',');
-  return reportOf(sides, run, failure === undefined ? undefined : { error: failure.error, divergence: { path: options.path, commands: commands(failure.ran), ran: failure.ran.map(specOf) }, shrinking: 'none' });
+  if (failure === undefined) return reportOf(sides, run, undefined);
+  // `commands` as fast-check shows a sequence: the commands' names, joined by commas.
+  return reportOf(sides, run, { error: failure.error, divergence: { path: options.path, commands: failure.ran.map(String).join(','), ran: failure.ran.map(specOf) }, shrinking: 'none' });
 }
 
 /**

@@ -200,7 +200,7 @@ describe('rvt-conform fuzz', () => {
     it('a replay that shows nothing says so, with the recorded divergence (exit 2, never "no divergence")', async () => {
       const r = await cli(['fuzz', '--adapter', 'model', '--replay', join(await recorded(), 'fuzz.json'), '--out', await mkdtemp(join(tmpdir(), 'rvt-fuzz-'))]);
       expect(r.exitCode).toBe(2);
-      expect(r.stderr).toMatch(/^rvt-conform: the replay of \S+fuzz.json showed no divergence; the recorded one: #\d+ /);
+      expect(r.stderr).toMatch(/^fuzz: replaying \d+ recorded commands\nrvt-conform: the replay of \S+fuzz.json showed no divergence; the recorded one: #\d+ /);
       expect(r.stdout).not.toContain('no divergence');
     });
 
