@@ -204,6 +204,13 @@ describe('rvt-conform fuzz', () => {
       expect(r.stdout).not.toContain('no divergence');
     });
 
+    it('with --vm, a file the guest cannot see is refused before anything boots', async () => {
+      // The model takes no --vm: were the file let through, that would refuse it, still before a boot.
+      const r = await cli(['fuzz', '--adapter', 'model', '--vm', '--replay', join(await recorded(), 'fuzz.json')]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/with --vm, --replay \S+fuzz.json must be a file the guest sees/);
+    });
+
     it('--replay with --seed or --path is refused', async () => {
       const r = await cli(['fuzz', '--replay', 'fuzz.json', '--seed', '1']);
       expect(r.exitCode).toBe(2);
