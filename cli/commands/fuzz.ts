@@ -212,6 +212,7 @@ export function registerFuzzCommand(program: Command): void {
           } else process.stdout.write('no divergence\n');
           for (const met of results.expectedWarnings ?? []) process.stdout.write(`expected kernel warning (${met.id}, --expectations): ${met.problem}\n`);
           for (const cut of results.cutShort ?? []) process.stdout.write(`not observable on this adapter, ${cut.runs} run(s) ended there: ${cut.reason}\n`);
+          for (const skip of results.skipped ?? []) process.stdout.write(`not run on this adapter, ${skip.commands} command(s) left out: ${skip.reason}\n`);
           process.stdout.write(`written: ${file}\n`);
         }
         process.exitCode = results.divergence ? 1 : 0;

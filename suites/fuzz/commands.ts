@@ -6,7 +6,7 @@ import type { RawPostOutcome } from '../../spec/verbs/outcome.js';
 import type { RecvWr, SendOpcode, SendWr } from '../../spec/verbs/wr.js';
 import { type Raw, same, sameOutcome, viewQp } from './compare.js';
 import { MR_LENGTH, QPS, QP_CAP, SLOTS, type Side, regMrStep } from './side.js';
-import { type Check, type PhaseResult, Unobservable, type World, resultOf } from './world.js';
+import { type Check, type PhaseResult, type World, resultOf } from './world.js';
 // The shapes of a command's parameters are report-schema.ts's: fuzz.json carries them for --replay.
 import type { DestroyTarget, MaskKind, SendSpec, WrSpec } from './report-schema.js';
 
@@ -295,17 +295,17 @@ export class CycleMr implements Cmd {
     return true;
   }
   async run(_m: object, w: World) {
+    // rvtc's MRs are DMA MRs, lkey and rkey 0 on rdmavt: a dereg invalidates no key (rvt_rkey_ok
+    // takes key 0 through the device's DMA MR while any exists) and cleans no QP (rvt_check_refs
+    // skips them), where the reference's user MR does both. Not observable through that adapter.
+    if (w.real.mr.lkey === 0 && w.ref.mr.lkey !== 0) {
+      w.skip(this, "the adapter's MRs are DMA MRs (lkey 0): a dereg invalidates no key and cleans no QP (rvt_rkey_ok, rvt_check_refs), where a user MR's does");
+      return;
+    }
     w.begin(this);
     if (w.alive.mr) {
       const steps = (s: Side): BatchStep[] => [{ call: 'deregMr', args: { mr: s.mr.mr ?? 0 } }];
       const ref = await w.onRef(steps(w.ref), ALL);
-      // rvtc's MRs are DMA MRs, lkey 0 on rdmavt: rvt_check_refs never cleans the QPs of one, so
-      // a dereg while a queued WR holds it waits 5 s and fails EBUSY where the reference's user MR
-      // flushes the QP that holds it. What a user MR does there cannot be seen through that adapter.
-      if (w.real.mr.lkey === 0 && w.ref.mr.lkey !== 0 && (raw(ref.verbs[0]).rawReturn !== 0 || ref.wcs.some((wcs) => wcs !== undefined && wcs.length > 0))) {
-        await w.flush();
-        throw new Unobservable("dereg_mr of an MR a queued WR holds: the adapter's MRs are DMA MRs (lkey 0), whose QPs rdmavt never cleans at dereg (rvt_check_refs)");
-      }
       if (raw(ref.verbs[0]).rawReturn === 0) w.alive.mr = false;
       await w.onReal(() => `${String(this)} dereg`, steps(w.real), ref, (real, refv) => sameOutcome('dereg_mr of the second MR', w.profile, w, raw(real[0]), raw(refv[0])));
       await recheck(w, ref, true);

@@ -140,5 +140,10 @@ export const FuzzResults = z.object({
    * the driver would write freed memory). What ran before was compared. By reason, with the count.
    */
   cutShort: z.array(z.object({ reason: z.string(), runs: z.number().int().positive() })).optional(),
+  /**
+   * Commands drawn but not run on either side, because this adapter cannot show what they do
+   * (rvtc's MRs are DMA MRs: a cycleMr there invalidates no key): `command: reason`, and how many.
+   */
+  skipped: z.array(z.object({ reason: z.string(), commands: z.number().int().positive() })).optional(),
 });
 export type FuzzResults = z.infer<typeof FuzzResults>;

@@ -106,6 +106,8 @@ export interface FuzzReport {
   expectedWarnings: ExpectedWarning[];
   /** Runs that ended early because the adapter's side would not carry a step (world.ts Unobservable): not observable there, never a divergence. */
   cutShort: { reason: string; runs: number }[];
+  /** Commands left out on this adapter because it cannot show what they do (World.skip), by command and reason, with how many were drawn. */
+  skipped: { reason: string; commands: number }[];
 }
 
 /** What to do about a replay that cannot be one. */
@@ -160,7 +162,7 @@ const ranUpTo = (world: World, error: unknown): object[] => world.commands.slice
 /** What a run or a replay reports, from what it counted. */
 function reportOf(
   sides: Sides,
-  run: { seed: number; runs: number; commands: number; live: number; durationMs: number; unobservable: ReadonlyMap<string, number> },
+  run: { seed: number; runs: number; commands: number; live: number; durationMs: number; unobservable: ReadonlyMap<string, number>; skipped: ReadonlyMap<string, number> },
   failure: { error: unknown; divergence: Omit<NonNullable<FuzzReport['divergence']>, 'message'>; shrinking: FuzzReport['shrinking'] } | undefined,
 ): FuzzReport {
   const { error } = failure ?? {};
@@ -178,6 +180,7 @@ function reportOf(
     finding,
     expectedWarnings: sides.expectedWarnings,
     cutShort: [...run.unobservable].map(([reason, runs]) => ({ reason, runs })),
+    skipped: [...run.skipped].map(([reason, commands]) => ({ reason, commands })),
   };
 }
 
@@ -192,6 +195,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const shrinkMs = options.shrinkMs ?? (model ? Infinity : SHRINK_MS);
   // Runs cut short where the adapter's side would not carry a step, by what it said.
   const unobservable = new Map<string, number>();
+  const skipped = new Map<string, number>();
   // Set by the first finding: the device is not opened again, not for a later run nor a shrink step.
   let stopped: KernelFinding | undefined;
   // The last run that failed, and the commands it ran: fast-check's counterexample is that run's sequence.
@@ -266,6 +270,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     } finally {
       commands += world.executed;
       live += world.live;
+      if (failedAt === undefined) for (const [reason, n] of world.skipped) skipped.set(reason, (skipped.get(reason) ?? 0) + n);
       await closeWorld(world, sides);
     }
     progress(() => `run ${runs} of ${options.runs}: ${commands} commands, ${Math.round((commands / (performance.now() - started)) * 1000)}/s`);
@@ -302,7 +307,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
           shrinking: options.shrink === false ? ('none' as const) : shrinkCut ? ('stopped' as const) : ('done' as const),
         }
       : undefined;
-  return reportOf(sides, { seed: details.seed, runs: details.numRuns, commands, live, durationMs, unobservable }, failure);
+  return reportOf(sides, { seed: details.seed, runs: details.numRuns, commands, live, durationMs, unobservable, skipped }, failure);
 }
 
 export interface ReplayOptions extends SidesOptions, Pick<FuzzOptions, 'onProgress'> {
@@ -342,7 +347,7 @@ export async function replay(options: ReplayOptions): Promise<FuzzReport> {
     if (error instanceof Unobservable) unobservable.set(error.message, 1);
     else failure = { error, ran: world === undefined ? [] : ranUpTo(world, error) };
   }
-  const run = { seed: options.seed, runs: 1, commands: world?.executed ?? 0, live: world?.live ?? 0, durationMs: performance.now() - started, unobservable };
+  const run = { seed: options.seed, runs: 1, commands: world?.executed ?? 0, live: world?.live ?? 0, durationMs: performance.now() - started, unobservable, skipped: world?.skipped ?? new Map<string, number>() };
   if (failure === undefined) return reportOf(sides, run, undefined);
   // `commands` as fast-check shows a sequence: the commands' names, joined by commas.
   return reportOf(sides, run, { error: failure.error, divergence: { path: options.path, commands: failure.ran.map(String).join(','), ran: failure.ran.map(specOf) }, shrinking: 'none' });

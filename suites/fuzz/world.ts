@@ -130,6 +130,8 @@ export class World {
   readonly alive = { qps: QPS.map(() => true), cqs: QPS.map(() => true), srq: true, mr: true };
   /** The commands executed so far, for a finding's sequence. */
   readonly commands: object[] = [];
+  /** Commands not run because the adapter cannot show what they do, by reason: how many. */
+  readonly skipped = new Map<string, number>();
   private pending: Pending[] = [];
   /** Events the reference raised that the implementation has not delivered yet (settleEvents). */
   private owedEvents: string[] = [];
@@ -142,6 +144,12 @@ export class World {
 
   get profile(): Profile {
     return this.options.profile;
+  }
+
+  /** A command left out, not run on either side: `reason` says why the adapter cannot show it. */
+  skip(command: object, reason: string): void {
+    const key = `${String(command).replace(/\(.*$/, '')}: ${reason}`;
+    this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1);
   }
 
   begin(command: object): void {
