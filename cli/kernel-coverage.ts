@@ -1,14 +1,24 @@
 import { release } from 'node:os';
 import { type Adapter, withWatch } from '../adapters/adapter.js';
-import { FunctionTrace, type TraceFiles, functionTraceWatch } from '../adapters/kernel/ftrace.js';
+import { FunctionTrace, type TraceFiles, type TracedCase, functionTraceWatch } from '../adapters/kernel/ftrace.js';
 import { type InlineSiteTable, inlineSitesOf, loadInlineSiteTables, loadedModuleBuildId } from '../adapters/kernel/inline-sites.js';
 import type { CoverageEntry } from '../reports/coverage.js';
 import { type KernelCoverage, kernelCoverage } from '../reports/kernel-coverage.js';
 import { UserError } from '../spec/errors.js';
+import type { CoverageSource } from '../suites/fuzz/corpus.js';
 
 /** --kernel-coverage's help, the same on run and in a tiers file's description. */
-export const KERNEL_COVERAGE_HELP =
-  "record which functions of the device's kernel driver ran in each case, with the kernel's function tracer (rvt_sim0: rdmavt, rxe0: rdma_rxe, siw0: siw; another device: name its module), into results.json's kernelCoverage and the reports; needs root and CONFIG_FUNCTION_TRACER (with --vm, the guest has both); off by default, its cost under TCG not yet measured";
+export const KERNEL_COVERAGE_HELP = kernelCoverageHelp("in each case", "into results.json's kernelCoverage and the reports");
+
+/** fuzz --kernel-coverage's help: run's, per run, with what the fuzzer does with it. */
+export const FUZZ_KERNEL_COVERAGE_HELP = kernelCoverageHelp(
+  'in each run (command sequence)',
+  "runs that reach a function no earlier run reached are kept, and later runs extend or splice them; into fuzz.json's kernelCoverage and corpus",
+);
+
+function kernelCoverageHelp(when: string, what: string): string {
+  return `record which functions of the device's kernel driver ran ${when}, with the kernel's function tracer (rvt_sim0: rdmavt, rxe0: rdma_rxe, siw0: siw; another device: name its module); ${what}; needs root and CONFIG_FUNCTION_TRACER (with --vm, the guest has both); off by default, its cost under TCG not yet measured`;
+}
 
 /** The module that implements each software device, by the device's name without its number. */
 const DRIVER_MODULES: Record<string, string> = { rvt_sim: 'rdmavt', rxe: 'rdma_rxe', siw: 'siw' };
@@ -37,8 +47,13 @@ export function kernelCoverageModule(flag: true | string, adapter: string, devic
 export interface KernelCoverageRun {
   /** `adapter` with the tracer around each of its cases. */
   watching(adapter: Adapter): Adapter;
-  /** The section for results.json; `rdmavt`: the kernel-doc snapshot's functions (reports/coverage.ts), the list when the module is rdmavt. */
-  record(rdmavt: readonly CoverageEntry[]): KernelCoverage;
+  /** The fuzzer's view of the same tracer: the ring emptied when a run (a command sequence) starts, read when it ends. */
+  runs: CoverageSource;
+  /**
+   * The section for results.json; `rdmavt`: the kernel-doc snapshot's functions (reports/coverage.ts), the list when the module is rdmavt.
+   * `runs`: the fuzzer's record of what each run reached first; without it, the cases `watching` saw.
+   */
+  record(rdmavt: readonly CoverageEntry[], runs?: readonly TracedCase[]): KernelCoverage;
   /** Gives the tracer back. */
   close(): void;
 }
@@ -71,8 +86,16 @@ export function startKernelCoverage(module: string, host: KernelCoverageHost = {
   };
   return {
     watching: (adapter) => withWatch(adapter, watch),
+    runs: {
+      begin: () => trace.begin(),
+      end: () => {
+        trace.stop();
+        return trace.seen();
+      },
+    },
     // the pinned snapshot documents rdmavt; rdma_rxe and siw are listed by what the filter took
-    record: (rdmavt) => kernelCoverage({ module, kernel: release(), traceable: trace.traceable, traced: cases, inline, ...(module === 'rdmavt' ? { documented: rdmavt } : {}) }),
+    record: (rdmavt, runs) =>
+      kernelCoverage({ module, kernel: release(), traceable: trace.traceable, traced: runs ?? cases, fuzzed: runs !== undefined, inline, ...(module === 'rdmavt' ? { documented: rdmavt } : {}) }),
     close: () => trace.close(),
   };
 }

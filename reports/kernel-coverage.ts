@@ -85,15 +85,18 @@ export interface KernelCoverageInput {
   traceable: ReadonlySet<string>;
   /** The kprobes on inlined copies (none for a run without them). */
   inline?: InlineProbing;
-  /** What the tracer saw, case by case. */
+  /** What the tracer saw, case by case (or, for the fuzzer, run by run: `fuzzed`). */
   traced: readonly TracedCase[];
+  /** `traced` is a fuzzer's runs, which run no case: an unreached function's reason names its cases as where to look, not as what ran. */
+  fuzzed?: boolean;
   /** The module's documented functions with the harness's own record of them (reports/coverage.ts): rdmavt's. */
   documented?: readonly CoverageEntry[];
 }
 
 /** Why a traceable, documented function did not run, from the harness's record of what reaches it. */
-function whyNotReached(entry: CoverageEntry): string | undefined {
+function whyNotReached(entry: CoverageEntry, fuzzed: boolean): string | undefined {
   if (entry.status !== 'covered') return entry.reason;
+  if (fuzzed) return `no fuzz run reached it (the cases that check its clauses: ${casesShown(entry.cases)})`;
   return `the cases that check its clauses (${casesShown(entry.cases)}) did not run it here`;
 }
 
@@ -120,7 +123,7 @@ export function kernelCoverage(input: KernelCoverageInput): KernelCoverage {
     const cases = reachedBy.get(name) ?? [];
     const seeable = traceable.has(name);
     const copies = inline?.probed.get(name);
-    const reason = cases.length > 0 ? undefined : !seeable ? whyNotTraceable(name, module, inline) : entry === undefined ? undefined : whyNotReached(entry);
+    const reason = cases.length > 0 ? undefined : !seeable ? whyNotTraceable(name, module, inline) : entry === undefined ? undefined : whyNotReached(entry, input.fuzzed === true);
     return {
       function: name,
       ...(entry === undefined ? {} : { file: entry.file }),

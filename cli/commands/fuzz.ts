@@ -5,7 +5,7 @@ import type { Profile } from '../../adapters/adapter.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 import { quote } from '../../vm/job-script.js';
 import { writeFileAtomic } from '../../reports/atomic.js';
-import { type FuzzCommand, FuzzPath, FuzzResults } from '../../suites/fuzz/report-schema.js';
+import { type FuzzCommand, FuzzPath } from '../../suites/fuzz/report-schema.js';
 import { CHUNK, COMMAND_TIMEOUT_MS, DEFAULT_MAX_COMMANDS, fuzz, REPLAY_HINT, replay, SHRINK_MS } from '../../suites/fuzz/run.js';
 import { visibleInGuest } from '../../vm/run.js';
 import { UserError } from '../../spec/errors.js';
@@ -19,6 +19,13 @@ import { loadExpectations } from '../../reports/expectations/load.js';
 import { conditionsHold, runInfoOf } from '../../reports/expectations/match.js';
 import { isSplatId } from '../../suites/fuzz/known-warnings.js';
 import { applyKnobs } from '../../vm/stall-knobs.js';
+import { FuzzFile } from '../../reports/fuzz-file.js';
+import { coverage } from '../../reports/coverage.js';
+import { clauses } from '../../spec/clauses/index.js';
+import { loadPinnedSnapshot } from '../../spec/snapshots/pinned.js';
+import { allCases } from '../../suites/index.js';
+import { seeAlsoTarget } from '../../reports/kernel-coverage.js';
+import { FUZZ_KERNEL_COVERAGE_HELP, type KernelCoverageRun, kernelCoverageModule, startKernelCoverage } from '../kernel-coverage.js';
 
 interface FuzzFlags {
   adapter: string;
@@ -36,6 +43,7 @@ interface FuzzFlags {
   commandTimeout?: number;
   shrinkTime?: number;
   expectations?: string;
+  kernelCoverage?: true | string;
   [adapterOption: string]: unknown;
 }
 
@@ -52,21 +60,38 @@ const shellWord = (word: string) => (/^[\w.,:/=@+-]+$/.test(word) ? word : quote
  * after a command can depend on what the device answered (a dead QP skips commands), so on a
  * device that path may not lead to the same sequence.
  */
-export function replayCommand(flags: { adapter: string; [adapterOption: string]: unknown }, file: string, inVm: boolean): string {
-  const words = [
+export function replayCommand(flags: FuzzRunFlags, file: string, inVm: boolean): string {
+  return [...fuzzWords(flags, inVm), '--replay', file].map(shellWord).join(' ');
+}
+
+/**
+ * The command line that finds a divergence of a run drawn from the corpus again: the seed's first
+ * `runs` runs under the tracer, which keep the same sequences and draw the same run from them as
+ * long as the kernel reaches the same functions in them (a path alone would draw that run from an
+ * empty corpus). --replay runs its recorded sequence too, without the tracer.
+ */
+export function guidedReplayCommand(flags: FuzzRunFlags & { kernelCoverage: true | string }, profile: Profile, seed: number, runs: number, inVm: boolean): string {
+  const module = flags.kernelCoverage === true ? [] : [flags.kernelCoverage];
+  const bound = flags.maxCommands === undefined || flags.maxCommands === DEFAULT_MAX_COMMANDS ? [] : ['--max-commands', String(flags.maxCommands)];
+  return [...fuzzWords(flags, inVm), ...bound, '--kernel-coverage', ...module, ...['--profile', profile, `--seed=${seed}`, '--runs', String(runs)]].map(shellWord).join(' ');
+}
+
+type FuzzRunFlags = { adapter: string; maxCommands?: number; [adapterOption: string]: unknown };
+
+/** What a replay shares with the run it replays: the same adapter reached the same way (in the VM when this run was) and the known warnings. */
+function fuzzWords(flags: FuzzRunFlags, inVm: boolean): string[] {
+  return [
     ...['rvt-conform', 'fuzz', ...adapterWords(flags.adapter, adapterOptionsOf(flags))],
     ...(inVm ? ['--vm'] : []),
     // A known warning met on the way would otherwise end the replay before the divergence.
     ...(typeof flags['expectations'] === 'string' ? ['--expectations', flags['expectations']] : []),
-    ...['--replay', file],
   ];
-  return words.map(shellWord).join(' ');
 }
 
 /** What --replay runs: the recorded divergence's sequence, and what it ran with. */
 interface Recorded {
-  results: FuzzResults;
-  divergence: NonNullable<FuzzResults['divergence']>;
+  results: FuzzFile;
+  divergence: NonNullable<FuzzFile['divergence']>;
   ran: FuzzCommand[];
 }
 
@@ -85,7 +110,7 @@ async function loadRecorded(file: string): Promise<Recorded> {
   } catch (error) {
     throw new UserError(`--replay ${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { hint });
   }
-  const parsed = FuzzResults.safeParse(json);
+  const parsed = FuzzFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new UserError(`--replay ${file} is no fuzz.json: ${issue === undefined ? '' : `${issue.path.join('.') || 'the file'}: ${issue.message}`}`, { hint });
@@ -123,8 +148,11 @@ export function registerFuzzCommand(program: Command): void {
     .option('-e, --expectations <file>', "kernel warnings the implementation is known to print (YAML entries with id 'splat:<text of the WARNING line>', status fail, reason, link): met, recorded in fuzz.json, and fuzzing goes on")
     .option('--vm', 'with --adapter ibverbs or kernel: fuzz inside the QEMU VM (fuzz.json comes back under the current directory)', false)
     .option('--kernel <kernel>', `with --vm: ${KERNEL_OPTION_HELP}`)
+    .option('--kernel-coverage [module]', FUZZ_KERNEL_COVERAGE_HELP)
     .action(async (flags: FuzzFlags) => {
       if (flags['kernel'] !== undefined && !flags.vm) throw new UserError('--kernel chooses the kernel the VM boots', { hint: 'add --vm' });
+      // before a VM boots for it
+      const traced = flags.kernelCoverage === undefined ? undefined : kernelCoverageModule(flags.kernelCoverage, flags.adapter, flags['device'] as string | undefined);
       if (flags.path !== undefined && flags.seed === undefined) throw new UserError('--path replays a divergence of one seed: give its --seed too', { hint: REPLAY_HINT });
       if (flags.replay !== undefined && (flags.seed !== undefined || flags.path !== undefined)) {
         throw new UserError('--replay runs the sequence fuzz.json recorded: --seed and --path would draw one', { hint: 'drop --seed and --path' });
@@ -146,8 +174,11 @@ export function registerFuzzCommand(program: Command): void {
       // In the VM: a CPU stuck in the driver prints within a drain's late wait (world.ts LATE_WAIT_MS).
       if (process.env[IN_VM_ENV] === '1') for (const file of applyKnobs()) process.stderr.write(`fuzz: could not set ${file}: a stuck CPU may go unreported\n`);
       const adapter = await createAdapter(flags.adapter, adapterOptionsOf(flags));
+      let tracer: KernelCoverageRun | undefined;
       try {
         const info = await adapter.info();
+        // after info(): the device, and so its driver, is up
+        tracer = traced === undefined ? undefined : startKernelCoverage(traced);
         const profile = flags.profile ?? recorded?.results.profile ?? info.defaultProfile;
         const knownWarnings = flags.expectations === undefined ? [] : (await loadExpectations(flags.expectations, { knownIds: { has: isSplatId }, today: new Date().toISOString().slice(0, 10) })).filter((entry) => conditionsHold(entry.when, runInfoOf(info, profile)));
         const chunk = flags.chunk ?? recorded?.results.chunk ?? CHUNK;
@@ -164,6 +195,7 @@ export function registerFuzzCommand(program: Command): void {
                 ...(flags.seed === undefined ? {} : { seed: flags.seed }),
                 ...(flags.path === undefined ? {} : { path: flags.path }),
                 ...(flags.shrinkTime === undefined ? {} : { shrinkMs: flags.shrinkTime * 1000 }),
+                ...(tracer === undefined ? {} : { coverage: tracer.runs }),
               })
             : await replay({ ...sides, ran: recorded.ran, seed: recorded.results.seed, path: recorded.divergence.path });
         if (recorded !== undefined && report.divergence === null) {
@@ -178,22 +210,29 @@ export function registerFuzzCommand(program: Command): void {
             hint: `${REPLAY_HINT}; to check a fix, fuzz without --path`,
           });
         }
-        const file = join(outDir, 'fuzz.json');
-        const replayLine = report.divergence ? replayCommand(flags, join(flags.out, 'fuzz.json'), process.env[IN_VM_ENV] === '1') : '';
+        const inVm = process.env[IN_VM_ENV] === '1';
+        const guided = report.divergence?.fromCorpus;
+        const replayLine =
+          report.divergence === null ? '' : guided !== undefined && flags.kernelCoverage !== undefined ? guidedReplayCommand({ ...flags, kernelCoverage: flags.kernelCoverage }, profile, report.seed, guided.run, inVm) : replayCommand(flags, join(flags.out, 'fuzz.json'), inVm);
         const replayed = recorded === undefined ? undefined : { file: flags.replay as string, recorded: recorded.divergence.message, same: report.divergence?.message === recorded.divergence.message };
-        const results: FuzzResults = {
+        const { corpus, ...rest } = report;
+        const results: FuzzFile = {
           schemaVersion: 2,
           adapter: info.adapter,
           reference: 'model',
           profile,
-          ...report,
+          ...rest,
           divergence: report.divergence === null ? null : { ...report.divergence, replay: replayLine },
           chunk,
           commandTimeoutMs,
           ...(replayed === undefined ? {} : { replayed }),
+          ...(corpus === undefined ? {} : { corpus: { guidedRuns: corpus.guidedRuns, entries: corpus.entries } }),
+          // each function with the run that reached it first, the SEE ALSO list first, as run's report has them
+          ...(tracer === undefined || corpus === undefined ? {} : { kernelCoverage: tracer.record(coverage(loadPinnedSnapshot(), clauses, allCases), corpus.traced) }),
         };
+        const file = join(outDir, 'fuzz.json');
         // Encoded: a wr_id is a string in the file (report-schema.ts).
-        const written = FuzzResults.encode(results);
+        const written = FuzzFile.encode(results);
         await writeFileAtomic(file, `${JSON.stringify(written, null, 2)}\n`);
         if (flags.json) process.stdout.write(`${JSON.stringify(written)}\n`);
         else {
@@ -207,9 +246,11 @@ export function registerFuzzCommand(program: Command): void {
             for (const line of finding.lines) process.stdout.write(`  | ${line}\n`);
           } else if (results.divergence) {
             const minimal = replayed !== undefined ? 'sequence replayed' : results.shrinking === 'stopped' ? `smallest sequence found before --shrink-time ran out (not minimal)` : results.shrinking === 'none' ? 'sequence (unshrunk)' : 'minimal sequence';
+            const drawn = guided === undefined ? '' : ` (drawn in run ${guided.run} from the sequence kept at run ${guided.kept}: the replay runs the first ${guided.run} runs again, and finds it when the kernel reaches the same functions in them)`;
             if (replayed !== undefined) process.stdout.write(replayed.same ? `the recorded divergence shows again (${replayed.file})\n` : `a divergence other than the recorded one (${replayed.file}: ${replayed.recorded})\n`);
-            process.stdout.write(`DIVERGENCE: ${results.divergence.message}\n  ${minimal}: ${results.divergence.commands}\n  replay: ${replayLine}\n`);
+            process.stdout.write(`DIVERGENCE: ${results.divergence.message}\n  ${minimal}: ${results.divergence.commands}\n  replay${drawn}: ${replayLine}\n`);
           } else process.stdout.write('no divergence\n');
+          if (results.kernelCoverage !== undefined && results.corpus !== undefined) process.stdout.write(`${coverageLine(results.kernelCoverage, results.corpus)}\n`);
           for (const met of results.expectedWarnings ?? []) process.stdout.write(`expected kernel warning (${met.id}, --expectations): ${met.problem}\n`);
           for (const cut of results.cutShort ?? []) process.stdout.write(`not observable on this adapter, ${cut.runs} run(s) ended there: ${cut.reason}\n`);
           for (const skip of results.skipped ?? []) process.stdout.write(`not run on this adapter, ${skip.commands} command(s) left out: ${skip.reason}\n`);
@@ -217,7 +258,18 @@ export function registerFuzzCommand(program: Command): void {
         }
         process.exitCode = results.divergence ? 1 : 0;
       } finally {
-        await adapter.dispose();
+        try {
+          tracer?.close();
+        } finally {
+          await adapter.dispose();
+        }
       }
     });
+}
+
+/** The summary's line about --kernel-coverage: what ran, the SEE ALSO share, and the corpus. */
+function coverageLine(k: NonNullable<FuzzFile['kernelCoverage']>, corpus: NonNullable<FuzzFile['corpus']>): string {
+  const target = seeAlsoTarget(k);
+  const seeAlso = target === undefined ? '' : `, ${target.reached} of the ${target.reachable} SEE ALSO functions a software device can run (${target.percent} %)`;
+  return `kernel coverage (${k.module}): ${k.traceableReached} of ${k.traceable} traceable functions ran${seeAlso}; corpus: ${corpus.entries.length} sequence(s) kept, ${corpus.guidedRuns} run(s) drawn from them`;
 }

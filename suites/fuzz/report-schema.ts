@@ -96,6 +96,12 @@ export const FuzzResults = z.object({
        */
       ran: z.array(FuzzCommand).optional(),
       replay: z.string(),
+      /**
+       * With --kernel-coverage: drawn in run `run` from the sequence kept at run `kept` (corpus,
+       * runs from 1). The seed and path alone do not replay it: `replay` runs the seed's first
+       * `run` runs again, which reproduces it when the kernel reaches the same functions in them.
+       */
+      fromCorpus: z.object({ kept: z.number().int().positive(), run: z.number().int().positive() }).optional(),
     })
     .nullable(),
   /** Commands per batch (--chunk) and a batch's time allowed (--command-timeout): a replay runs with the same. Absent from older reports. */
@@ -145,5 +151,17 @@ export const FuzzResults = z.object({
    * (rvtc's MRs are DMA MRs: a cycleMr there invalidates no key): `command: reason`, and how many.
    */
   skipped: z.array(z.object({ reason: z.string(), commands: z.number().int().positive() })).optional(),
+  /**
+   * With --kernel-coverage: the runs kept because they reached a driver function that no earlier
+   * run had (numbered from 1, as the progress lines count), each with the commands it executed and
+   * the functions it added; and how many runs were drawn from them (a kept sequence extended, or
+   * two spliced).
+   */
+  corpus: z
+    .object({
+      guidedRuns: z.number().int().min(0),
+      entries: z.array(z.object({ run: z.number().int().positive(), commands: z.array(z.string()), added: z.array(z.string()) })),
+    })
+    .optional(),
 });
 export type FuzzResults = z.infer<typeof FuzzResults>;

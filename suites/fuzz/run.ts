@@ -7,6 +7,7 @@ import { Timeout, bounded } from '../bounded.js';
 import { type Side, openSide } from './side.js';
 import { KernelFinding, LATE_WAIT_MS, Unobservable, World } from './world.js';
 import { type ExpectedWarning, type KnownWarningEntry, toleratingKnownWarnings } from './known-warnings.js';
+import { type CorpusReport, type CoverageSource, GuidedSequence, Guide } from './corpus.js';
 import type { FuzzCommand } from './report-schema.js';
 import { commandOf, specOf } from './sequence.js';
 
@@ -50,6 +51,12 @@ export interface FuzzOptions {
   progressMs?: number;
   /** Kernel warnings the implementation is known to print (expectations `splat:<text>`, known-warnings.ts): met, recorded, and the run goes on. */
   knownWarnings?: readonly KnownWarningEntry[];
+  /**
+   * What the kernel ran during each run (fuzz --kernel-coverage): runs that reach a function no
+   * earlier run reached are kept, and later runs are drawn from them (corpus.ts). Without it the
+   * runs are fast-check's draws alone.
+   */
+  coverage?: CoverageSource;
 }
 
 /** Commands per batch by default: a round trip per chunk, not per command, on a device in a VM. */
@@ -90,6 +97,11 @@ export interface FuzzReport {
     /** The shrunk command sequence. */
     commands: string;
     message: string;
+    /**
+     * With coverage: drawn in run `run` (from 1) from the sequence kept at run `kept`. The seed and
+     * path alone do not replay it: it needs the same runs kept before it.
+     */
+    fromCorpus?: { kept: number; run: number };
     /** The commands the failing sequence ran, every parameter: what `fuzz --replay` runs (of a finding, those of its sequence). */
     ran: FuzzCommand[];
   };
@@ -108,6 +120,8 @@ export interface FuzzReport {
   cutShort: { reason: string; runs: number }[];
   /** Commands left out on this adapter because it cannot show what they do (World.skip), by command and reason, with how many were drawn. */
   skipped: { reason: string; commands: number }[];
+  /** With FuzzOptions.coverage: the kept sequences and what each run reached first. */
+  corpus?: CorpusReport;
 }
 
 /** What to do about a replay that cannot be one. */
@@ -202,6 +216,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   let lastFailure: { error: unknown; ran: object[] } | undefined;
   // When the first divergence was found: shrink steps after shrinkMs pass without running.
   let failedAt: number | undefined;
+  // The run (from 1) in which it was found.
+  let failedRun = 0;
   let shrinkCut = false;
   let shrinkSteps = 0;
   let commands = 0;
@@ -231,7 +247,11 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     byMode.set(mode, made);
     return made;
   };
-  const sequences = modeArbitrary(options.profile).chain(sequencesOf);
+  const fresh = modeArbitrary(options.profile).chain(sequencesOf);
+  const guide = options.coverage === undefined ? undefined : new Guide(options.coverage);
+  // a guided run's new commands are drawn one by one, as fc.commands draws them
+  const commandsOf = modeArbitrary(options.profile).map((mode) => fc.oneof(...commandArbitraries(mode, options.profile)));
+  const sequences = guide === undefined ? fresh : guide.sequences(fresh, commandsOf, options.maxCommands ?? DEFAULT_MAX_COMMANDS);
   const property = fc.asyncProperty(sequences, async (cmds) => {
     if (stopped !== undefined) return;
     if (failedAt !== undefined) {
@@ -243,6 +263,9 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       shrinkSteps++;
       progress(() => `shrinking: ${shrinkSteps} steps tried`);
     } else runs++;
+    // Shrink steps are not traced: no run is drawn after them.
+    const traced = failedAt === undefined ? guide : undefined;
+    traced?.begin();
     // A model owes nothing after its drain; a device's shrink step waits less for a late completion
     // than the run that found the divergence did (a step still short after it counts as failing).
     const lateWaitMs = model ? 0 : failedAt === undefined ? LATE_WAIT_MS : SHRINK_LATE_WAIT_MS;
@@ -263,6 +286,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       if (error instanceof KernelFinding) stopped = error;
       else if (failedAt === undefined) {
         failedAt = performance.now();
+        failedRun = runs;
         if (options.shrink !== false) progress(() => `run ${runs}: a divergence at command #${world.executed}; shrinking it${Number.isFinite(shrinkMs) ? ` (for at most ${Math.round(shrinkMs / 1000)} s)` : ''}`, true);
       }
       lastFailure = { error, ran: ranUpTo(world, error) };
@@ -272,8 +296,10 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       live += world.live;
       if (failedAt === undefined) for (const [reason, n] of world.skipped) skipped.set(reason, (skipped.get(reason) ?? 0) + n);
       await closeWorld(world, sides);
+      // not after a finding: the kernel may be gone
+      if (stopped === undefined) traced?.end(runs, world.commands as fc.AsyncCommand<object, World>[]);
     }
-    progress(() => `run ${runs} of ${options.runs}: ${commands} commands, ${Math.round((commands / (performance.now() - started)) * 1000)}/s`);
+    progress(() => `run ${runs} of ${options.runs}: ${commands} commands, ${Math.round((commands / (performance.now() - started)) * 1000)}/s${guide === undefined ? '' : `; ${guide.summary()}`}`);
   });
   let details: fc.RunDetails<[Iterable<fc.AsyncCommand<object, World>>]>;
   try {
@@ -303,11 +329,13 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
             path: `${details.counterexamplePath ?? ''}${sequenceReplay === undefined ? '' : `@${sequenceReplay}`}`,
             commands: shown.replace(/\s*\/\*replayPath=.*\*\/$/, ''),
             ran: lastFailure.ran.map(specOf),
+            ...(counterexample instanceof GuidedSequence ? { fromCorpus: { kept: counterexample.from, run: failedRun } } : {}),
           },
           shrinking: options.shrink === false ? ('none' as const) : shrinkCut ? ('stopped' as const) : ('done' as const),
         }
       : undefined;
-  return reportOf(sides, { seed: details.seed, runs: details.numRuns, commands, live, durationMs, unobservable, skipped }, failure);
+  const report = reportOf(sides, { seed: details.seed, runs: details.numRuns, commands, live, durationMs, unobservable, skipped }, failure);
+  return guide === undefined ? report : { ...report, corpus: guide.report() };
 }
 
 export interface ReplayOptions extends SidesOptions, Pick<FuzzOptions, 'onProgress'> {

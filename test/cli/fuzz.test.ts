@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../cli-in-process.js';
 import { describe, expect, it } from 'vitest';
-import { replayCommand } from '../../cli/commands/fuzz.js';
+import { guidedReplayCommand, replayCommand } from '../../cli/commands/fuzz.js';
 import { FuzzResults } from '../../suites/fuzz/report-schema.js';
 import { serveModel } from '../adapters/grpc/fixture.js';
 
@@ -21,6 +21,10 @@ describe('rvt-conform fuzz', () => {
     const r = await cli(['fuzz', '--runs', '20', '--seed', '4', '--out', out]);
     expect(r.exitCode).toBe(0);
     expect(await fuzzJson(out)).toMatchObject({ adapter: 'model', seed: 4, runs: 20, divergence: null });
+    // without --kernel-coverage: no corpus, no table
+    const written = JSON.parse(await readFile(join(out, 'fuzz.json'), 'utf8')) as object;
+    expect(Object.keys(written)).not.toContain('corpus');
+    expect(Object.keys(written)).not.toContain('kernelCoverage');
   });
 
   it('labels a model against the model a self-check, and prints the share of commands on live QPs', async () => {
@@ -251,6 +255,9 @@ describe('rvt-conform fuzz', () => {
       '--replay',
       'conformance-report/fuzz.json',
     ]);
+    // a run drawn from the corpus: the seed's runs up to it again, under the tracer, with the bound it drew with
+    expect(shellSplit(guidedReplayCommand({ adapter: 'kernel', device: 'rvt_sim0', kernelCoverage: true, maxCommands: 60 }, 'rdmavt', 1, 17, true))).toEqual(['rvt-conform', 'fuzz', '--adapter', 'kernel', '--device', 'rvt_sim0', '--vm', '--max-commands', '60', '--kernel-coverage', '--profile', 'rdmavt', '--seed=1', '--runs', '17']);
+    expect(guidedReplayCommand({ adapter: 'kernel', device: 'rxe0', kernelCoverage: 'rdma_rxe' }, 'rdmavt', 1, 3, false)).toContain('--kernel-coverage rdma_rxe --profile');
   });
 
   it('fuzzes through an agent with --target, like run (a model behind it is still a self-check)', async () => {

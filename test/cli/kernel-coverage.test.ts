@@ -80,6 +80,33 @@ describe('--kernel-coverage', () => {
     unknown.close();
   });
 
+  it("gives the fuzzer the same tracer run by run, and records each function with the run that reached it first", () => {
+    const fake = fakeTracefs();
+    const traced = startKernelCoverage('rdmavt', { files: fake.files, sysModule: sysModuleWith('rdmavt') });
+    traced.runs.begin();
+    fake.record(CAPTURED, 0);
+    const { functions } = traced.runs.end([]);
+    // the run's end stops the ring
+    expect(fake.read('tracing_on')).toBe('0');
+    expect(functions.has('rvt_post_srq_recv')).toBe(true);
+    const record = traced.record(coverage(loadPinnedSnapshot(), clauses, allCases), [
+      { caseId: 'run 1', functions: ['rvt_post_srq_recv'], lost: 0 },
+      { caseId: 'run 2', functions: [], lost: 3 },
+    ]);
+    traced.close();
+    expect(record).toMatchObject({ cases: 2, overruns: [{ case: 'run 2', lost: 3 }] });
+    expect(record.seeAlso?.functions).toHaveLength(43);
+    expect(record.functions.find((f) => f.function === 'rvt_post_srq_recv')?.cases).toEqual(['run 1']);
+    expect(record.functions.find((f) => f.function === 'rvt_create_srq')?.reason).toMatch(/^no fuzz run reached it/);
+  });
+
+  it('is refused by fuzz on the model before anything runs (exit 2, one line)', async () => {
+    const r = await runCli(['fuzz', '--kernel-coverage', '--out', 'x-never-written']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--kernel-coverage traces a kernel driver/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('reaches the guest run: the VM host passes it on', () => {
     expect(guestArgs(['--adapter', 'kernel', '--device', 'rvt_sim0', '--vm', '--kernel-coverage', '--out', 'x'])).toEqual(['--adapter', 'kernel', '--device', 'rvt_sim0', '--kernel-coverage', '--out', 'x']);
   });

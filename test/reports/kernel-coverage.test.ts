@@ -52,6 +52,13 @@ describe('the kernelCoverage section', () => {
     expect(reason('rvt_post_recv')).toBeUndefined();
   });
 
+  it("says of a function no fuzz run reached that no run did, naming the cases that check it as where to look", () => {
+    const fuzzed = kernelCoverage({ module: 'rdmavt', kernel: '6.1.0-57-amd64', traceable, traced: [{ caseId: 'run 1', functions: ['rvt_post_srq_recv'], lost: 0 }], documented, fuzzed: true });
+    const row = fuzzed.functions.find((f) => f.function === 'rvt_modify_qp');
+    expect(row?.reason).toMatch(/^no fuzz run reached it \(the cases that check its clauses: modify_qp\/\S+, .+\)$/);
+    expect(fuzzed.functions.find((f) => f.function === 'rvt_post_srq_recv')?.cases).toEqual(['run 1']);
+  });
+
   it("counts issue 43's target over the SEE ALSO functions a software device can run: not the driver-internal, not the driver-only", () => {
     const out = rdmavt.seeAlso?.functions.filter((f) => f.reachable === false).map((f) => f.function).sort();
     expect(out).toEqual(['free_qpn_table', 'init_qpn_table', 'rvt_comm_est', 'rvt_driver_qp_init', 'rvt_free_all_qps', 'rvt_free_qp_cb', 'rvt_qp_exit', 'rvt_qp_iter_init']);
