@@ -9,13 +9,21 @@ import { ConfigFile } from './config-file.js';
  * The JSON Schemas shipped in schemas/, generated from the zod schemas (the single source of
  * truth): for other tools reading results.json, and for editors checking an expectations file
  * (`# yaml-language-server: $schema=../schemas/expectations.schema.json`).
- * The expectations and config schemas describe what a person writes (input); results.json, fuzz.json and findings.json what the tool writes (output).
+ * The expectations and config schemas describe what a person writes (input); results.json and findings.json what the tool writes (output);
+ * fuzz.json is written encoded (FuzzFile.encode: a wr_id as a decimal string), which is the schema's input.
  */
 export const JSON_SCHEMAS = {
   // reports/json-value.ts's JsonValue is a zod custom check: in JSON Schema, {} (a JSON document holds nothing else).
   'results.schema.json': () => z.toJSONSchema(RunResults, { io: 'output', unrepresentable: 'any' }),
   'expectations.schema.json': () => z.toJSONSchema(ExpectationsFile, { io: 'input' }),
-  'fuzz.schema.json': () => z.toJSONSchema(FuzzFile, { io: 'output' }),
+  // Input drops additionalProperties: false, which the tool's own output keeps.
+  'fuzz.schema.json': () =>
+    z.toJSONSchema(FuzzFile, {
+      io: 'input',
+      override: ({ jsonSchema }) => {
+        if (jsonSchema.type === 'object') jsonSchema.additionalProperties = false;
+      },
+    }),
   'findings.schema.json': () => z.toJSONSchema(FindingsFile, { io: 'output', unrepresentable: 'any' }),
   'config.schema.json': () => z.toJSONSchema(ConfigFile, { io: 'input' }),
 } as const;

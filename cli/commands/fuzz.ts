@@ -1,11 +1,13 @@
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Profile } from '../../adapters/adapter.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 import { quote } from '../../vm/job-script.js';
 import { writeFileAtomic } from '../../reports/atomic.js';
-import { FuzzPath } from '../../suites/fuzz/report-schema.js';
-import { COMMAND_TIMEOUT_MS, DEFAULT_MAX_COMMANDS, fuzz, REPLAY_HINT, SHRINK_MS } from '../../suites/fuzz/run.js';
+import { type FuzzCommand, FuzzPath } from '../../suites/fuzz/report-schema.js';
+import { CHUNK, COMMAND_TIMEOUT_MS, DEFAULT_MAX_COMMANDS, fuzz, REPLAY_HINT, replay, SHRINK_MS } from '../../suites/fuzz/run.js';
+import { visibleInGuest } from '../../vm/run.js';
 import { UserError } from '../../spec/errors.js';
 import { createAdapter, ensureVmAdapter } from '../../adapters/registry.js';
 import { withConfig } from '../config-file.js';
@@ -32,6 +34,7 @@ interface FuzzFlags {
   shrink: boolean;
   seed?: number;
   path?: string;
+  replay?: string;
   profile?: Profile;
   out: string;
   json: boolean;
@@ -52,38 +55,73 @@ const shellWord = (word: string) => (/^[\w.,:/=@+-]+$/.test(word) ? word : quote
 
 /**
  * The command line that replays a divergence: the same adapter reached the same way (in the VM
- * when this run was), the profile, the seed and the path. `--seed=N` keeps a negative seed from
- * reading as an option.
+ * when this run was), running the sequence fuzz.json `file` recorded, with its profile, chunk and
+ * command timeout. Not --seed and --path: they replay fast-check's drawing, and what a run draws
+ * after a command can depend on what the device answered (a dead QP skips commands), so on a
+ * device that path may not lead to the same sequence.
  */
-export function replayCommand(flags: FuzzRunFlags, profile: Profile, seed: number, path: string, inVm: boolean): string {
-  return [...fuzzWords(flags, inVm), ...['--profile', profile, `--seed=${seed}`, '--path', path]].map(shellWord).join(' ');
+export function replayCommand(flags: FuzzRunFlags, file: string, inVm: boolean): string {
+  return [...fuzzWords(flags, inVm), '--replay', file].map(shellWord).join(' ');
 }
 
 /**
  * The command line that finds a divergence of a run drawn from the corpus again: the seed's first
  * `runs` runs under the tracer, which keep the same sequences and draw the same run from them as
  * long as the kernel reaches the same functions in them (a path alone would draw that run from an
- * empty corpus).
+ * empty corpus). --replay runs its recorded sequence too, without the tracer.
  */
 export function guidedReplayCommand(flags: FuzzRunFlags & { kernelCoverage: true | string }, profile: Profile, seed: number, runs: number, inVm: boolean): string {
   const module = flags.kernelCoverage === true ? [] : [flags.kernelCoverage];
-  return [...fuzzWords(flags, inVm), '--kernel-coverage', ...module, ...['--profile', profile, `--seed=${seed}`, '--runs', String(runs)]].map(shellWord).join(' ');
+  const bound = flags.maxCommands === undefined || flags.maxCommands === DEFAULT_MAX_COMMANDS ? [] : ['--max-commands', String(flags.maxCommands)];
+  return [...fuzzWords(flags, inVm), ...bound, '--kernel-coverage', ...module, ...['--profile', profile, `--seed=${seed}`, '--runs', String(runs)]].map(shellWord).join(' ');
 }
 
 type FuzzRunFlags = { adapter: string; maxCommands?: number; [adapterOption: string]: unknown };
 
-/** What a replay shares with the run it replays: the same adapter reached the same way (in the VM when this run was), the bound and the known warnings. */
+/** What a replay shares with the run it replays: the same adapter reached the same way (in the VM when this run was) and the known warnings. */
 function fuzzWords(flags: FuzzRunFlags, inVm: boolean): string[] {
   return [
     ...['rvt-conform', 'fuzz', ...adapterWords(flags.adapter, adapterOptionsOf(flags))],
     ...(inVm ? ['--vm'] : []),
-    // The sequence length bounds what is drawn: a replay draws with the same bound.
-    ...(flags.maxCommands === undefined || flags.maxCommands === DEFAULT_MAX_COMMANDS ? [] : ['--max-commands', String(flags.maxCommands)]),
     // A known warning met on the way would otherwise end the replay before the divergence.
     ...(typeof flags['expectations'] === 'string' ? ['--expectations', flags['expectations']] : []),
   ];
 }
 
+/** What --replay runs: the recorded divergence's sequence, and what it ran with. */
+interface Recorded {
+  results: FuzzFile;
+  divergence: NonNullable<FuzzFile['divergence']>;
+  ran: FuzzCommand[];
+}
+
+/** fuzz.json as --replay reads it; anything else is a UserError naming what is wrong. */
+async function loadRecorded(file: string): Promise<Recorded> {
+  const hint = 'give the fuzz.json of a run that found a divergence (its divergence.replay line)';
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UserError(`--replay ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { hint });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UserError(`--replay ${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { hint });
+  }
+  const parsed = FuzzFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UserError(`--replay ${file} is no fuzz.json: ${issue === undefined ? '' : `${issue.path.join('.') || 'the file'}: ${issue.message}`}`, { hint });
+  }
+  const results = parsed.data;
+  if (results.divergence === null) throw new UserError(`--replay ${file} records no divergence: nothing to replay`, { hint });
+  if (results.divergence.ran === undefined) {
+    throw new UserError(`--replay ${file} was written before fuzz.json recorded the commands of a divergence`, { hint: `replay it with --profile ${results.profile} --seed=${results.seed} --path ${results.divergence.path}, or fuzz again` });
+  }
+  return { results, divergence: results.divergence, ran: results.divergence.ran };
+}
 /** --path: checked here, since fast-check takes any string and fails deep inside with a stack trace. */
 function parseFuzzPath(value: string): string {
   if (!FuzzPath.safeParse(value).success) throw new InvalidArgumentError("expected the replay path of a divergence from fuzz.json (divergence.path, e.g. 3:1@AB:C)");
@@ -97,10 +135,11 @@ export function registerFuzzCommand(program: Command): void {
   addAdapterOptions(withConfig(command), 'the implementation to fuzz')
     .option('--runs <n>', 'number of random sequences', parsePositiveInt, 100)
     .option('--seed <n>', 'seed, negative or not (replay a divergence with its seed and --path; --seed=-5 or --seed -5)', parseSeed)
-    .option('--path <path>', 'replay path of a divergence, from fuzz.json', parseFuzzPath)
+    .option('--path <path>', "replay path of a divergence, from fuzz.json: with its --seed, draws and shrinks again (exact on a model; on a device --replay is)", parseFuzzPath)
+    .option('--replay <fuzz.json>', "run the command sequence of the divergence (or kernel finding) a fuzz.json recorded, once, exactly: nothing drawn, nothing shrunk; its profile, --chunk and --command-timeout unless given")
     .option('--max-commands <n>', 'the longest command sequence a run draws', parsePositiveInt, DEFAULT_MAX_COMMANDS)
     .option('--chunk <n>', 'commands whose implementation-side calls go in one batch, at most (a round trip per chunk on a device)', parsePositiveInt)
-    .option('--command-timeout <ms>', 'how long a batch of commands may take on the implementation beyond the waits its drains and dereg_mr allow, before it counts as hung (a finding, the run stops)', parsePositiveInt, COMMAND_TIMEOUT_MS)
+    .option('--command-timeout <ms>', `how long a batch of commands may take on the implementation beyond the waits its drains and dereg_mr allow, before it counts as hung (a finding, the run stops; default: ${COMMAND_TIMEOUT_MS})`, parsePositiveInt)
     .option('--no-shrink', 'report the first divergence as found, unshrunk (each shrink step replays a sequence: slow on a VM)')
     .option('--shrink-time <s>', `stop shrinking after this many seconds and report the smallest sequence found so far (default: ${SHRINK_MS / 1000} s on a device, no limit on a model)`, parsePositiveInt)
     .option('-p, --profile <profile>', "documented (only what the documented contract binds: success, bad_wr of a failure, completions of messages that fit) or rdmavt (errno names and error paths too); default: the adapter's", parseProfile)
@@ -115,7 +154,15 @@ export function registerFuzzCommand(program: Command): void {
       // before a VM boots for it
       const traced = flags.kernelCoverage === undefined ? undefined : kernelCoverageModule(flags.kernelCoverage, flags.adapter, flags['device'] as string | undefined);
       if (flags.path !== undefined && flags.seed === undefined) throw new UserError('--path replays a divergence of one seed: give its --seed too', { hint: REPLAY_HINT });
+      if (flags.replay !== undefined && (flags.seed !== undefined || flags.path !== undefined)) {
+        throw new UserError('--replay runs the sequence fuzz.json recorded: --seed and --path would draw one', { hint: 'drop --seed and --path' });
+      }
+      // Read here, on the host too: a bad file is told before a VM boots.
+      const recorded = flags.replay === undefined ? undefined : await loadRecorded(flags.replay);
       if (flags.vm) {
+        if (flags.replay !== undefined && !visibleInGuest(resolve(flags.replay), process.cwd())) {
+          throw new UserError(`with --vm, --replay ${flags.replay} must be a file the guest sees`, { hint: 'copy it into the current directory' });
+        }
         ensureVmAdapter(flags.adapter);
         const kernel = kernelOf(flags['kernel'] as string | undefined);
         const { runSubcommandInVm } = await import('../../guest/run-in-vm.js');
@@ -132,25 +179,31 @@ export function registerFuzzCommand(program: Command): void {
         const info = await adapter.info();
         // after info(): the device, and so its driver, is up
         tracer = traced === undefined ? undefined : startKernelCoverage(traced);
-        const profile = flags.profile ?? info.defaultProfile;
+        const profile = flags.profile ?? recorded?.results.profile ?? info.defaultProfile;
         const knownWarnings = flags.expectations === undefined ? [] : (await loadExpectations(flags.expectations, { knownIds: { has: isSplatId }, today: new Date().toISOString().slice(0, 10) })).filter((entry) => conditionsHold(entry.when, runInfoOf(info, profile)));
-        const report = await fuzz({
-          knownWarnings,
-          adapter,
-          reference: modelAdapter(),
-          profile,
-          runs: flags.runs,
-          maxCommands: flags.maxCommands,
-          shrink: flags.shrink,
-          ...(flags.seed === undefined ? {} : { seed: flags.seed }),
-          ...(flags.path === undefined ? {} : { path: flags.path }),
-          ...(flags.chunk === undefined ? {} : { chunk: flags.chunk }),
-          commandTimeoutMs: flags.commandTimeout ?? COMMAND_TIMEOUT_MS,
-          ...(flags.shrinkTime === undefined ? {} : { shrinkMs: flags.shrinkTime * 1000 }),
-          // stderr, so that --json's stdout stays one document
-          onProgress: (line) => process.stderr.write(`fuzz: ${line}\n`),
-          ...(tracer === undefined ? {} : { coverage: tracer.runs }),
-        });
+        const chunk = flags.chunk ?? recorded?.results.chunk ?? CHUNK;
+        const commandTimeoutMs = flags.commandTimeout ?? recorded?.results.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
+        // stderr, so that --json's stdout stays one document
+        const sides = { knownWarnings, adapter, reference: modelAdapter(), profile, chunk, commandTimeoutMs, onProgress: (line: string) => process.stderr.write(`fuzz: ${line}\n`) };
+        const report =
+          recorded === undefined
+            ? await fuzz({
+                ...sides,
+                runs: flags.runs,
+                maxCommands: flags.maxCommands,
+                shrink: flags.shrink,
+                ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+                ...(flags.path === undefined ? {} : { path: flags.path }),
+                ...(flags.shrinkTime === undefined ? {} : { shrinkMs: flags.shrinkTime * 1000 }),
+                ...(tracer === undefined ? {} : { coverage: tracer.runs }),
+              })
+            : await replay({ ...sides, ran: recorded.ran, seed: recorded.results.seed, path: recorded.divergence.path });
+        if (recorded !== undefined && report.divergence === null) {
+          const cut = report.cutShort.length === 0 ? '' : ` (it ended not observable on this adapter: ${report.cutShort.map((c) => c.reason).join('; ')})`;
+          throw new UserError(`the replay of ${flags.replay} showed no divergence${cut}; the recorded one: ${recorded.divergence.message}`, {
+            hint: 'the divergence is gone, or depends on something the recorded sequence does not fix; to check a fix, fuzz without --replay',
+          });
+        }
         // a replay that reproduces nothing is no pass: the path is not of this seed and these options, or the divergence is gone
         if (flags.path !== undefined && report.divergence === null) {
           throw new UserError(`the replay of --seed=${report.seed} --path ${flags.path} found no divergence: the path is not one this seed drew with these options (--profile ${profile}, --max-commands ${flags.maxCommands}), or the divergence is gone`, {
@@ -159,23 +212,29 @@ export function registerFuzzCommand(program: Command): void {
         }
         const inVm = process.env[IN_VM_ENV] === '1';
         const guided = report.divergence?.fromCorpus;
-        const replay =
-          report.divergence === null ? '' : guided !== undefined && flags.kernelCoverage !== undefined ? guidedReplayCommand({ ...flags, kernelCoverage: flags.kernelCoverage }, profile, report.seed, guided.run, inVm) : replayCommand(flags, profile, report.seed, report.divergence.path, inVm);
+        const replayLine =
+          report.divergence === null ? '' : guided !== undefined && flags.kernelCoverage !== undefined ? guidedReplayCommand({ ...flags, kernelCoverage: flags.kernelCoverage }, profile, report.seed, guided.run, inVm) : replayCommand(flags, join(flags.out, 'fuzz.json'), inVm);
+        const replayed = recorded === undefined ? undefined : { file: flags.replay as string, recorded: recorded.divergence.message, same: report.divergence?.message === recorded.divergence.message };
         const { corpus, ...rest } = report;
-        const results = FuzzFile.parse({
+        const results: FuzzFile = {
           schemaVersion: 2,
           adapter: info.adapter,
           reference: 'model',
           profile,
           ...rest,
-          divergence: report.divergence === null ? null : { ...report.divergence, replay },
+          divergence: report.divergence === null ? null : { ...report.divergence, replay: replayLine },
+          chunk,
+          commandTimeoutMs,
+          ...(replayed === undefined ? {} : { replayed }),
           ...(corpus === undefined ? {} : { corpus: { guidedRuns: corpus.guidedRuns, entries: corpus.entries } }),
           // each function with the run that reached it first, the SEE ALSO list first, as run's report has them
           ...(tracer === undefined || corpus === undefined ? {} : { kernelCoverage: tracer.record(coverage(loadPinnedSnapshot(), clauses, allCases), corpus.traced) }),
-        });
+        };
         const file = join(outDir, 'fuzz.json');
-        await writeFileAtomic(file, `${JSON.stringify(results, null, 2)}\n`);
-        if (flags.json) process.stdout.write(`${JSON.stringify(results)}\n`);
+        // Encoded: a wr_id is a string in the file (report-schema.ts).
+        const written = FuzzFile.encode(results);
+        await writeFileAtomic(file, `${JSON.stringify(written, null, 2)}\n`);
+        if (flags.json) process.stdout.write(`${JSON.stringify(written)}\n`);
         else {
           const kind = results.kind === 'self-check' ? 'self-check (a model against the model), not a conformance result' : 'conformance';
           process.stdout.write(`fuzz ${info.adapter} vs model (${profile}), ${kind}: ${results.runs} runs, ${results.commands} commands, ${results.commandsPerSecond}/s, ${Math.round(results.liveShare * 100)} % on live QPs, seed ${results.seed}\n`);
@@ -186,9 +245,10 @@ export function registerFuzzCommand(program: Command): void {
             process.stdout.write(`KERNEL FINDING${finding.fatal ? ' (fatal)' : ''}, as found, unshrunk: ${finding.problem}\n  the sequence up to it${pinned}: ${finding.sequence.join(', ')}\n`);
             for (const line of finding.lines) process.stdout.write(`  | ${line}\n`);
           } else if (results.divergence) {
-            const minimal = results.shrinking === 'stopped' ? `smallest sequence found before --shrink-time ran out (not minimal)` : results.shrinking === 'none' ? 'sequence (unshrunk)' : 'minimal sequence';
+            const minimal = replayed !== undefined ? 'sequence replayed' : results.shrinking === 'stopped' ? `smallest sequence found before --shrink-time ran out (not minimal)` : results.shrinking === 'none' ? 'sequence (unshrunk)' : 'minimal sequence';
             const drawn = guided === undefined ? '' : ` (drawn in run ${guided.run} from the sequence kept at run ${guided.kept}: the replay runs the first ${guided.run} runs again, and finds it when the kernel reaches the same functions in them)`;
-            process.stdout.write(`DIVERGENCE: ${results.divergence.message}\n  ${minimal}: ${results.divergence.commands}\n  replay${drawn}: ${replay}\n`);
+            if (replayed !== undefined) process.stdout.write(replayed.same ? `the recorded divergence shows again (${replayed.file})\n` : `a divergence other than the recorded one (${replayed.file}: ${replayed.recorded})\n`);
+            process.stdout.write(`DIVERGENCE: ${results.divergence.message}\n  ${minimal}: ${results.divergence.commands}\n  replay${drawn}: ${replayLine}\n`);
           } else process.stdout.write('no divergence\n');
           if (results.kernelCoverage !== undefined && results.corpus !== undefined) process.stdout.write(`${coverageLine(results.kernelCoverage, results.corpus)}\n`);
           for (const met of results.expectedWarnings ?? []) process.stdout.write(`expected kernel warning (${met.id}, --expectations): ${met.problem}\n`);

@@ -7,6 +7,10 @@ import type { RecvWr, SendOpcode, SendWr } from '../../spec/verbs/wr.js';
 import { type Raw, same, sameOutcome, viewQp } from './compare.js';
 import { MR_LENGTH, QPS, QP_CAP, SLOTS, type Side, regMrStep } from './side.js';
 import { type Check, type PhaseResult, type World, resultOf } from './world.js';
+// The shapes of a command's parameters are report-schema.ts's: fuzz.json carries them for --replay.
+import type { DestroyTarget, MaskKind, SendSpec, WrSpec } from './report-schema.js';
+
+export type { DestroyTarget, MaskKind, SendSpec, WrSpec };
 
 /** The SRQ every side creates: two sges, so a fitting receive can split its bytes across both. */
 export const SRQ = { max_wr: 8, max_sge: 2 };
@@ -34,16 +38,6 @@ export function modeArbitrary(profile: Profile): fc.Arbitrary<Mode> {
   return fc.oneof({ arbitrary: fc.constant<Mode>('fit'), weight: 8 }, { arbitrary: fc.constant<Mode>('oversize'), weight: 1 }, { arbitrary: fc.constant<Mode>('bad-lkey'), weight: 1 });
 }
 
-/**
- * A receive WR as generated: sges by slot in the side's buffer, so each side builds its own
- * addresses and keys. A bogus lkey (bad-lkey sequences only) puts the QPs in ERR once a message consumes it.
- */
-export interface WrSpec {
-  wr_id: bigint;
-  sges: { slot: number; length: number; bogusLkey: boolean }[];
-  numSge: 'list' | 'negative' | 'above-max' | 'zero';
-}
-
 const bogus = (key: number) => (key ^ 0x5a5a0000) >>> 0;
 
 /** num_sge as posted for a list of `listed` sges on a queue of `maxSge`. */
@@ -64,20 +58,6 @@ function buildRecv(side: Side, spec: WrSpec, maxSge: number): RecvWr {
   const { buffer } = side;
   const sg_list = spec.sges.map((s) => ({ addr: side.recvAddrs[s.slot] as bigint, length: s.length, lkey: s.bogusLkey ? bogus(buffer.lkey) : buffer.lkey }));
   return { wr_id: spec.wr_id, sg_list, num_sge: postedNumSge(spec.numSge, sg_list.length, maxSge) };
-}
-
-/** A send WR as generated: where it gathers from, what it targets, each side building its own keys. */
-export interface SendSpec {
-  opcode: SendOpcode;
-  /** Bytes gathered (an atomic takes 8 whatever this says). */
-  length: number;
-  /** Gather from the second MR, whose lkey is stale while it is deregistered. */
-  fromMr: boolean;
-  numSge: 'list' | 'negative' | 'above-max';
-  imm: number;
-  /** An RDMA or atomic operation's target: the buffer, the second MR, or a bogus rkey. */
-  remote: 'buffer' | 'mr' | 'bogus';
-  slot: number;
 }
 
 const WITH_IMM = new Set<SendOpcode>(['SEND_WITH_IMM', 'RDMA_WRITE_WITH_IMM']);
@@ -240,9 +220,6 @@ export class Resize implements Cmd {
   }
 }
 
-/** How a modify_qp's mask is drawn. */
-export type MaskKind = 'valid' | 'bare' | 'extra' | 'bad-value' | 'reconnect';
-
 const UP: Partial<Record<QpState, [QpState, number]>> = { RESET: ['INIT', 0], INIT: ['RTR', 1], RTR: ['RTS', 2] };
 
 /**
@@ -367,8 +344,6 @@ export class CycleMr implements Cmd {
     return 'cycleMr()';
   }
 }
-
-export type DestroyTarget = { kind: 'qp' | 'cq'; index: number } | { kind: 'srq' };
 
 /** destroy_qp, destroy_srq or destroy_cq, in whatever state the object is. */
 export class Destroy implements Cmd {

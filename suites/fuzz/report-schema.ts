@@ -1,4 +1,64 @@
 import { z } from 'zod';
+import { QpState } from '../../spec/verbs/attrs.js';
+import { u32, u64 } from '../../spec/verbs/ints.js';
+import { SendOpcode } from '../../spec/verbs/wr.js';
+import { QPS, SLOTS } from './side.js';
+
+/** A wr_id in fuzz.json: a decimal string, since a JSON number loses a u64's low bits. */
+const WrId = z.codec(z.string().regex(/^(0|[1-9]\d{0,19})$/, 'a wr_id as a decimal string'), u64, { decode: (s) => BigInt(s), encode: (n) => n.toString() });
+const Slot = z.number().int().min(0).max(SLOTS - 1);
+/** A QP by its index among a side's QPs (side.ts QPS), the same on both sides. */
+const QpIndex = z.number().int().min(0).max(QPS.length - 1);
+
+/**
+ * A receive WR as generated: sges by slot in the side's buffer, so each side builds its own
+ * addresses and keys. A bogus lkey (bad-lkey sequences only) puts the QPs in ERR once a message consumes it.
+ */
+export const WrSpec = z.object({
+  wr_id: WrId,
+  sges: z.array(z.object({ slot: Slot, length: u32, bogusLkey: z.boolean() })),
+  numSge: z.enum(['list', 'negative', 'above-max', 'zero']),
+});
+export type WrSpec = z.output<typeof WrSpec>;
+
+/** A send WR as generated: where it gathers from, what it targets, each side building its own keys. */
+export const SendSpec = z.object({
+  opcode: SendOpcode,
+  /** Bytes gathered (an atomic takes 8 whatever this says). */
+  length: u32,
+  /** Gather from the second MR, whose lkey is stale while it is deregistered. */
+  fromMr: z.boolean(),
+  numSge: z.enum(['list', 'negative', 'above-max']),
+  imm: u32,
+  /** An RDMA or atomic operation's target: the buffer, the second MR, or a bogus rkey. */
+  remote: z.enum(['buffer', 'mr', 'bogus']),
+  slot: Slot,
+});
+export type SendSpec = z.output<typeof SendSpec>;
+
+/** How a modify_qp's mask is drawn (commands.ts modifyOf). */
+export const MaskKind = z.enum(['valid', 'bare', 'extra', 'bad-value', 'reconnect']);
+export type MaskKind = z.output<typeof MaskKind>;
+
+export const DestroyTarget = z.discriminatedUnion('kind', [z.object({ kind: z.enum(['qp', 'cq']), index: QpIndex }), z.object({ kind: z.literal('srq') })]);
+export type DestroyTarget = z.output<typeof DestroyTarget>;
+
+/**
+ * One fuzz command with every parameter it was drawn with (commands.ts): what `fuzz --replay`
+ * runs again, exactly, without drawing anything.
+ */
+export const FuzzCommand = z.discriminatedUnion('kind', [
+  /** post_srq_recv, or post_recv on QP `qp`. */
+  z.object({ kind: z.literal('post'), wrs: z.array(WrSpec), qp: QpIndex.optional() }),
+  z.object({ kind: z.literal('send'), qp: QpIndex, sends: z.array(SendSpec) }),
+  z.object({ kind: z.literal('armLimit'), limit: u32 }),
+  z.object({ kind: z.literal('resize'), maxWr: u32 }),
+  z.object({ kind: z.literal('modify'), qp: QpIndex, to: QpState, mask: MaskKind }),
+  z.object({ kind: z.literal('query'), qp: QpIndex }),
+  z.object({ kind: z.literal('cycleMr') }),
+  z.object({ kind: z.literal('destroy'), target: DestroyTarget }),
+]);
+export type FuzzCommand = z.output<typeof FuzzCommand>;
 
 /**
  * A replay path: fast-check's counterexample path (indices joined by ':'), then '@' and the
@@ -6,7 +66,10 @@ import { z } from 'zod';
  */
 export const FuzzPath = z.string().regex(/^\d+(:\d+)*(@[A-Za-z0-9+/]*:[A-Za-z0-9+/]*)?$/, "a replay path from fuzz.json, e.g. 3:1@AB:C");
 
-/** fuzz.json: one differential run, enough to replay its divergence exactly. */
+/**
+ * fuzz.json: one differential run, enough to replay its divergence exactly. Written encoded
+ * (FuzzResults.encode: wr_ids as strings), read with parse.
+ */
 export const FuzzResults = z.object({
   schemaVersion: z.literal(2),
   /** `self-check`: the adapter under test is itself a model, so this is no conformance result. */
@@ -26,6 +89,12 @@ export const FuzzResults = z.object({
       path: FuzzPath,
       commands: z.string(),
       message: z.string(),
+      /**
+       * The commands the failing sequence ran, in order, each with every parameter (of a kernel
+       * finding: those of `finding.sequence`): what `fuzz --replay` runs. Absent from reports
+       * written before it could.
+       */
+      ran: z.array(FuzzCommand).optional(),
       replay: z.string(),
       /**
        * With --kernel-coverage: drawn in run `run` from the sequence kept at run `kept` (corpus,
@@ -35,6 +104,14 @@ export const FuzzResults = z.object({
       fromCorpus: z.object({ kept: z.number().int().positive(), run: z.number().int().positive() }).optional(),
     })
     .nullable(),
+  /** Commands per batch (--chunk) and a batch's time allowed (--command-timeout): a replay runs with the same. Absent from older reports. */
+  chunk: z.number().int().positive().optional(),
+  commandTimeoutMs: z.number().int().positive().optional(),
+  /**
+   * Written by `fuzz --replay FILE`: the recorded divergence's message, and whether this run's
+   * divergence has the same one.
+   */
+  replayed: z.object({ file: z.string(), recorded: z.string(), same: z.boolean() }).optional(),
   /**
    * How shrinking the divergence went: `stopped` when its time ran out (--shrink-time), so the
    * sequence may not be minimal; `none` when nothing was shrunk (no divergence, --no-shrink, a

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Adapter, CaseWatch, Profile } from '../../adapters/adapter.js';
+import type { Adapter, AdapterInfo, CaseWatch, Profile } from '../../adapters/adapter.js';
 import { isModel } from '../../adapters/model/index.js';
 import { modelCall } from '../../adapters/model/session.js';
 import { UserError } from '../../spec/errors.js';
@@ -9,6 +9,8 @@ import { type Side, openSide } from './side.js';
 import { KernelFinding, LATE_WAIT_MS, REFERENCE_NOT_MODEL, Unobservable, World } from './world.js';
 import { type ExpectedWarning, type KnownWarningEntry, toleratingKnownWarnings } from './known-warnings.js';
 import { type CorpusReport, type CoverageSource, GuidedSequence, Guide } from './corpus.js';
+import type { FuzzCommand } from './report-schema.js';
+import { commandOf, specOf } from './sequence.js';
 
 /** The longest sequence a run draws unless told otherwise. */
 export const DEFAULT_MAX_COMMANDS = 200;
@@ -91,7 +93,7 @@ export interface FuzzReport {
   /** The share of commands run while both QPs of the pair were in RTS (on the reference), 0..1. */
   liveShare: number;
   divergence: null | {
-    /** Replay with `--seed=<seed> --path '<path>'`. */
+    /** Replay the drawing with `--seed=<seed> --path '<path>'` (exact on a deterministic implementation). */
     path: string;
     /** The shrunk command sequence. */
     commands: string;
@@ -101,6 +103,8 @@ export interface FuzzReport {
      * path alone do not replay it: it needs the same runs kept before it.
      */
     fromCorpus?: { kept: number; run: number };
+    /** The commands the failing sequence ran, every parameter: what `fuzz --replay` runs (of a finding, those of its sequence). */
+    ran: FuzzCommand[];
   };
   /** How shrinking went: `stopped` when SHRINK_MS (shrinkMs) ran out first, so the sequence may not be minimal. */
   shrinking: 'done' | 'stopped' | 'none';
@@ -121,29 +125,97 @@ export interface FuzzReport {
   corpus?: CorpusReport;
 }
 
+/** What to do about a replay that cannot be one. */
+export const REPLAY_HINT = "--seed and --path go with the --profile and --max-commands of the run that wrote them (fuzz.json's profile); fuzz.json's divergence.replay (--replay FILE) runs the recorded sequence itself";
+
+/** What opening a run's two sides takes: the options of FuzzOptions that a replay has too. */
+export type SidesOptions = Pick<FuzzOptions, 'adapter' | 'reference' | 'profile' | 'chunk' | 'commandTimeoutMs' | 'setupTimeoutMs' | 'knownWarnings'>;
+
+/** The adapter's side of every run of one fuzz or replay: what it is, its watch, its limits. */
+interface Sides {
+  options: SidesOptions;
+  info: AdapterInfo;
+  resize: boolean;
+  watch: CaseWatch | undefined;
+  /** The known warnings met (FuzzOptions.knownWarnings), filled in as the runs go. */
+  expectedWarnings: ExpectedWarning[];
+  commandTimeoutMs: number;
+  setupTimeoutMs: number;
+}
+
+async function sidesOf(options: SidesOptions): Promise<Sides> {
+  const info = await options.adapter.info();
+  const expectedWarnings: ExpectedWarning[] = [];
+  return {
+    options,
+    info,
+    resize: info.capabilities.includes('srq_resize'),
+    watch: toleratingKnownWarnings(options.adapter.watch, options.knownWarnings ?? [], expectedWarnings),
+    expectedWarnings,
+    commandTimeoutMs: options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS,
+    setupTimeoutMs: options.setupTimeoutMs ?? SETUP_TIMEOUT_MS,
+  };
+}
+
+/** A run's World: the implementation's side opened under the watch, then the reference with what it granted; `lateWaitMs` as WorldOptions has it. */
+async function openWorld(sides: Sides, lateWaitMs: number): Promise<World> {
+  const { options } = sides;
+  const real = await openReal(options.adapter, sides.watch, sides.setupTimeoutMs);
+  // The reference gets the implementation's granted capacities, so rounding is not a divergence.
+  const ref = await openSide(options.reference, { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
+  return new World(real, ref, { profile: options.profile, resize: sides.resize, chunk: options.chunk ?? CHUNK, watch: sides.watch, commandTimeoutMs: sides.commandTimeoutMs, lateWaitMs });
+}
+
+async function closeWorld(world: World, sides: Sides): Promise<void> {
+  // A hung or dead device may not answer its close either.
+  await Promise.all([bounded(world.real.session.close(), sides.commandTimeoutMs).catch(() => undefined), world.ref.session.close()]);
+}
+
+/** The commands a failing run ran, as far as its failure: of a finding, those of its sequence. */
+const ranUpTo = (world: World, error: unknown): object[] => world.commands.slice(0, error instanceof KernelFinding ? error.sequence.length : undefined);
+
+/** What a run or a replay reports, from what it counted. */
+function reportOf(
+  sides: Sides,
+  run: { seed: number; runs: number; commands: number; live: number; durationMs: number; unobservable: ReadonlyMap<string, number>; skipped: ReadonlyMap<string, number> },
+  failure: { error: unknown; divergence: Omit<NonNullable<FuzzReport['divergence']>, 'message'>; shrinking: FuzzReport['shrinking'] } | undefined,
+): FuzzReport {
+  const { error } = failure ?? {};
+  const finding = error instanceof KernelFinding ? { ...error.finding, sequence: error.sequence, batch: error.batch } : null;
+  return {
+    kind: isModel(sides.info) ? 'self-check' : 'conformance',
+    seed: run.seed,
+    runs: run.runs,
+    commands: run.commands,
+    durationMs: run.durationMs,
+    commandsPerSecond: run.durationMs > 0 ? Math.round((run.commands / run.durationMs) * 1000) : 0,
+    liveShare: run.commands > 0 ? run.live / run.commands : 0,
+    divergence: failure === undefined ? null : { ...failure.divergence, message: error instanceof Error ? error.message : String(error) },
+    shrinking: failure === undefined || finding !== null ? 'none' : failure.shrinking,
+    finding,
+    expectedWarnings: sides.expectedWarnings,
+    cutShort: [...run.unobservable].map(([reason, runs]) => ({ reason, runs })),
+    skipped: [...run.skipped].map(([reason, commands]) => ({ reason, commands })),
+  };
+}
+
 /**
  * Differential fuzzing: random sequences of posts, consumptions, limit arming and resizes run on
  * the implementation and on the reference; the first disagreement fails the run and fast-check
  * shrinks it to a minimal sequence.
  */
-/** What to do about a replay that cannot be one. */
-export const REPLAY_HINT = "copy the whole replay command from fuzz.json (divergence.replay): its --seed, --path, --profile and --max-commands go together";
-
 export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   await ensureModelReference(options.reference);
-  const info = await options.adapter.info();
-  const resize = info.capabilities.includes('srq_resize');
-  const commandTimeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
-  const setupTimeoutMs = options.setupTimeoutMs ?? SETUP_TIMEOUT_MS;
-  const model = isModel(info);
+  const sides = await sidesOf(options);
+  const model = isModel(sides.info);
   const shrinkMs = options.shrinkMs ?? (model ? Infinity : SHRINK_MS);
-  const expectedWarnings: ExpectedWarning[] = [];
   // Runs cut short where the adapter's side would not carry a step, by what it said.
   const unobservable = new Map<string, number>();
   const skipped = new Map<string, number>();
-  const watch = toleratingKnownWarnings(options.adapter.watch, options.knownWarnings ?? [], expectedWarnings);
   // Set by the first finding: the device is not opened again, not for a later run nor a shrink step.
   let stopped: KernelFinding | undefined;
+  // The last run that failed, and the commands it ran: fast-check's counterexample is that run's sequence.
+  let lastFailure: { error: unknown; ran: object[] } | undefined;
   // When the first divergence was found: shrink steps after shrinkMs pass without running.
   let failedAt: number | undefined;
   // The run (from 1) in which it was found.
@@ -161,6 +233,11 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     options.onProgress(line());
   };
   const [runPath, replayPath] = options.path === undefined ? [undefined, undefined] : options.path.split('@');
+  // fast-check failing outside a run: a --path that is no replay path of this seed, or a bug here.
+  const notAPath = (error: unknown): Error => {
+    if (options.path === undefined) return error instanceof Error ? error : new Error(String(error));
+    return new UserError(`--path ${options.path} is no replay path of seed ${options.seed ?? '(none)'}: ${error instanceof Error ? error.message : String(error)}`, { hint: REPLAY_HINT });
+  };
   // One sequence arbitrary per mode, built once: chain asks for it at every run and every shrink,
   // and fast-check keeps a sequence's replay path in it.
   type Sequences = fc.Arbitrary<Iterable<fc.AsyncCommand<object, World>>>;
@@ -191,16 +268,14 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     // Shrink steps are not traced: no run is drawn after them.
     const traced = failedAt === undefined ? guide : undefined;
     traced?.begin();
-    const real = await openReal(options.adapter, watch, setupTimeoutMs).catch((error: unknown) => {
-      if (error instanceof KernelFinding) stopped = error;
-      throw error;
-    });
-    // The reference gets the implementation's granted capacities, so rounding is not a divergence.
-    const ref = await openSide(options.reference, { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
     // A model owes nothing after its drain; a device's shrink step waits less for a late completion
     // than the run that found the divergence did (a step still short after it counts as failing).
     const lateWaitMs = model ? 0 : failedAt === undefined ? LATE_WAIT_MS : SHRINK_LATE_WAIT_MS;
-    const world = new World(real, ref, { profile: options.profile, resize, chunk: options.chunk ?? CHUNK, watch, commandTimeoutMs, lateWaitMs });
+    const world = await openWorld(sides, lateWaitMs).catch((error: unknown) => {
+      if (error instanceof KernelFinding) stopped = error;
+      lastFailure = { error, ran: [] };
+      throw error;
+    });
     try {
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
       await world.finish();
@@ -216,13 +291,13 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
         failedRun = runs;
         if (options.shrink !== false) progress(() => `run ${runs}: a divergence at command #${world.executed}; shrinking it${Number.isFinite(shrinkMs) ? ` (for at most ${Math.round(shrinkMs / 1000)} s)` : ''}`, true);
       }
+      lastFailure = { error, ran: ranUpTo(world, error) };
       throw error;
     } finally {
       commands += world.executed;
       live += world.live;
       if (failedAt === undefined) for (const [reason, n] of world.skipped) skipped.set(reason, (skipped.get(reason) ?? 0) + n);
-      // A hung or dead device may not answer its close either.
-      await Promise.all([bounded(real.session.close(), commandTimeoutMs).catch(() => undefined), ref.session.close()]);
+      await closeWorld(world, sides);
       // not after a finding: the kernel may be gone
       if (stopped === undefined) traced?.end(runs, world.commands as fc.AsyncCommand<object, World>[]);
     }
@@ -239,38 +314,74 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     });
   } catch (error) {
     // a path that this seed's draws do not have: fast-check throws (at once, or at the first draw)
-    if (options.path === undefined) throw error;
-    throw new UserError(`--path ${options.path} is no replay path of seed ${options.seed ?? '(none)'}: ${error instanceof Error ? error.message : String(error)}`, { hint: REPLAY_HINT });
+    throw notAPath(error);
   }
   const durationMs = performance.now() - started;
   const counterexample = details.counterexample?.[0];
   // fast-check prints the sequence with its replay path in a comment: keep the sequence, carry the path.
   const shown = counterexample === undefined ? '' : String(counterexample);
   const sequenceReplay = /\/\*replayPath="([^"]*)"\*\//.exec(shown)?.[1];
-  const finding = stopped === undefined ? null : { ...stopped.finding, sequence: stopped.sequence, batch: stopped.batch };
-  return {
-    kind: model ? 'self-check' : 'conformance',
-    seed: details.seed,
-    runs: details.numRuns,
-    commands,
-    durationMs,
-    commandsPerSecond: durationMs > 0 ? Math.round((commands / durationMs) * 1000) : 0,
-    liveShare: commands > 0 ? live / commands : 0,
-    divergence: details.failed
+  // The counterexample is the last run that failed: shrink steps after it passed, or were not run.
+  if (details.failed && lastFailure?.error !== details.errorInstance) throw notAPath(details.errorInstance);
+  const failure =
+    details.failed && lastFailure !== undefined
       ? {
-          path: `${details.counterexamplePath ?? ''}${sequenceReplay === undefined ? '' : `@${sequenceReplay}`}`,
-          commands: shown.replace(/\s*\/\*replayPath=.*\*\/$/, ''),
-          message: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance),
-          ...(counterexample instanceof GuidedSequence ? { fromCorpus: { kept: counterexample.from, run: failedRun } } : {}),
+          error: lastFailure.error,
+          divergence: {
+            path: `${details.counterexamplePath ?? ''}${sequenceReplay === undefined ? '' : `@${sequenceReplay}`}`,
+            commands: shown.replace(/\s*\/\*replayPath=.*\*\/$/, ''),
+            ran: lastFailure.ran.map(specOf),
+            ...(counterexample instanceof GuidedSequence ? { fromCorpus: { kept: counterexample.from, run: failedRun } } : {}),
+          },
+          shrinking: options.shrink === false ? ('none' as const) : shrinkCut ? ('stopped' as const) : ('done' as const),
         }
-      : null,
-    shrinking: !details.failed || options.shrink === false || finding !== null ? 'none' : shrinkCut ? 'stopped' : 'done',
-    finding,
-    expectedWarnings,
-    cutShort: [...unobservable].map(([reason, runs]) => ({ reason, runs })),
-    skipped: [...skipped].map(([reason, commands]) => ({ reason, commands })),
-    ...(guide === undefined ? {} : { corpus: guide.report() }),
-  };
+      : undefined;
+  const report = reportOf(sides, { seed: details.seed, runs: details.numRuns, commands, live, durationMs, unobservable, skipped }, failure);
+  return guide === undefined ? report : { ...report, corpus: guide.report() };
+}
+
+export interface ReplayOptions extends SidesOptions, Pick<FuzzOptions, 'onProgress'> {
+  /** The commands to run, once, in order (fuzz.json's divergence.ran). */
+  ran: readonly FuzzCommand[];
+  /** The recorded run's seed and replay path, carried into the report. */
+  seed: number;
+  path: string;
+}
+
+/**
+ * Runs a recorded sequence once, exactly, on fresh sides: nothing drawn, nothing shrunk. What the
+ * oracle compares after each command waits for what that command allows (world.ts), so a
+ * divergence shows again whatever the device's timing; a report without one says it did not.
+ */
+export async function replay(options: ReplayOptions): Promise<FuzzReport> {
+  await ensureModelReference(options.reference);
+  const sides = await sidesOf(options);
+  const started = performance.now();
+  // One line before a run that may take a while on a device: silence cannot be told from a hang.
+  options.onProgress?.(`replaying ${options.ran.length} recorded commands`);
+  const unobservable = new Map<string, number>();
+  let world: World | undefined;
+  let failure: { error: unknown; ran: object[] } | undefined;
+  try {
+    // A replay waits for a late completion as long as the run that found the divergence did.
+    world = await openWorld(sides, isModel(sides.info) ? 0 : LATE_WAIT_MS);
+    try {
+      for (const spec of options.ran) {
+        const command = commandOf(spec);
+        if (await command.check({})) await command.run({}, world);
+      }
+      await world.finish();
+    } finally {
+      await closeWorld(world, sides);
+    }
+  } catch (error) {
+    if (error instanceof Unobservable) unobservable.set(error.message, 1);
+    else failure = { error, ran: world === undefined ? [] : ranUpTo(world, error) };
+  }
+  const run = { seed: options.seed, runs: 1, commands: world?.executed ?? 0, live: world?.live ?? 0, durationMs: performance.now() - started, unobservable, skipped: world?.skipped ?? new Map<string, number>() };
+  if (failure === undefined) return reportOf(sides, run, undefined);
+  // `commands` as fast-check shows a sequence: the commands' names, joined by commas.
+  return reportOf(sides, run, { error: failure.error, divergence: { path: options.path, commands: failure.ran.map(String).join(','), ran: failure.ran.map(specOf) }, shrinking: 'none' });
 }
 
 /** The reference is called synchronously (world.ts): a model of this process, said once rather than as every run's divergence. */

@@ -7,7 +7,8 @@ import { mutantAdapter, mutants } from '../../../adapters/mutants/index.js';
 import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import { CycleMr, Post, Resize, SRQ, Send, type SendSpec, type WrSpec } from '../../../suites/fuzz/commands.js';
 import { Divergence } from '../../../suites/fuzz/compare.js';
-import { fuzz } from '../../../suites/fuzz/run.js';
+import { fuzz, replay } from '../../../suites/fuzz/run.js';
+import { commandOf } from '../../../suites/fuzz/sequence.js';
 import { MR_LENGTH, openSide } from '../../../suites/fuzz/side.js';
 import { KernelFinding, Unobservable, World } from '../../../suites/fuzz/world.js';
 import { executeSteps } from '../../../adapters/batch.js';
@@ -259,6 +260,15 @@ describe('the kernel log and a per-command timeout', () => {
     expect(alone.finding?.batch).toBe(1);
     expect(alone.finding?.sequence.at(-1)).toMatch(/^send\(\d; [^)]*\/negative[^)]*\)$/);
     expect(alone.finding?.problem).toContain(`#${alone.finding?.sequence.length} send(`);
+  });
+
+  it("records the finding's sequence command by command, and a fresh boot's replay of it shows the same finding", async () => {
+    const report = await fuzz({ adapter: oopsing({ fatal: false }).adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5 });
+    const ran = report.divergence?.ran ?? [];
+    expect(ran.map((spec) => String(commandOf(spec)))).toEqual(report.finding?.sequence);
+    const again = await replay({ adapter: oopsing({ fatal: false }).adapter, reference: modelAdapter(), profile: 'rdmavt', ran, seed: report.seed, path: report.divergence?.path ?? '' });
+    expect(again.finding?.problem).toBe(report.finding?.problem);
+    expect(again.divergence?.message).toBe(report.divergence?.message);
   });
 
   it("a command that never answers is a fatal finding after its batch's budget, not a command's budget times the batch", async () => {
