@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
-import { isDeepStrictEqual } from 'node:util';
+import { inspect, isDeepStrictEqual } from 'node:util';
 import { afterEach, expect } from 'vitest';
 import type { Adapter } from '../../../adapters/adapter.js';
 import { grpcAdapter, type GrpcClientOptions } from '../../../adapters/grpc/client.js';
@@ -74,7 +74,8 @@ function evidence(runs: readonly CaseRun[]) {
   }));
 }
 
-const shown = (value: unknown) => (value === undefined ? 'nothing' : JSON.stringify(value));
+// inspect, not JSON: evidence holds bigints (64-bit handles and wr_ids)
+const shown = (value: unknown) => (value === undefined ? 'nothing' : inspect(value, { depth: null, breakLength: Infinity }));
 
 /**
  * Where two runs' evidence differ, one line a difference: the case, the field and both values (for
