@@ -176,6 +176,8 @@ export const waitFor = (timeoutMs: number): Wait => ({ timeoutMs, minLooks: MIN_
 /** Polls `cq` until `count` completions arrived or the wait is over; returns what arrived. */
 export async function pollUntil(v: Verbs, cq: Handle, count: number, wait: Wait): Promise<WorkCompletion[]> {
   const out: WorkCompletion[] = [];
+  // nothing to wait for (a case consuming what a refused post left): no poll, whose max must be 1 or more
+  if (count <= 0) return out;
   await lookUntil(
     async () => {
       const { completions } = await v.pollCq({ cq, max: Math.min(count - out.length, 4096) });

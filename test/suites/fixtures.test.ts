@@ -7,7 +7,7 @@ import type { Adapter, Session } from '../../adapters/adapter.js';
 import { modelAdapter } from '../../adapters/model/index.js';
 import { loopbackPair, pollUntil, waitFor } from '../../suites/fixtures.js';
 import { allCases } from '../../suites/index.js';
-import { tracedVerbs } from '../../suites/verbs.js';
+import { type TraceEntry, tracedVerbs } from '../../suites/verbs.js';
 import { referenceRunsOf, runAgainst } from '../helpers.js';
 
 /** The model's own completion wait (5 ms). */
@@ -36,6 +36,15 @@ describe('a wait for what must come', () => {
     await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 13n, opcode: 'SEND' }] });
     const sent = await pollUntil(v, pair.sender.cq, 1, waitFor(MODEL_WAIT_MS));
     expect(sent.map((wc) => [wc.wr_id, wc.status])).toEqual([[13n, 'RNR_RETRY_EXC_ERR']]);
+  });
+
+  it('makes no poll for 0 completions (a case consuming what a refused post left)', async () => {
+    const trace: TraceEntry[] = [];
+    const v = tracedVerbs(await modelAdapter().open(), 'kernel', trace);
+    const pair = await loopbackPair(v);
+    const before = trace.length;
+    expect(await pollUntil(v, pair.sender.cq, 0, waitFor(MODEL_WAIT_MS))).toEqual([]);
+    expect(trace.slice(before)).toEqual([]);
   });
 });
 
