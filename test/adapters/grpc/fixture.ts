@@ -77,13 +77,14 @@ function evidence(runs: readonly CaseRun[]) {
 // inspect, not JSON: evidence holds bigints (64-bit handles and wr_ids)
 const shown = (value: unknown) => (value === undefined ? 'nothing' : inspect(value, { depth: null, breakLength: Infinity }));
 
+type Evidence = ReturnType<typeof evidence>;
+
 /**
  * Where two runs' evidence differ, one line a difference: the case, the field and both values (for
  * a trace, its first differing entry). A whole suite's toEqual diff names neither: vitest collapses
  * 166 cases to `[Object]`.
  */
-export function evidenceDifferences(runs: readonly CaseRun[], reference: readonly CaseRun[]): string[] {
-  const [got, want] = [evidence(runs), evidence(reference)];
+function differences(got: Evidence, want: Evidence): string[] {
   const lines: string[] = [];
   if (got.length !== want.length) lines.push(`${got.length} cases ran, the reference ran ${want.length}`);
   got.forEach((run, at) => {
@@ -99,9 +100,10 @@ export function evidenceDifferences(runs: readonly CaseRun[], reference: readonl
   return lines;
 }
 
-/** Asserts that `runs` have the reference's evidence, saying which case and field differ if not. */
+/** Asserts that `runs` have the reference's evidence (toEqual decides), saying which case and field differ if not. */
 export function expectSameEvidence(runs: readonly CaseRun[], reference: readonly CaseRun[]): void {
-  expect(evidenceDifferences(runs, reference)).toEqual([]);
+  const [got, want] = [evidence(runs), evidence(reference)];
+  expect(got, differences(got, want).join('\n')).toEqual(want);
 }
 
 /** A raw gRPC client of the Agent service, to send what the client adapter never would. */
