@@ -37,10 +37,11 @@ const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /**
  * Runs this same command line again in a child under `env`, its output this process's, every stop
  * signal passed on; resolves with its exit code (128 + the signal's number when a signal ended it,
- * as a shell reports it).
+ * as a shell reports it). The IPC channel is how the child learns that this process is gone
+ * (stopWithStarter).
  */
 export async function runAgain(env: NodeJS.ProcessEnv): Promise<number> {
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { env, stdio: 'inherit' });
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   for (const signal of FORWARDED) process.on(signal, forward);
   try {
@@ -49,6 +50,18 @@ export async function runAgain(env: NodeJS.ProcessEnv): Promise<number> {
   } finally {
     for (const signal of FORWARDED) process.off(signal, forward);
   }
+}
+
+/**
+ * In the agent runAgain started: stops it (as SIGTERM does) when the process that started it is
+ * gone without passing a stop on, killed with SIGKILL (`kill -9`, a test's cleanup). Their
+ * channel closes then; without this the agent served on, orphaned, holding its port and device:
+ * every run of the agent's CLI tests left one or two. The channel must not keep it alive.
+ */
+export function stopWithStarter(): void {
+  if (process.channel === undefined) return;
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }
 
 /**

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { allocatorEnvironment, runAgain, startsAgent } from './agent-allocator.js';
+import { allocatorEnvironment, runAgain, startsAgent, stopWithStarter } from './agent-allocator.js';
 import { dropIpServerNameWarning } from './ip-servername-warning.js';
 import { main } from './program.js';
 
@@ -15,6 +15,7 @@ const again = startsAgent(process.argv) ? allocatorEnvironment(process.env) : un
 if (again !== undefined) {
   process.exitCode = await runAgain(again);
 } else {
+  if (startsAgent(process.argv)) stopWithStarter();
   dropIpServerNameWarning();
   await main(process.argv);
 }

@@ -36,11 +36,11 @@ export class CaseContext {
   }
 
   poll(cq: Handle, count: number): Promise<WorkCompletion[]> {
-    return fixtures.pollUntil(this.verbs, cq, count, this.waitMs);
+    return fixtures.pollUntil(this.verbs, cq, count, fixtures.waitFor(this.waitMs));
   }
 
   waitForEvent(matches: (event: AsyncEvent) => boolean, timeoutMs = this.waitMs) {
-    return fixtures.waitForEvent(this.verbs, matches, timeoutMs);
+    return fixtures.waitForEvent(this.verbs, matches, fixtures.waitFor(timeoutMs));
   }
 
   /** How long a case watches before it concludes that nothing (more) comes. */
@@ -50,12 +50,20 @@ export class CaseContext {
 
   /** What completes on `cq` (up to `max`) within the quiet window: for cases that expect fewer than `max`, or none. */
   quietPoll(cq: Handle, max: number): Promise<WorkCompletion[]> {
-    return fixtures.pollUntil(this.verbs, cq, max, this.quietMs);
+    return fixtures.pollUntil(this.verbs, cq, max, this.quiet);
   }
 
   /** The events raised within the quiet window (returning early on a match): for cases that expect none. */
   quietEvents(matches: (event: AsyncEvent) => boolean) {
-    return fixtures.waitForEvent(this.verbs, matches, this.quietMs);
+    return fixtures.waitForEvent(this.verbs, matches, this.quiet);
+  }
+
+  /**
+   * The quiet window as a wait: time alone, with no looks beyond the first. On the model (quietMs
+   * 0) that is one look: more would be verbs, and spend the RNR retries of a case that watches.
+   */
+  private get quiet(): fixtures.Wait {
+    return { timeoutMs: this.quietMs, minLooks: 1 };
   }
 
   /** The layer's errno sign, for expected raw return values. */

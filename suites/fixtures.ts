@@ -141,32 +141,68 @@ export async function loopbackPair(
   return { pd, sender, receiver, buffer };
 }
 
-/** Polls `cq` until `count` completions arrived or `timeoutMs` passed; returns what arrived. */
-export async function pollUntil(v: Verbs, cq: Handle, count: number, timeoutMs: number): Promise<WorkCompletion[]> {
-  const out: WorkCompletion[] = [];
+/**
+ * Looks a wait for what must come makes before its deadline may end it, however long each took.
+ * The model advances with the verbs, not the clock (an RNR timer fires at the next verb: rnr_retry
+ * 2 completes RNR_RETRY_EXC_ERR at the second poll after the SEND) and waits only 5 ms; through a
+ * transport (an agent, a worker's pipe) or on a loaded host one poll took longer than that, and
+ * the wait gave up before the completion the local model's faster polls had found. rnr_retry has
+ * three bits, 7 meaning for ever: 8 looks see any finite retry series out.
+ */
+export const MIN_LOOKS = 8;
+
+/** How long a wait lasts: until `timeoutMs` passed and `minLooks` looks were made. */
+export interface Wait {
+  timeoutMs: number;
+  minLooks: number;
+}
+
+/** What a look found: all that was waited for, some of it (the next look follows at once), or nothing. */
+export type Found = 'all' | 'some' | 'none';
+
+/** Calls `look` until it finds all it waited for, or the wait is over; `pauseMs` after a look that found nothing. */
+export async function lookUntil(look: () => Promise<Found>, { timeoutMs, minLooks }: Wait, pauseMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;
-  while (out.length < count) {
-    const r = await v.pollCq({ cq, max: Math.min(count - out.length, 4096) });
-    out.push(...r.completions);
-    if (out.length >= count || performance.now() > deadline) break;
-    if (r.completions.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  for (let looks = 1; ; looks++) {
+    const found = await look();
+    if (found === 'all' || (looks >= minLooks && performance.now() > deadline)) return;
+    if (found === 'none') await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
+}
+
+/** A wait for what must come: `timeoutMs`, and at least MIN_LOOKS looks. */
+export const waitFor = (timeoutMs: number): Wait => ({ timeoutMs, minLooks: MIN_LOOKS });
+
+/** Polls `cq` until `count` completions arrived or the wait is over; returns what arrived. */
+export async function pollUntil(v: Verbs, cq: Handle, count: number, wait: Wait): Promise<WorkCompletion[]> {
+  const out: WorkCompletion[] = [];
+  // nothing to wait for (a case consuming what a refused post left): no poll, whose max must be 1 or more
+  if (count <= 0) return out;
+  await lookUntil(
+    async () => {
+      const { completions } = await v.pollCq({ cq, max: Math.min(count - out.length, 4096) });
+      out.push(...completions);
+      return out.length >= count ? 'all' : completions.length > 0 ? 'some' : 'none';
+    },
+    wait,
+    1,
+  );
   return out;
 }
 
-/** Waits for an async event that matches, up to `timeoutMs`; every event seen is returned too. */
-export async function waitForEvent(
-  v: Verbs,
-  matches: (event: AsyncEvent) => boolean,
-  timeoutMs: number,
-): Promise<{ found: AsyncEvent | undefined; seen: AsyncEvent[] }> {
+/** Waits for an async event that matches, until the wait is over; every event seen is returned too. */
+export async function waitForEvent(v: Verbs, matches: (event: AsyncEvent) => boolean, wait: Wait): Promise<{ found: AsyncEvent | undefined; seen: AsyncEvent[] }> {
   const seen: AsyncEvent[] = [];
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const { events } = await v.getAsyncEvents({});
-    seen.push(...events);
-    const found = events.find(matches);
-    if (found !== undefined || performance.now() > deadline) return { found, seen };
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+  let found: AsyncEvent | undefined;
+  await lookUntil(
+    async () => {
+      const { events } = await v.getAsyncEvents({});
+      seen.push(...events);
+      found = events.find(matches);
+      return found === undefined ? 'none' : 'all';
+    },
+    wait,
+    2,
+  );
+  return { found, seen };
 }

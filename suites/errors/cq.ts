@@ -2,17 +2,21 @@ import type { QpState } from '../../spec/verbs/attrs.js';
 import type { Handle } from '../../spec/verbs/ints.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
-import { DEFAULT_CAP, bringUp, createRcQp, moveTo } from '../fixtures.js';
+import { DEFAULT_CAP, bringUp, createRcQp, lookUntil, moveTo, waitFor } from '../fixtures.js';
 import { send, wrIds } from '../traffic.js';
 
 /** query_qp until the QP is in `state` or the wait is over (an engine on a workqueue errors it a moment after the CQ_ERR); the last state read. */
 async function stateWithin(ctx: CaseContext, qp: Handle, state: QpState): Promise<QpState | null> {
-  const deadline = performance.now() + ctx.waitMs;
-  for (;;) {
-    const seen = (await ctx.verbs.queryQp({ qp })).state;
-    if (seen === state || performance.now() > deadline) return seen;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+  let seen = null as QpState | null;
+  await lookUntil(
+    async () => {
+      seen = (await ctx.verbs.queryQp({ qp })).state;
+      return seen === state ? 'all' : 'none';
+    },
+    waitFor(ctx.waitMs),
+    2,
+  );
+  return seen;
 }
 
 export const cqCases = [

@@ -8,7 +8,7 @@ import { StatusError } from '../../../adapters/grpc/status.js';
 import { DEFAULT_LIMITS } from '../../../adapters/remote/budget.js';
 import { allCases } from '../../../suites/index.js';
 import { MR_LIMIT_BYTES, mrRoundTripAtLimit, referenceModel, referenceSuiteRuns, runAgainst } from '../../helpers.js';
-import { evidence, RawClient, serveModel, statusOfCall } from './fixture.js';
+import { expectSameEvidence, RawClient, serveModel, statusOfCall } from './fixture.js';
 
 /** Small enough to break on purpose, large enough for the shared cases. */
 const LIMITS = { ...DEFAULT_LIMITS, maxSessions: 4, maxResourcesPerSession: 64, maxQueueDepth: 4096, maxMrBytes: 1 << 20 };
@@ -18,7 +18,7 @@ describe('the gRPC agent serving the model', () => {
     const served = await serveModel();
     const remote = await runAgainst(served.client(), allCases);
     const local = await referenceSuiteRuns();
-    expect(evidence(remote)).toEqual(evidence(local));
+    expectSameEvidence(remote, local);
     expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
   });
 
@@ -42,7 +42,7 @@ describe('the gRPC agent serving the model', () => {
   it('still serves a session as a lease and one unary rpc per call (the protocol\'s first form)', async () => {
     const served = await serveModel();
     const remote = await runAgainst(served.client({ transport: 'unary' }), allCases.slice(0, 10));
-    expect(evidence(remote)).toEqual(evidence(await runAgainst(referenceModel(), allCases.slice(0, 10))));
+    expectSameEvidence(remote, await runAgainst(referenceModel(), allCases.slice(0, 10)));
     expect(served.log.filter((line) => / call=openSession status=OK /.test(line)).length).toBeGreaterThan(0);
     expect(served.agent.host.accounting()).toEqual({ sessions: 0, resources: 0 });
   });

@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
-import { afterEach } from 'vitest';
+import { inspect, isDeepStrictEqual } from 'node:util';
+import { afterEach, expect } from 'vitest';
 import type { Adapter } from '../../../adapters/adapter.js';
 import { grpcAdapter, type GrpcClientOptions } from '../../../adapters/grpc/client.js';
 import { withSession, withToken } from '../../../adapters/grpc/metadata.js';
@@ -61,7 +62,7 @@ const own = (message: string | undefined) => message?.replace(/^\w+ on the agent
 const untimed = (trace: CaseRun['trace']) => trace.filter((entry) => !foundNothing(entry)).map(({ call, args, result, error }) => ({ call, args, result, error: own(error) }));
 
 /** A run as evidence: everything but durations and trace timings (and stacks, which name files). */
-export function evidence(runs: readonly CaseRun[]) {
+function evidence(runs: readonly CaseRun[]) {
   return runs.map((run) => ({
     id: run.case.id,
     ran: run.ran,
@@ -71,6 +72,38 @@ export function evidence(runs: readonly CaseRun[]) {
     checks: run.checks,
     trace: untimed(run.trace),
   }));
+}
+
+// inspect, not JSON: evidence holds bigints (64-bit handles and wr_ids)
+const shown = (value: unknown) => (value === undefined ? 'nothing' : inspect(value, { depth: null, breakLength: Infinity }));
+
+type Evidence = ReturnType<typeof evidence>;
+
+/**
+ * Where two runs' evidence differ, one line a difference: the case, the field and both values (for
+ * a trace, its first differing entry). A whole suite's toEqual diff names neither: vitest collapses
+ * 166 cases to `[Object]`.
+ */
+function differences(got: Evidence, want: Evidence): string[] {
+  const lines: string[] = [];
+  if (got.length !== want.length) lines.push(`${got.length} cases ran, the reference ran ${want.length}`);
+  got.forEach((run, at) => {
+    const expected = want[at];
+    if (expected === undefined) return;
+    if (run.id !== expected.id) return void lines.push(`case ${at}: ${run.id}, the reference's is ${expected.id}`);
+    for (const field of ['ran', 'status', 'reason', 'error', 'checks'] as const) {
+      if (!isDeepStrictEqual(run[field], expected[field])) lines.push(`${run.id}: ${field} ${shown(run[field])}, the reference's ${shown(expected[field])}`);
+    }
+    const entry = Array.from({ length: Math.max(run.trace.length, expected.trace.length) }, (_, i) => i).find((i) => !isDeepStrictEqual(run.trace[i], expected.trace[i]));
+    if (entry !== undefined) lines.push(`${run.id}: trace entry ${entry} of ${run.trace.length} ${shown(run.trace[entry])}, the reference's (of ${expected.trace.length}) ${shown(expected.trace[entry])}`);
+  });
+  return lines;
+}
+
+/** Asserts that `runs` have the reference's evidence (toEqual decides), saying which case and field differ if not. */
+export function expectSameEvidence(runs: readonly CaseRun[], reference: readonly CaseRun[]): void {
+  const [got, want] = [evidence(runs), evidence(reference)];
+  expect(got, differences(got, want).join('\n')).toEqual(want);
 }
 
 /** A raw gRPC client of the Agent service, to send what the client adapter never would. */

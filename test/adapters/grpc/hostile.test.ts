@@ -20,7 +20,7 @@ import { allCases } from '../../../suites/index.js';
 import { referenceModel, referenceRunsOf, runAgainst, sequentialCases } from '../../helpers.js';
 import { type Certificates, makeCertificates } from './certificates.js';
 import { CRASH_WR_ID, modelWorkerAdapter } from '../remote/model-worker.js';
-import { evidence, RawClient, serveModel, statusOfCall } from './fixture.js';
+import { expectSameEvidence, RawClient, serveModel, statusOfCall } from './fixture.js';
 
 const MiB = 1 << 20;
 const someCases = allCases.slice(0, 4);
@@ -240,7 +240,7 @@ describe('a client whose call crashes the implementation', () => {
     const served = await serveModel({ adapter: modelWorkerAdapter() });
     // Enough cases (two hops a call: gRPC, then the worker's pipe) to be running when the crash comes and after it.
     const cases = sequentialCases.slice(0, 48);
-    const local = evidence(await referenceRunsOf(cases));
+    const local = await referenceRunsOf(cases);
     let running = true;
     const suite = runAgainst(served.client(), cases).finally(() => (running = false));
 
@@ -256,7 +256,7 @@ describe('a client whose call crashes the implementation', () => {
     await b.close();
     expect(running, 'the other client was still running its cases when the crash came').toBe(true);
 
-    expect(evidence(await suite)).toEqual(local);
+    expectSameEvidence(await suite, local);
     const again = await served.client().open();
     expect((await again.allocPd({})).rawReturn).toBe(0);
     await again.close();

@@ -23,7 +23,7 @@ import { probeCapabilities } from '../../../suites/probes.js';
 import { runCases } from '../../../suites/runner.js';
 import { referenceModel, referenceRunsOf, referenceSuiteRuns, runAgainst, sequentialCases } from '../../helpers.js';
 import { modelWorkerAdapter } from '../remote/model-worker.js';
-import { evidence, RawClient, serveModel } from './fixture.js';
+import { expectSameEvidence, RawClient, serveModel } from './fixture.js';
 
 /** The client may not open a session itself: every case must run on the agent. */
 const casesOnly = (client: Adapter): Adapter => ({ ...client, open: () => Promise.reject(new Error('the client opened a session: a case ran verb by verb')) });
@@ -51,7 +51,7 @@ describe('rpc RunCase', () => {
   it("runs the whole shared suite on the agent, one RunCase a case, with the local model's evidence", async () => {
     const served = await caseAgent();
     const runs = await runAgainst(casesOnly(served.client()), allCases);
-    expect(evidence(runs)).toEqual(evidence(await referenceSuiteRuns()));
+    expectSameEvidence(runs, await referenceSuiteRuns());
     // every case the model can run (one needs a capability it lacks, and is not sent)
     expect(runCaseLines(served.log)).toHaveLength(runs.filter((r) => r.ran !== 'capability-missing').length);
     expect(runs.filter((r) => r.ran !== 'capability-missing').length).toBeGreaterThan(150);
@@ -73,7 +73,7 @@ describe('rpc RunCase', () => {
     const served = await serveModel();
     const some = sequentialCases.slice(0, 6);
     const runs = await runAgainst(served.client(), some);
-    expect(evidence(runs)).toEqual(evidence(await referenceRunsOf(some)));
+    expectSameEvidence(runs, await referenceRunsOf(some));
     expect(runCaseLines(served.log)).toHaveLength(0);
     // asked for the first case and the one written ahead of it, then not again
     expect(served.log.filter((line) => / call=runCase /.test(line))).toHaveLength(2);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { modelCall } from '../../../adapters/model/session.js';
 import { tracedVerbs } from '../../../suites/verbs.js';
-import { type LoopbackPair, loopbackPair, pollUntil } from '../../../suites/fixtures.js';
+import { type LoopbackPair, loopbackPair, pollUntil, waitFor } from '../../../suites/fixtures.js';
 import type { SendWrInput } from '../../../spec/verbs/wr.js';
 
 async function verbs() {
@@ -20,8 +20,8 @@ describe('model loopback (rvt_ruc_loopback, rvt_get_rwqe)', () => {
     await v.writeMr({ mr: buffer.mr, offset: 0, data: 'cafe' });
     await v.postSrqRecv({ srq: srq ?? 0, wrs: [{ wr_id: 77n, sg_list: [{ addr: buffer.addr + 1000n, length: 8, lkey: buffer.lkey }] }] });
     await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 5n, opcode: 'SEND', sg_list: [{ addr: buffer.addr, length: 2, lkey: buffer.lkey }] }] });
-    const [recv] = await pollUntil(v, pair.receiver.cq, 1, 10);
-    const [send] = await pollUntil(v, pair.sender.cq, 1, 10);
+    const [recv] = await pollUntil(v, pair.receiver.cq, 1, waitFor(10));
+    const [send] = await pollUntil(v, pair.sender.cq, 1, waitFor(10));
     expect(recv).toMatchObject({ wr_id: 77n, status: 'SUCCESS', opcode: 'RECV', byte_len: 2, qp_num: pair.receiver.qp_num, src_qp: pair.sender.qp_num });
     expect(send).toMatchObject({ wr_id: 5n, status: 'SUCCESS', opcode: 'SEND', qp_num: pair.sender.qp_num });
     expect((await v.readMr({ mr: buffer.mr, offset: 1000, length: 2 })).data).toBe('cafe');
@@ -54,9 +54,9 @@ describe('model loopback (rvt_ruc_loopback, rvt_get_rwqe)', () => {
     for (const end of [pair.sender, pair.receiver]) {
       expect((await v.modifyQp({ qp: end.qp, attr: { qp_state: 'ERR' }, mask: ['STATE'] })).rawReturn).toBe(0);
     }
-    const flushed = await pollUntil(v, pair.sender.cq, 3, 10);
+    const flushed = await pollUntil(v, pair.sender.cq, 3, waitFor(10));
     expect(flushed.map((wc) => [wc.wr_id, wc.status])).toEqual([[10n, 'WR_FLUSH_ERR'], [11n, 'WR_FLUSH_ERR']]);
-    expect(await pollUntil(v, pair.receiver.cq, 1, 10)).toEqual([]);
+    expect(await pollUntil(v, pair.receiver.cq, 1, waitFor(10))).toEqual([]);
     expect((await v.getAsyncEvents({})).events).toEqual([{ event_type: 'QP_LAST_WQE_REACHED', element: { kind: 'qp', qp: pair.receiver.qp } }]);
   });
 });
@@ -67,7 +67,7 @@ describe('model send engine after a loopback error (issue 43)', () => {
     const { buffer } = pair;
     await v.postRecv({ qp: pair.receiver.qp, wrs: [{ wr_id: 1n, sg_list: [{ addr: buffer.addr, length: 8, lkey: buffer.lkey }] }] });
     await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 2n, opcode: 'SEND', sg_list: [{ addr: buffer.addr, length: 16, lkey: buffer.lkey }] }, behind] });
-    expect(await pollUntil(v, pair.sender.cq, 2, 10)).toMatchObject([{ wr_id: 2n, status: 'REM_INV_REQ_ERR' }]);
+    expect(await pollUntil(v, pair.sender.cq, 2, waitFor(10))).toMatchObject([{ wr_id: 2n, status: 'REM_INV_REQ_ERR' }]);
   }
   const statuses = (wcs: readonly { wr_id: bigint; status: string }[]) => wcs.map((wc) => [wc.wr_id, wc.status]);
 
@@ -81,7 +81,7 @@ describe('model send engine after a loopback error (issue 43)', () => {
     // rvt_free_lkey ran before rvt_check_refs: the key no longer resolves at post.
     expect(await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 4n, opcode: 'SEND', sg_list: [sge] }] })).toMatchObject({ errno: 'EINVAL', badWr: 0 });
     await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 5n, opcode: 'SEND' }] });
-    expect(statuses(await pollUntil(v, pair.sender.cq, 2, 10))).toEqual([[3n, 'WR_FLUSH_ERR'], [5n, 'WR_FLUSH_ERR']]);
+    expect(statuses(await pollUntil(v, pair.sender.cq, 2, waitFor(10)))).toEqual([[3n, 'WR_FLUSH_ERR'], [5n, 'WR_FLUSH_ERR']]);
     expect((await v.deregMr({ mr: own.mr ?? 0 })).rawReturn).toBe(0);
   });
 
@@ -90,9 +90,9 @@ describe('model send engine after a loopback error (issue 43)', () => {
     const pair = await loopbackPair(v);
     await stall(v, pair, { wr_id: 3n, opcode: 'SEND' });
     expect((await v.modifyQp({ qp: pair.sender.qp, attr: { qp_state: 'ERR' }, mask: ['STATE'] })).rawReturn).toBe(0);
-    expect(await pollUntil(v, pair.sender.cq, 1, 5)).toEqual([]);
+    expect(await pollUntil(v, pair.sender.cq, 1, waitFor(5))).toEqual([]);
     expect((await v.modifyQp({ qp: pair.sender.qp, attr: { qp_state: 'RESET' }, mask: ['STATE'] })).rawReturn).toBe(0);
-    expect(await pollUntil(v, pair.sender.cq, 1, 5)).toEqual([]);
+    expect(await pollUntil(v, pair.sender.cq, 1, waitFor(5))).toEqual([]);
   });
 
   it('spends a finite RNR retry series one timer interval a verb: rnr_retry 2 fails when the second timer fires, at the second verb after the SEND', async () => {
