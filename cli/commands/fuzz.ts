@@ -17,7 +17,6 @@ import { outputDir } from '../output-paths.js';
 import { KERNEL_OPTION_HELP, kernelOf } from '../kernel-option.js';
 import { loadExpectations } from '../../reports/expectations/load.js';
 import { conditionsHold, runInfoOf } from '../../reports/expectations/match.js';
-import { isSplatId } from '../../suites/fuzz/known-warnings.js';
 import { applyKnobs } from '../../vm/stall-knobs.js';
 import { FuzzFile } from '../../reports/fuzz-file.js';
 import { coverage } from '../../reports/coverage.js';
@@ -26,6 +25,7 @@ import { loadPinnedSnapshot } from '../../spec/snapshots/pinned.js';
 import { allCases } from '../../suites/index.js';
 import { seeAlsoTarget } from '../../reports/kernel-coverage.js';
 import { FUZZ_KERNEL_COVERAGE_HELP, type KernelCoverageRun, kernelCoverageModule, startKernelCoverage } from '../kernel-coverage.js';
+import { isFuzzExpectationId } from '../../suites/fuzz/known-divergences.js';
 
 interface FuzzFlags {
   adapter: string;
@@ -145,7 +145,7 @@ export function registerFuzzCommand(program: Command): void {
     .option('-p, --profile <profile>', "documented (only what the documented contract binds: success, bad_wr of a failure, completions of messages that fit) or rdmavt (errno names and error paths too); default: the adapter's", parseProfile)
     .option('-o, --out <dir>', 'where fuzz.json goes', 'conformance-report')
     .option('--json', 'print fuzz.json to stdout', false)
-    .option('-e, --expectations <file>', "kernel warnings the implementation is known to print (YAML entries with id 'splat:<text of the WARNING line>', status fail, reason, link): met, recorded in fuzz.json, and fuzzing goes on")
+    .option('-e, --expectations <file>', "what the implementation is known to do (YAML entries with status fail, reason, link): id 'splat:<text of the WARNING line>', a kernel warning it prints (met, recorded in fuzz.json, the run goes on); id 'divergence:<regular expression of the message>', a divergence it shows now and then (a race: met, recorded, that run ends, fuzzing goes on)")
     .option('--vm', 'with --adapter ibverbs or kernel: fuzz inside the QEMU VM (fuzz.json comes back under the current directory)', false)
     .option('--kernel <kernel>', `with --vm: ${KERNEL_OPTION_HELP}`)
     .option('--kernel-coverage [module]', FUZZ_KERNEL_COVERAGE_HELP)
@@ -180,7 +180,7 @@ export function registerFuzzCommand(program: Command): void {
         // after info(): the device, and so its driver, is up
         tracer = traced === undefined ? undefined : startKernelCoverage(traced);
         const profile = flags.profile ?? recorded?.results.profile ?? info.defaultProfile;
-        const knownWarnings = flags.expectations === undefined ? [] : (await loadExpectations(flags.expectations, { knownIds: { has: isSplatId }, today: new Date().toISOString().slice(0, 10) })).filter((entry) => conditionsHold(entry.when, runInfoOf(info, profile)));
+        const knownWarnings = flags.expectations === undefined ? [] : (await loadExpectations(flags.expectations, { knownIds: { has: isFuzzExpectationId }, today: new Date().toISOString().slice(0, 10) })).filter((entry) => conditionsHold(entry.when, runInfoOf(info, profile)));
         const chunk = flags.chunk ?? recorded?.results.chunk ?? CHUNK;
         const commandTimeoutMs = flags.commandTimeout ?? recorded?.results.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
         // stderr, so that --json's stdout stays one document
@@ -252,6 +252,7 @@ export function registerFuzzCommand(program: Command): void {
           } else process.stdout.write('no divergence\n');
           if (results.kernelCoverage !== undefined && results.corpus !== undefined) process.stdout.write(`${coverageLine(results.kernelCoverage, results.corpus)}\n`);
           for (const met of results.expectedWarnings ?? []) process.stdout.write(`expected kernel warning (${met.id}, --expectations): ${met.problem}\n`);
+          for (const met of results.expectedDivergences ?? []) process.stdout.write(`expected divergence (${met.id}, --expectations), ${met.runs} run(s) ended there: ${met.message}\n`);
           for (const cut of results.cutShort ?? []) process.stdout.write(`not observable on this adapter, ${cut.runs} run(s) ended there: ${cut.reason}\n`);
           for (const skip of results.skipped ?? []) process.stdout.write(`not run on this adapter, ${skip.commands} command(s) left out: ${skip.reason}\n`);
           process.stdout.write(`written: ${file}\n`);

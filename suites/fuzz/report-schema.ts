@@ -141,6 +141,12 @@ export const FuzzResults = z.object({
    */
   expectedWarnings: z.array(z.object({ id: z.string(), problem: z.string() })).optional(),
   /**
+   * Divergences the expectations name (`divergence:<regex>` entries, a driver's race a replay shows
+   * only now and then) that runs met: the entry, the first message that matched, how many runs
+   * ended there. Fuzzing went on with the next run.
+   */
+  expectedDivergences: z.array(z.object({ id: z.string(), message: z.string(), runs: z.number().int().positive() })).optional(),
+  /**
    * Runs that ended early, not observable on this adapter: its side would not carry a step (the
    * kernel adapter's rvtc refuses an RDMA no MR of its session covers: its MRs are one DMA MR, so
    * the driver would write freed memory). What ran before was compared. By reason, with the count.

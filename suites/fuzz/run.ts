@@ -8,6 +8,8 @@ import { Timeout, bounded } from '../bounded.js';
 import { type Side, openSide } from './side.js';
 import { KernelFinding, LATE_WAIT_MS, REFERENCE_NOT_MODEL, Unobservable, World } from './world.js';
 import { type ExpectedWarning, type KnownWarningEntry, toleratingKnownWarnings } from './known-warnings.js';
+import { type ExpectedDivergence, knownDivergence } from './known-divergences.js';
+import { Divergence } from './compare.js';
 import { type CorpusReport, type CoverageSource, GuidedSequence, Guide } from './corpus.js';
 import type { FuzzCommand } from './report-schema.js';
 import { commandOf, specOf } from './sequence.js';
@@ -50,7 +52,11 @@ export interface FuzzOptions {
   onProgress?: (line: string) => void;
   /** How often progress lines may come, at most (default PROGRESS_MS). */
   progressMs?: number;
-  /** Kernel warnings the implementation is known to print (expectations `splat:<text>`, known-warnings.ts): met, recorded, and the run goes on. */
+  /**
+   * What the implementation is known to do, from expectations: kernel warnings it prints
+   * (`splat:<text>`, known-warnings.ts: met, recorded, the run goes on) and divergences it shows
+   * (`divergence:<regex>`, known-divergences.ts: met, recorded, that run ends).
+   */
   knownWarnings?: readonly KnownWarningEntry[];
   /**
    * What the kernel ran during each run (fuzz --kernel-coverage): runs that reach a function no
@@ -115,6 +121,8 @@ export interface FuzzReport {
    * command of the batch during which it was seen; `batch` how many commands shared that batch.
    */
   finding: null | { problem: string; lines: string[]; fatal: boolean; sequence: string[]; batch: number };
+  /** The known divergences (`divergence:` entries of FuzzOptions.knownWarnings) the runs met: each such run ended there. */
+  expectedDivergences?: ExpectedDivergence[];
   /** The known kernel warnings (FuzzOptions.knownWarnings) the runs met and went on past. */
   expectedWarnings: ExpectedWarning[];
   /** Runs that ended early because the adapter's side would not carry a step (world.ts Unobservable): not observable there, never a divergence. */
@@ -212,6 +220,12 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   // Runs cut short where the adapter's side would not carry a step, by what it said.
   const unobservable = new Map<string, number>();
   const skipped = new Map<string, number>();
+  const expectedDivergences: ExpectedDivergence[] = [];
+  const meet = (id: string, message: string) => {
+    const met = expectedDivergences.find((d) => d.id === id);
+    if (met === undefined) expectedDivergences.push({ id, message, runs: 1 });
+    else met.runs++;
+  };
   // Set by the first finding: the device is not opened again, not for a later run nor a shrink step.
   let stopped: KernelFinding | undefined;
   // The last run that failed, and the commands it ran: fast-check's counterexample is that run's sequence.
@@ -285,6 +299,12 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
         if (failedAt === undefined) unobservable.set(error.message, (unobservable.get(error.message) ?? 0) + 1);
         return;
       }
+      // A divergence the expectations name (a driver's race): that run ends, never a shrink target.
+      const known = error instanceof Divergence ? knownDivergence(error.message, options.knownWarnings ?? []) : undefined;
+      if (known !== undefined) {
+        if (failedAt === undefined) meet(known.id as string, (error as Divergence).message);
+        return;
+      }
       if (error instanceof KernelFinding) stopped = error;
       else if (failedAt === undefined) {
         failedAt = performance.now();
@@ -337,7 +357,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
         }
       : undefined;
   const report = reportOf(sides, { seed: details.seed, runs: details.numRuns, commands, live, durationMs, unobservable, skipped }, failure);
-  return guide === undefined ? report : { ...report, corpus: guide.report() };
+  const withDivergences = expectedDivergences.length === 0 ? report : { ...report, expectedDivergences };
+  return guide === undefined ? withDivergences : { ...withDivergences, corpus: guide.report() };
 }
 
 export interface ReplayOptions extends SidesOptions, Pick<FuzzOptions, 'onProgress'> {

@@ -1,5 +1,5 @@
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { isSplatId } from '../../suites/fuzz/known-warnings.js';
+import { isFuzzExpectationId } from '../../suites/fuzz/known-divergences.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -101,7 +101,7 @@ describe('expectations file', () => {
     const files = (await readdir(dir)).filter((f) => f.endsWith('.yaml'));
     expect(files.length).toBeGreaterThan(0);
     // the fuzzer's files name kernel warnings (suites/fuzz/known-warnings.ts), not clauses or cases
-    const optionsFor = (name: string) => (name.startsWith('fuzz-') ? { ...options, knownIds: { has: isSplatId } } : options);
+    const optionsFor = (name: string) => (name.startsWith('fuzz-') ? { ...options, knownIds: { has: isFuzzExpectationId } } : options);
     for (const name of files) expect(parseExpectations(await readFile(join(dir, name), 'utf8'), name, optionsFor(name)).length).toBeGreaterThan(0);
   });
 });
