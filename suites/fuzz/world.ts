@@ -29,6 +29,13 @@ export interface PhaseResult {
   /** Completions by QP index (each QP has a CQ of its own); absent where the CQ was not drained. */
   wcs: (WorkCompletion[] | undefined)[];
   events: AsyncEvent[];
+  /**
+   * A QP whose CQ the reference found full at its first poll while that QP's finite RNR retry
+   * still ran: the device spends a retry every rnr timer interval (10 us here) and the model one
+   * a verb, so whether the last retry's completion meets a full CQ (an overflow) depends on when
+   * the drain polls. Not observable as one outcome.
+   */
+  fullWhileRetrying?: number;
 }
 
 /** Compares one phase's verb results; throws a Divergence. */
@@ -186,6 +193,7 @@ export class World {
     const verbs = steps.length === 0 ? [] : this.refSteps(steps);
     const wcs: (WorkCompletion[] | undefined)[] = [];
     const drained = cqs.filter((i) => this.alive.cqs[i]);
+    let fullWhileRetrying: number | undefined;
     for (let pass = 0; pass < 8; pass++) {
       let got = 0;
       for (const i of drained) {
@@ -196,13 +204,14 @@ export class World {
         if (known === undefined) wcs[i] = completions;
         else known.push(...completions);
         this.account(i, completions);
+        if (pass === 0 && completions.length >= (this.ref.cqes[i] ?? Infinity) && this.finiteRetryWaits([i])) fullWhileRetrying ??= i;
       }
       // Another pass only while a QP with a finite RNR retry has sends out, and the last pass moved something.
       if ((got === 0 && pass > 0) || !this.finiteRetryWaits(drained)) break;
     }
     for (const i of drained) wcs[i] ??= [];
     const { events } = this.refNow('getAsyncEvents', {});
-    return { verbs, wcs, events };
+    return fullWhileRetrying === undefined ? { verbs, wcs, events } : { verbs, wcs, events, fullWhileRetrying };
   }
 
   /** Steps on the reference, as executeSteps runs them; they hold no drain, so nothing waits. */
@@ -375,6 +384,8 @@ export class World {
         p.check(verbs, p.ref.verbs);
         p.after?.(verbs);
       }
+      const full = p.ref.fullWhileRetrying;
+      if (full !== undefined) throw new Unobservable(`QP ${full}'s CQ was full while its finite RNR retries ran: whether the last one's completion overflows the CQ depends on when the drain polls`);
       for (let k = 0; k < p.drained.length; k++) {
         const i = p.drained[k] as number;
         const late = p.late?.get(i);

@@ -389,3 +389,17 @@ describe("an adapter whose MRs are DMA MRs (rvtc's)", () => {
     expect(skipped.size).toBe(0);
   });
 });
+
+describe('a small CQ full while a finite RNR retry runs', () => {
+  // QP 2 sends to itself through the SRQ (rnr_retry 2, a CQ of 4): two sends take the two WRs
+  // (four completions: the CQ is full), the third waits on RNR and its retries run out.
+  const racing = () => [new Post([fits(1n), fits(2n)]), new Send(2, [send64, send64, send64])];
+
+  it('ends the run as not observable: whether the last retry overflows the CQ depends on when the drain polls', async () => {
+    await expect(runSequence(modelAdapter(), racing())).rejects.toThrow(/QP 2's CQ was full while its finite RNR retries ran/);
+  });
+
+  it('is compared as always when the CQ has room (two sends, no retry left waiting)', async () => {
+    await expect(runSequence(modelAdapter(), [new Post([fits(1n), fits(2n)]), new Send(2, [send64, send64])])).resolves.toBeUndefined();
+  });
+});
