@@ -27,11 +27,12 @@ type Step = 'done' | 'wait';
 export function progress(state: ModelState): void {
   for (let moved = true; moved; ) {
     moved = false;
-    // forEach, not for-of over entries: this runs after every verb, and each [handle, qp] pair was
-    // an allocation; a QP with nothing queued has nothing to send or flush.
-    state.qps.forEach((qp, handle) => {
+    // By key, not by entry nor forEach: this runs after every verb, and each [handle, qp] pair was
+    // an allocation, as was forEach's callback; a QP with nothing queued has nothing to send or flush.
+    for (const handle of state.qps.keys()) {
+      const qp = state.qps.get(handle) as Qp;
       if (qp.sq.count > 0 && progressQp(state, handle, qp)) moved = true;
-    });
+    }
   }
 }
 

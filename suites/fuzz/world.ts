@@ -331,7 +331,8 @@ export class World {
 
   /** Steps whose results the command needs before it can go on (what the implementation granted): the pending ones first. */
   async now(label: () => string, steps: BatchStep[]): Promise<StepResult[]> {
-    await this.flush();
+    const flushed = this.flush();
+    if (flushed !== undefined) await flushed;
     return this.execute(label, steps, this.executed, this.executed);
   }
 
