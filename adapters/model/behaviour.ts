@@ -41,7 +41,11 @@ export interface Behaviour {
    * state gate). `accept` takes each WQE that passed the checks: queue it, or flush it in ERR.
    */
   postRecvList(b: Behaviour, rq: RecvQueue, wrs: readonly RecvWr[], accept: (wqe: RecvWqe) => void): RawPostOutcome;
-  /** Takes the next receive WQE for an incoming message (rvt_get_rwqe: from the tail, FIFO). */
+  /**
+   * Takes the next receive WQE for an incoming message (rvt_get_rwqe: from the tail, FIFO). From
+   * an empty queue it takes nothing and changes nothing: a send waiting on RNR does not ask again
+   * until something changed (ModelState.changes).
+   */
   takeRecvWqe(rq: RecvQueue): RecvWqe | undefined;
   /**
    * rvt_get_rwqe's check after a consumption from an SRQ with `remaining` WQEs left: whether

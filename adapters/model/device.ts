@@ -55,6 +55,7 @@ export function newModelState(behaviour: Behaviour, attr: DeviceAttr = MODEL_DEV
     qps: new Map(),
     events: [],
     tick: 0,
+    changes: 0,
   };
 }
 

@@ -27,11 +27,12 @@ type Step = 'done' | 'wait';
 export function progress(state: ModelState): void {
   for (let moved = true; moved; ) {
     moved = false;
-    // forEach, not for-of over entries: this runs after every verb, and each [handle, qp] pair was
-    // an allocation; a QP with nothing queued has nothing to send or flush.
-    state.qps.forEach((qp, handle) => {
+    // By key, not by entry nor forEach: this runs after every verb, and each [handle, qp] pair was
+    // an allocation, as was forEach's callback; a QP with nothing queued has nothing to send or flush.
+    for (const handle of state.qps.keys()) {
+      const qp = state.qps.get(handle) as Qp;
       if (qp.sq.count > 0 && progressQp(state, handle, qp)) moved = true;
-    });
+    }
   }
 }
 
@@ -41,6 +42,7 @@ function progressQp(state: ModelState, handle: number, qp: Qp): boolean {
   if (stateAllows(qp.state, 'FLUSH_SEND')) {
     if (qp.sqStalled) return false;
     flushSend(state, qp);
+    state.changes++;
     return true;
   }
   // RVT_S_WAIT_RNR: nothing is sent until the RNR timer fires (rvt_rc_rnr_retry schedules the engine).
@@ -56,9 +58,11 @@ function progressQp(state: ModelState, handle: number, qp: Qp): boolean {
   let moved = false;
   for (let wqe = qp.sq.peek(); wqe !== undefined && !qp.sqStalled && stateAllows(qp.state, 'PROCESS_NEXT_SEND'); wqe = qp.sq.peek()) {
     qp.busy = true;
-    const step = executeSend(state, handle, qp, wqe);
+    // Nothing the last attempt read has changed since it waited: it would meet no receive again.
+    const step = qp.rnr?.seen === state.changes ? rnrNak(state, handle, qp, wqe, 'rnr') : executeSend(state, handle, qp, wqe);
     qp.busy = false;
     if (step === 'wait') break;
+    state.changes++;
     moved = true;
   }
   return moved;
@@ -147,10 +151,10 @@ function receiveQueue(state: ModelState, qp: Qp): { rq: RecvQueue; srqHandle: nu
  * are spent as the consumer's verbs pass, one a verb, and a receive posted while some are left is
  * found, as on rdmavt when those verbs come within the timer's intervals.
  */
-function rnrNak(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): Step {
+function rnrNak(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, got: 'rnr' | 'held'): Step {
   const left = qp.rnr?.retriesLeft ?? state.behaviour.rnrRetries(qp.attr.rnr_retry ?? 0);
   if (left === 0) return fail(state, handle, qp, wqe, 'RNR_RETRY_EXC_ERR');
-  qp.rnr = { retriesLeft: left - 1, dueTick: state.tick + 1 };
+  qp.rnr = { retriesLeft: left - 1, dueTick: state.tick + 1, seen: got === 'rnr' ? state.changes : undefined };
   return 'wait';
 }
 
@@ -160,13 +164,15 @@ type Taken = { rwqe: RecvWqe; segments: Segment[] };
 /**
  * rvt_get_rwqe: takes the next receive; init_sge then checks its lkeys, and a bad one completes it
  * with LOC_PROT_ERR itself (returning -1: the responder's op_err). The SRQ limit is checked only
- * after a receive was taken whole.
+ * after a receive was taken whole. 'rnr': nothing to take; 'held': a variation did not take a
+ * queued WQE (a late timer, in the tests), so a retry must look again even if nothing changed.
  */
-function getRwqe(state: ModelState, dest: Qp, wrIdOnly: boolean): Taken | 'rnr' | 'op_err' {
+function getRwqe(state: ModelState, dest: Qp, wrIdOnly: boolean): Taken | 'rnr' | 'held' | 'op_err' {
   const b = state.behaviour;
   const queue = receiveQueue(state, dest);
-  const rwqe = queue === undefined ? undefined : b.takeRecvWqe(queue.rq);
-  if (queue === undefined || rwqe === undefined) return 'rnr';
+  if (queue === undefined) return 'rnr';
+  const rwqe = b.takeRecvWqe(queue.rq);
+  if (rwqe === undefined) return queue.rq.ring.count === 0 ? 'rnr' : 'held';
   const recvPd = queue.srqHandle === undefined ? dest.pd : (state.srqs.get(queue.srqHandle)?.pd ?? dest.pd);
   const segments = wrIdOnly ? [] : b.resolveRecvSgl(state, recvPd, rwqe.sg_list);
   if (segments === undefined) {
@@ -204,7 +210,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     case 'SEND':
     case 'SEND_WITH_IMM': {
       const got = getRwqe(state, dest, false);
-      if (got === 'rnr') return rnrNak(state, handle, qp, wqe);
+      if (got === 'rnr' || got === 'held') return rnrNak(state, handle, qp, wqe, got);
       if (got === 'op_err') return responderError(state, handle, qp, peer, wqe, { send: 'REM_OP_ERR', recv: 'LOC_QP_OP_ERR' }, undefined);
       taken = got;
       // wqe->length > qp->r_len: inv_err, the receive completes LOC_QP_OP_ERR (not LOC_LEN_ERR).
@@ -217,7 +223,7 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
       // The write with immediate takes its receive first, so a bad rkey fails a consumed receive.
       if (wr.opcode === 'RDMA_WRITE_WITH_IMM') {
         const got = getRwqe(state, dest, true);
-        if (got === 'rnr') return rnrNak(state, handle, qp, wqe);
+        if (got === 'rnr' || got === 'held') return rnrNak(state, handle, qp, wqe, got);
         if (got === 'op_err') return responderError(state, handle, qp, peer, wqe, { send: 'REM_OP_ERR', recv: 'LOC_QP_OP_ERR' }, undefined);
         taken = got;
       }

@@ -297,17 +297,19 @@ export function postSend(state: ModelState, handle: Handle, wrs: readonly SendWr
   // rvt_post_send reads `wr->next` before its loop (call_send = ... && !wr->next): an empty list
   // is a NULL dereference in the kernel. The model cannot oops; it refuses to invent a return.
   if (wrs.length === 0) throw new Error('model: rvt_post_send dereferences an empty (NULL) list past the state gate, a kernel oops; no return value to model');
-  for (const [index, wr] of wrs.entries()) {
-    const einval = { rawReturn: b.errno('EINVAL'), badWr: index };
+  const einval = b.errno('EINVAL');
+  // By index, not entries(), and the outcome made only on a failure: a fuzz run posts millions of WRs.
+  for (let index = 0; index < wrs.length; index++) {
+    const wr = wrs[index] as SendWr;
     // `wr->num_sge > qp->s_max_sge` compares an int with a u8: a negative num_sge passes, and posts no sges.
-    if (wr.num_sge > qp.cap.max_send_sge) return einval;
-    if (!validOperation(qp, wr)) return einval;
-    if (wr.opcode.startsWith('RDMA') && wr.rdma === undefined) return einval;
+    if (wr.num_sge > qp.cap.max_send_sge) return { rawReturn: einval, badWr: index };
+    if (!validOperation(qp, wr)) return { rawReturn: einval, badWr: index };
+    if (wr.opcode.startsWith('RDMA') && wr.rdma === undefined) return { rawReturn: einval, badWr: index };
     if (qp.sq.isFull()) return { rawReturn: b.errno('ENOMEM'), badWr: index };
     const sgl = wr.sg_list.slice(0, Math.max(0, wr.num_sge));
     // READ and atomics write into the local sges: rvt_lkey_ok asks for LOCAL_WRITE (opcode >= IB_WR_RDMA_READ).
     const access = wr.opcode === 'RDMA_READ' || ATOMICS.has(wr.opcode) ? 'LOCAL_WRITE' : undefined;
-    if (resolveSgl(state, qp.pd, sgl, access) === undefined) return einval;
+    if (resolveSgl(state, qp.pd, sgl, access) === undefined) return { rawReturn: einval, badWr: index };
     const length = sgl.reduce((n, sge) => n + sge.length, 0);
     qp.sq.push({ wr: { ...wr, sg_list: sgl }, signaled: qp.sq_sig_all || wr.send_flags.includes('SIGNALED'), length });
     // A posted WR runs the send engine (do_send or schedule_send), which also flushes a stalled queue.

@@ -2,7 +2,7 @@ import { ERRNO_NUMBERS } from '../../spec/errno.js';
 import { rawErrnoReturn } from '../../spec/layer.js';
 import type { RawPostOutcome } from '../../spec/verbs/outcome.js';
 import { modifyQpIsOk } from '../../spec/verbs/qp-transitions.js';
-import type { RecvWr } from '../../spec/verbs/wr.js';
+import type { RecvWr, Sge } from '../../spec/verbs/wr.js';
 import type { Behaviour } from './behaviour.js';
 import { rdmavtConcurrentSrq } from './concurrent/rdmavt.js';
 import { resolveSgl } from './mr.js';
@@ -17,7 +17,9 @@ export function rdmavtPostRecvList(
   wrs: readonly RecvWr[],
   accept: (wqe: RecvWqe) => void,
 ): RawPostOutcome {
-  for (const [index, wr] of wrs.entries()) {
+  // By index, not entries(): a fuzz run posts millions of WRs, and each entry was an array.
+  for (let index = 0; index < wrs.length; index++) {
+    const wr = wrs[index] as RecvWr;
     for (const check of b.recvChecks) {
       if (check === 'num_sge' && b.numSgeTooMany(wr.num_sge, rq.max_sge)) {
         return { rawReturn: b.errno('EINVAL'), badWr: index };
@@ -34,10 +36,11 @@ export function rdmavtPostRecvList(
 /** The WQE as rdmavt copies it: num_sge entries; entries past sg_list read as zero (the harness zero-fills). */
 export function copyRecvWqe(wr: RecvWr): RecvWqe {
   const count = Math.max(0, wr.num_sge);
-  const sg_list = Array.from({ length: count }, (_, i) => {
+  const sg_list: Sge[] = [];
+  for (let i = 0; i < count; i++) {
     const sge = wr.sg_list[i];
-    return sge === undefined ? { addr: 0n, length: 0, lkey: 0 } : { ...sge };
-  });
+    sg_list.push(sge === undefined ? { addr: 0n, length: 0, lkey: 0 } : { addr: sge.addr, length: sge.length, lkey: sge.lkey });
+  }
   return { wr_id: wr.wr_id, sg_list };
 }
 

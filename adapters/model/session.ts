@@ -98,6 +98,13 @@ const verbs: Verbs = {
   },
 };
 
+/**
+ * The verbs that change nothing a waiting send's retry reads (a poll takes completions, an events
+ * read takes events): after one of them, unless a mutant intercepts it, the retry waits again
+ * without looking (ModelState.changes).
+ */
+const READS: ReadonlySet<CallName> = new Set<CallName>(['queryDevice', 'queryPort', 'queryGid', 'readMr', 'pollCq', 'queryQp', 'querySrq', 'getAsyncEvents']);
+
 /** A verb of a model session of this process, called synchronously: its result, or what it throws. */
 export type ModelCall = <N extends CallName>(name: N, args: CallArgs<N>) => CallResult<N>;
 
@@ -124,8 +131,10 @@ export function openModelSession(behaviour: Behaviour, outcomes?: ConcurrentOutc
     const reference = verbs[name] as (state: ModelState, args: unknown) => unknown;
     const intercept = behaviour.intercept?.[name] as ((state: ModelState, args: unknown, next: (a: unknown) => unknown) => unknown) | undefined;
     const verb = intercept === undefined ? reference : (s: ModelState, a: unknown) => intercept(s, a, (next) => reference(s, next));
+    const changes = intercept !== undefined || !READS.has(name);
     byName.set(name, (args) => {
       state.tick++;
+      if (changes) state.changes++;
       const result = verb(state, args);
       progress(state);
       return result;

@@ -88,8 +88,10 @@ export interface Qp {
    * RVT_S_WAIT_RNR: the head send met no receive and retries when the RNR timer fires, at the
    * verb numbered `dueTick`; `retriesLeft` is s_rnr_retry (Infinity for rnr_retry 7). The
    * model's clock is the verb count: each timer interval lasts one verb (loopback.ts, rnrNak).
+   * `seen` is the device's `changes` when it last met an empty receive queue: a retry that finds
+   * them as they were waits again without looking.
    */
-  rnr?: { retriesLeft: number; dueTick: number };
+  rnr?: { retriesLeft: number; dueTick: number; seen: number | undefined };
   cap: QpCap;
   sq_sig_all: boolean;
   attr: QpAttr;
@@ -112,6 +114,12 @@ export interface ModelState {
   events: AsyncEvent[];
   /** Verbs called so far: the model's clock, for the RNR timer. */
   tick: number;
+  /**
+   * Counts what may change the outcome of a waiting send's retry: every verb but the reads
+   * (session.ts, READS) and every move of the send engine. A retry runs after every verb, and
+   * most verbs of a fuzz run are polls and queries, after which it would only wait again.
+   */
+  changes: number;
   /** Outcomes runConcurrent keeps for runs of the same plan (concurrent/outcomes.ts). */
   outcomes: ConcurrentOutcomes;
 }

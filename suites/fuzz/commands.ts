@@ -132,7 +132,8 @@ export class Post implements Cmd {
       const ref = w.onRef(steps(w.ref), cqs);
       const label = () => (lists.length > 1 ? `${String(this)} WR ${k + 1}` : String(this));
       const what = () => `${srq ? 'post_srq_recv' : `post_recv on QP ${this.qp}`} of ${list.length} WR(s)`;
-      await w.onReal(label, steps(w.real), ref, (real, refv) => sameOutcome(what, w.profile, w, raw(real[0]), raw(refv[0])));
+      const settled = w.onReal(label, steps(w.real), ref, (real, refv) => sameOutcome(what, w.profile, w, raw(real[0]), raw(refv[0])));
+      if (settled !== undefined) await settled;
       recheck(w, ref, false);
       if (raw(ref.verbs[0]).rawReturn !== 0) break;
     }
@@ -162,7 +163,8 @@ export class Send implements Cmd {
     const ref = w.onRef(steps(w.ref), PAIR_CQS[this.qp] ?? []);
     const r = raw(ref.verbs[0]) as RawPostOutcome;
     w.outstanding[this.qp] = Math.max(0, (w.outstanding[this.qp] ?? 0) - (this.sends.length - accepted(r, this.sends.length)));
-    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(() => `post_send on QP ${this.qp} of ${this.sends.length} WR(s)`, w.profile, w, raw(real[0]), raw(refv[0])));
+    const settled = w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(() => `post_send on QP ${this.qp} of ${this.sends.length} WR(s)`, w.profile, w, raw(real[0]), raw(refv[0])));
+    if (settled !== undefined) await settled;
     recheck(w, ref, false);
   }
   toString() {
@@ -183,11 +185,12 @@ export class ArmLimit implements Cmd {
       { call: 'querySrq', args: { srq: s.srq } },
     ];
     const ref = w.onRef(steps(w.ref), []);
-    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
+    const settled = w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
       sameOutcome(() => `modify_srq LIMIT ${this.limit}`, w.profile, w, raw(real[0]), raw(refv[0]));
       const limit = (r: StepResult[]) => resultOf<{ attr: { srq_limit: number } | null }>(r[1]).attr?.srq_limit;
       same('srq_limit after modify', limit(real), limit(refv));
     });
+    if (settled !== undefined) await settled;
   }
   toString() {
     return `armLimit(${this.limit})`;
@@ -213,7 +216,8 @@ export class Resize implements Cmd {
     const granted = realRaw.rawReturn === 0 ? (resultOf<{ attr: { max_wr: number } | null }>(real[1]).attr?.max_wr ?? this.maxWr) : this.maxWr;
     const ref = w.onRef([{ call: 'modifySrq', args: { srq: w.ref.srq, attr: { max_wr: granted }, mask: ['MAX_WR'] } }], SRQ_CQS);
     if (realRaw.rawReturn === 0) w.real.attr.max_wr = granted;
-    await w.onReal(() => String(this), [], ref, (_real, refv) => sameOutcome(() => `modify_srq MAX_WR ${this.maxWr}`, w.profile, w, realRaw, raw(refv[0])));
+    const settled = w.onReal(() => String(this), [], ref, (_real, refv) => sameOutcome(() => `modify_srq MAX_WR ${this.maxWr}`, w.profile, w, realRaw, raw(refv[0])));
+    if (settled !== undefined) await settled;
   }
   toString() {
     return `resize(${this.maxWr})`;
@@ -271,7 +275,8 @@ export class Modify implements Cmd {
         sameOutcome(() => `modify_qp of QP ${this.qp} ${current} -> ${to} (${kind})`, w.profile, w, raw(real[1]), raw(refv[1]));
         same(() => `query_qp of QP ${this.qp} after`, query(w.real, real[2]), query(w.ref, refv[2]));
       };
-      await w.onReal(() => `${String(this)} ${current}->${to}`, steps(w.real), ref, check);
+      const settled = w.onReal(() => `${String(this)} ${current}->${to}`, steps(w.real), ref, check);
+      if (settled !== undefined) await settled;
       recheck(w, ref, this.qp <= 1);
       if (!ok) break;
     }
@@ -295,10 +300,11 @@ export class Query implements Cmd {
       { call: 'querySrq', args: { srq: s.srq } },
     ];
     const ref = w.onRef(steps(w.ref), []);
-    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
+    const settled = w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
       same(() => `query_qp of QP ${this.qp}`, viewQp(w.real, w.profile, resultOf(real[0])), viewQp(w.ref, w.profile, resultOf(refv[0])));
       same('query_srq', resultOf(real[1]), resultOf(refv[1]));
     });
+    if (settled !== undefined) await settled;
   }
   toString() {
     return `query(${this.qp})`;
@@ -323,7 +329,8 @@ export class CycleMr implements Cmd {
       const steps = (s: Side): BatchStep[] => [{ call: 'deregMr', args: { mr: s.mr.mr ?? 0 } }];
       const ref = w.onRef(steps(w.ref), ALL);
       if (raw(ref.verbs[0]).rawReturn === 0) w.alive.mr = false;
-      await w.onReal(() => `${String(this)} dereg`, steps(w.real), ref, (real, refv) => sameOutcome('dereg_mr of the second MR', w.profile, w, raw(real[0]), raw(refv[0])));
+      const settled = w.onReal(() => `${String(this)} dereg`, steps(w.real), ref, (real, refv) => sameOutcome('dereg_mr of the second MR', w.profile, w, raw(real[0]), raw(refv[0])));
+      if (settled !== undefined) await settled;
       recheck(w, ref, true);
       return;
     }
@@ -335,10 +342,11 @@ export class CycleMr implements Cmd {
     };
     w.alive.mr = made(w.ref, ref.verbs[0]).rawReturn === 0;
     // The implementation's new keys are what its later sends use: this command waits for them.
-    await w.onReal(() => `${String(this)} reg`, [regMrStep(w.real)], ref, (real, refv) => sameOutcome('reg_mr of the second MR', w.profile, w, raw(real[0]), raw(refv[0])), {
+    const settled = w.onReal(() => `${String(this)} reg`, [regMrStep(w.real)], ref, (real, refv) => sameOutcome('reg_mr of the second MR', w.profile, w, raw(real[0]), raw(refv[0])), {
       barrier: true,
       after: (real) => void made(w.real, real[0]),
     });
+    if (settled !== undefined) await settled;
   }
   toString() {
     return 'cycleMr()';
@@ -371,7 +379,8 @@ export class Destroy implements Cmd {
         w.outstanding[t.index] = 0;
       }
     }
-    await w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(() => `destroy ${t.kind}${t.kind === 'srq' ? '' : ` ${t.index}`}`, w.profile, w, raw(real[0]), raw(refv[0])));
+    const settled = w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(() => `destroy ${t.kind}${t.kind === 'srq' ? '' : ` ${t.index}`}`, w.profile, w, raw(real[0]), raw(refv[0])));
+    if (settled !== undefined) await settled;
     recheck(w, ref, true);
   }
   toString() {

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import type { Behaviour } from '../../../adapters/model/behaviour.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
+import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import { modelCall } from '../../../adapters/model/session.js';
 import { tracedVerbs } from '../../../suites/verbs.js';
-import { type LoopbackPair, loopbackPair, pollUntil, waitFor } from '../../../suites/fixtures.js';
+import { type LoopbackPair, createRcQp, bringUp, loopbackPair, pollUntil, waitFor } from '../../../suites/fixtures.js';
 import type { SendWrInput } from '../../../spec/verbs/wr.js';
 
-async function verbs() {
-  const session = await modelAdapter().open();
+async function verbs(behaviour: Behaviour = rdmavt) {
+  const session = await modelAdapter(behaviour).open();
   return tracedVerbs(session, 'kernel', []);
 }
 
@@ -102,6 +104,60 @@ describe('model send engine after a loopback error (issue 43)', () => {
     const polls = [];
     for (let i = 0; i < 3; i++) polls.push(statuses((await v.pollCq({ cq: pair.sender.cq, max: 1 })).completions));
     expect(polls).toEqual([[], [[7n, 'RNR_RETRY_EXC_ERR']], []]);
+  });
+});
+
+describe('model send waiting on RNR, tried again after every verb (ModelState.changes)', () => {
+  const statuses = (wcs: readonly { wr_id: bigint; status: string }[]) => wcs.map((wc) => [wc.wr_id, wc.status]);
+
+  it('waits through reads alone, and takes the first receive posted after them', async () => {
+    const v = await verbs();
+    const pair = await loopbackPair(v, { rnr_retry: 7 });
+    await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 7n, opcode: 'SEND' }] });
+    for (let i = 0; i < 3; i++) {
+      expect((await v.pollCq({ cq: pair.sender.cq, max: 4 })).completions).toEqual([]);
+      await v.queryQp({ qp: pair.receiver.qp });
+    }
+    await v.postRecv({ qp: pair.receiver.qp, wrs: [{ wr_id: 9n }] });
+    expect(statuses((await v.pollCq({ cq: pair.sender.cq, max: 4 })).completions)).toEqual([[7n, 'SUCCESS']]);
+    expect(statuses((await v.pollCq({ cq: pair.receiver.cq, max: 4 })).completions)).toEqual([[9n, 'SUCCESS']]);
+  });
+
+  it("sees what the send engine changed after it waited: another sender's error moves the responder to ERR, and the next read fails the wait", async () => {
+    const v = await verbs();
+    const pair = await loopbackPair(v, { rnr_retry: 7 });
+    // A third QP aimed at the same responder, created after the waiting sender: the engine tries the sender first.
+    const third = await createRcQp(v, pair.pd, undefined);
+    await bringUp(v, third.qp, pair.receiver.qp_num, 'RTS', { rnr_retry: 7 });
+    await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 7n, opcode: 'SEND' }] });
+    // A write to an rkey that names nothing: the responder's acc_err moves it to ERR (rvt_rc_error).
+    const { buffer } = pair;
+    await v.postSend({ qp: third.qp, wrs: [{ wr_id: 8n, opcode: 'RDMA_WRITE', sg_list: [{ addr: buffer.addr, length: 4, lkey: buffer.lkey }], rdma: { remote_addr: buffer.addr, rkey: 0x5a5a } }] });
+    expect(statuses((await v.pollCq({ cq: third.cq, max: 4 })).completions)).toEqual([[8n, 'REM_ACCESS_ERR']]);
+    expect((await v.queryQp({ qp: pair.receiver.qp })).state).toBe('ERR');
+    expect(statuses((await v.pollCq({ cq: pair.sender.cq, max: 4 })).completions)).toEqual([[7n, 'RETRY_EXC_ERR']]);
+  });
+
+  it('counts a read verb a variation intercepts as a change: what the intercept did is seen at once', async () => {
+    let receiver: number | undefined;
+    const posting: Behaviour = {
+      ...rdmavt,
+      intercept: {
+        // queryQp that, once armed, also queues a receive on the responder's own RQ
+        queryQp: (state, args, next) => {
+          if (receiver !== undefined) state.qps.get(receiver)?.rq?.ring.push({ wr_id: 9n, sg_list: [] });
+          receiver = undefined;
+          return next(args);
+        },
+      },
+    };
+    const v = await verbs(posting);
+    const pair = await loopbackPair(v, { rnr_retry: 7 });
+    await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 7n, opcode: 'SEND' }] });
+    expect((await v.pollCq({ cq: pair.sender.cq, max: 4 })).completions).toEqual([]);
+    receiver = pair.receiver.qp;
+    await v.queryQp({ qp: pair.sender.qp });
+    expect(statuses((await v.pollCq({ cq: pair.sender.cq, max: 4 })).completions)).toEqual([[7n, 'SUCCESS']]);
   });
 });
 
