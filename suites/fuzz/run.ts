@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Adapter, AdapterInfo, CaseWatch, Profile } from '../../adapters/adapter.js';
 import { isModel } from '../../adapters/model/index.js';
 import { modelCall } from '../../adapters/model/session.js';
-import { UserError } from '../../spec/errors.js';
+import { ImplementationCrash, UserError } from '../../spec/errors.js';
 import { type Mode, SRQ, commandArbitraries, modeArbitrary } from './commands.js';
 import { Timeout, bounded } from '../bounded.js';
 import { type Side, openSide } from './side.js';
@@ -420,16 +420,19 @@ async function ensureModelReference(reference: Adapter): Promise<void> {
 async function openReal(adapter: Adapter, watch: CaseWatch | undefined, timeoutMs: number): Promise<Side> {
   const span = watch?.start();
   let side: Side | undefined;
+  // Why no side came: the implementation's process died (an oops in its system call, a VM gone), or it did not answer.
+  let none = `no answer within ${timeoutMs} ms`;
   try {
     side = await bounded(openSide(adapter, SRQ), timeoutMs);
   } catch (error) {
-    if (!(error instanceof Timeout)) {
+    if (error instanceof ImplementationCrash) none = error.message;
+    else if (!(error instanceof Timeout)) {
       span?.end();
       throw error;
     }
   }
   const seen = span?.end();
-  if (side === undefined) throw new KernelFinding({ problem: `no answer within ${timeoutMs} ms while opening a run's PD, SRQ, CQs, QPs and MRs${seen === undefined ? '' : `; the kernel log: ${seen.problem}`}`, lines: seen?.lines ?? [], fatal: true }, [], 0);
+  if (side === undefined) throw new KernelFinding({ problem: `${none} while opening a run's PD, SRQ, CQs, QPs and MRs${seen === undefined ? '' : `; the kernel log: ${seen.problem}`}`, lines: seen?.lines ?? [], fatal: true }, [], 0);
   if (seen !== undefined) {
     await bounded(side.session.close(), timeoutMs).catch(() => undefined);
     throw new KernelFinding({ ...seen, problem: `${seen.problem} while opening a run's PD, SRQ, CQs, QPs and MRs` }, [], 0);

@@ -3,6 +3,7 @@ import type { BatchStep, StepResult } from '../../adapters/batch.js';
 import type { AsyncEvent } from '../../spec/verbs/events.js';
 import type { WorkCompletion } from '../../spec/verbs/wc.js';
 import { Timeout, bounded } from '../bounded.js';
+import { ImplementationCrash } from '../../spec/errors.js';
 import { Divergence, sameCompletions, settleEvents } from './compare.js';
 import { type BatchResult, executeSteps, runStepsNow } from '../../adapters/batch.js';
 import { REFUSED } from '../../adapters/kernel/control.js';
@@ -354,17 +355,21 @@ export class World {
     const budget = budgetOf(steps, this.options.commandTimeoutMs);
     const span = this.options.watch?.start();
     let results: StepResult[] | undefined;
+    // Why no results came: the implementation's process died under these steps (an oops in its
+    // system call, a VM gone), a result of the driver and never a divergence; or it did not answer.
+    let none = `no answer within ${budget} ms`;
     try {
       results = (await bounded(run(), budget)).results;
     } catch (error) {
-      if (!(error instanceof Timeout)) {
+      if (error instanceof ImplementationCrash) none = error.message;
+      else if (!(error instanceof Timeout)) {
         span?.end();
         throw error;
       }
     }
     const seen = span?.end();
     if (results === undefined) {
-      const problem = `no answer within ${budget} ms during ${where()}${seen === undefined ? '' : `; the kernel log: ${seen.problem}`}`;
+      const problem = `${none} during ${where()}${seen === undefined ? '' : `; the kernel log: ${seen.problem}`}`;
       throw new KernelFinding({ problem, lines: seen?.lines ?? [], fatal: true }, this.sequenceTo(last), last - first + 1);
     }
     if (seen !== undefined) throw new KernelFinding({ ...seen, problem: `${seen.problem} during ${where()}` }, this.sequenceTo(last), last - first + 1);

@@ -13,6 +13,7 @@ import { MR_LENGTH, openSide } from '../../../suites/fuzz/side.js';
 import { KernelFinding, Unobservable, World } from '../../../suites/fuzz/world.js';
 import { executeSteps } from '../../../adapters/batch.js';
 import { REFUSED } from '../../../adapters/kernel/control.js';
+import { ImplementationCrash } from '../../../spec/errors.js';
 
 /**
  * rdmavt whose RNR timer fires late: a receive queue that holds a WR is seen empty by the next
@@ -133,7 +134,7 @@ describe('a completion that comes after the drain gave up', () => {
  * "warns" (as rdmavt's FORTIFY WARN_ONCE at qp.c:2041: the first such post of a boot only), seen
  * by the watch at the end of the span; `hang`: that post never returns instead.
  */
-function oopsing(options: { fatal: boolean; hang?: boolean }): { adapter: Adapter; opens: () => number } {
+function oopsing(options: { fatal: boolean; hang?: boolean; crash?: boolean }): { adapter: Adapter; opens: () => number } {
   const model = modelAdapter();
   let splat = false;
   let warned = false;
@@ -160,6 +161,13 @@ function oopsing(options: { fatal: boolean; hang?: boolean }): { adapter: Adapte
         warned = true;
         return options.hang === true ? new Promise(() => undefined) : post(args);
       };
+      // The worker killed in its system call, or the VM gone under the relay: the batch never
+      // answers, and the log may say nothing.
+      if (options.crash === true) {
+        const oneByOne: Session = { ...session, runBatch: undefined };
+        session.runBatch = (steps) =>
+          steps.some((step) => step.call === 'postSend' && step.args.wrs.some((wr) => wr.num_sge < 0)) ? Promise.reject(new ImplementationCrash('the kernel worker (pid 7) exited with status 70 during runBatch')) : executeSteps(oneByOne, steps);
+      }
       return session;
     },
   };
@@ -278,6 +286,30 @@ describe('the kernel log and a per-command timeout', () => {
     expect(report.finding?.problem).toMatch(/^no answer within \d+ ms during #\d+ .*; the kernel log: kernel oops/);
     // 300 ms plus the drains' 5 ms waits, where 16 commands' worth was 4.8 s.
     expect(Number(/within (\d+) ms/.exec(report.finding?.problem ?? '')?.[1])).toBeLessThan(600);
+  });
+});
+
+describe("the implementation's process dying", () => {
+  it('under a batch is a fatal finding with the sequence up to it, never a divergence', async () => {
+    const report = await fuzz({ adapter: oopsing({ fatal: false, crash: true }).adapter, reference: modelAdapter(), profile: 'rdmavt', runs: 50, seed: 5 });
+    expect(report.shrinking).toBe('none');
+    expect(report.finding).toMatchObject({ fatal: true, lines: [] });
+    expect(report.finding?.problem).toMatch(/^the kernel worker \(pid 7\) exited with status 70 during runBatch during #\d+ /);
+    expect(report.finding?.sequence.some((c) => /\/negative/.test(c))).toBe(true);
+  });
+
+  it('while its QPs are made is a fatal finding too', async () => {
+    const model = modelAdapter();
+    const dying: Adapter = {
+      ...model,
+      open: async () => {
+        const session = await model.open();
+        return new Proxy(session, { get: (target, key, receiver) => (key === 'runBatch' || key === 'createQp' ? () => Promise.reject(new ImplementationCrash('the kernel worker (pid 8) was killed by SIGKILL')) : (Reflect.get(target, key, receiver) as unknown)) });
+      },
+    };
+    const report = await fuzz({ adapter: dying, reference: modelAdapter(), profile: 'documented', runs: 3, seed: 3 });
+    expect(report.finding).toMatchObject({ fatal: true, sequence: [] });
+    expect(report.finding?.problem).toBe("the kernel worker (pid 8) was killed by SIGKILL while opening a run's PD, SRQ, CQs, QPs and MRs");
   });
 });
 
