@@ -3,10 +3,10 @@ import type { BatchStep } from '../../adapters/batch.js';
 import type { Layer } from '../../spec/layer.js';
 import type { SrqAttr } from '../../spec/verbs/attrs.js';
 import type { Handle } from '../../spec/verbs/ints.js';
-import { modelCall } from '../../adapters/model/session.js';
+import { executeSteps } from '../../adapters/batch.js';
 import { rcSteps } from '../../adapters/rc-steps.js';
-import { type Buffer, type RcStep, DEFAULT_CAP, allocPd, createSrq, registerBuffer } from '../fixtures.js';
-import { modelVerbs, tracedVerbs } from '../verbs.js';
+import type { PortAttr } from '../../spec/verbs/attrs.js';
+import { type Buffer, type RcStep, DEFAULT_CAP } from '../fixtures.js';
 
 /**
  * The QPs of a side, by index, the same on both sides (a QP's identity in the comparison is its
@@ -72,43 +72,90 @@ const MR_ACCESS = ['LOCAL_WRITE', 'REMOTE_WRITE', 'REMOTE_READ', 'REMOTE_ATOMIC'
 
 export const regMrStep = (side: Side): BatchStep => ({ call: 'regMr', args: { pd: side.pd, length: MR_LENGTH, access: [...MR_ACCESS] } });
 
-/** The QPs, created and connected by calling the session directly: four QPs are most of a run's setup. */
-async function createQps(session: Session, pd: Handle, srq: Handle, cqes: readonly number[]): Promise<{ qps: QpEnd[]; cqes: number[] }> {
-  const made: { qp: Handle; qp_num: number; cq: Handle; cqe: number }[] = [];
-  for (const [i, spec] of QPS.entries()) {
-    const c = await session.createCq({ cqe: cqes[i] ?? spec.cqe });
-    const q = c.cq === null ? undefined : await session.createQp({ pd, init: { qp_type: 'RC', send_cq: c.cq, recv_cq: c.cq, sq_sig_all: false, cap: QP_CAP, ...(spec.srq ? { srq } : {}) } });
-    if (c.cq === null || q?.qp == null || q.qp_num === null) throw new Error(`fuzz setup: QP ${spec.name} not created (createCq ${c.rawReturn}, createQp ${q?.rawReturn})`);
-    made.push({ qp: q.qp, qp_num: q.qp_num, cq: c.cq, cqe: c.cqe });
-  }
-  const port = await session.queryPort({ port_num: 1 });
-  const { gid } = await session.queryGid({ port_num: 1, index: 0 });
-  const qps: QpEnd[] = [];
-  for (const [i, spec] of QPS.entries()) {
-    const { qp, qp_num, cq } = made[i] as (typeof made)[number];
-    const steps = rcSteps(port, gid, (made[spec.peer] as (typeof made)[number]).qp_num, { rnr_retry: spec.rnr_retry });
-    for (const step of steps) {
-      const r = await session.modifyQp({ qp, attr: step.attr, mask: step.mask });
-      if (r.rawReturn !== 0) throw new Error(`fuzz setup: QP ${spec.name} to ${step.to} returned ${r.rawReturn}`);
-    }
-    qps.push({ qp, qp_num, cq, steps });
-  }
-  return { qps, cqes: made.map((m) => m.cqe) };
+/** Each adapter's port 1 and its GID, read by its first run: the address every run's QPs connect through. */
+const addresses = new WeakMap<Adapter, { port: PortAttr; gid: string }>();
+
+async function portAddress(adapter: Adapter, session: Session): Promise<{ port: PortAttr; gid: string }> {
+  const known = addresses.get(adapter);
+  if (known !== undefined) return known;
+  const address = { port: await session.queryPort({ port_num: 1 }), gid: (await session.queryGid({ port_num: 1, index: 0 })).gid };
+  addresses.set(adapter, address);
+  return address;
 }
 
-/** A side as the implementation grants it; the reference is then opened with `granted` from that. */
+/** A setup phase's results, in step order: one batch, one round trip to a device. */
+async function phase(session: Session, steps: readonly BatchStep[]): Promise<unknown[]> {
+  const { results } = await executeSteps(session, steps);
+  return steps.map((step, i) => {
+    const r = results[i];
+    if (r === undefined || 'error' in r) throw new Error(`fuzz setup: ${step.call} failed: ${r === undefined ? 'no result' : r.error}`);
+    return r.result;
+  });
+}
+
+/** What a setup step made: its handle, or an Error saying what failed and how. */
+function made<T>(value: T | null, r: { rawReturn: number; errno?: string | null }, what: string): T {
+  if (value === null || r.rawReturn !== 0) throw new Error(`fuzz setup: ${what} returned ${r.rawReturn} (${r.errno ?? 'no errno'})`);
+  return value;
+}
+
+type Made = { rawReturn: number; errno?: string | null };
+
+/**
+ * A side as the implementation grants it; the reference is then opened with `granted` from that.
+ * Four batches, each what the one before it makes possible: on a device in the VM a run's setup
+ * was some thirty round trips, more than its commands took.
+ */
 export async function openSide(adapter: Adapter, attr: { max_wr: number; max_sge: number }, cqes: readonly number[] = []): Promise<Side> {
   const info = await adapter.info();
   const session = await adapter.open();
-  // A model of this process answers with its own values: nothing to validate.
-  const verbs = modelCall(session) === undefined ? tracedVerbs(session, info.layer, []) : modelVerbs(session, info.layer);
-  const pd = await allocPd(verbs);
-  const { srq, attr: granted } = await createSrq(verbs, pd, attr);
-  const made = await createQps(session, pd, srq, cqes);
-  const buffer = await registerBuffer(verbs, pd, BUFFER_LENGTH);
-  const side: Side = { session, layer: info.layer, pd, srq, attr: { ...granted }, ...made, buffer, mr: { mr: null, lkey: 0, rkey: 0, addr: 0n }, recvAddrs: [], waitMs: info.completionWaitMs };
+  // PD, CQs and the port's address.
+  const first = await phase(session, [
+    { call: 'allocPd', args: {} },
+    ...QPS.map((spec, i): BatchStep => ({ call: 'createCq', args: { cqe: cqes[i] ?? spec.cqe } })),
+  ]);
+  const pdMade = first[0] as Made & { pd: Handle | null };
+  const pd = made(pdMade.pd, pdMade, 'allocPd');
+  const cqs = QPS.map((spec, i) => {
+    const c = first[1 + i] as Made & { cq: Handle | null; cqe: number };
+    return { cq: made(c.cq, c, `createCq for QP ${spec.name}`), cqe: c.cqe };
+  });
+  const { port, gid } = await portAddress(adapter, session);
+  // The SRQ and the MRs (the buffer, and a second MR that commands deregister and register again).
+  const second = await phase(session, [
+    { call: 'createSrq', args: { pd, attr: { srq_limit: 0, ...attr } } },
+    { call: 'regMr', args: { pd, length: BUFFER_LENGTH, access: ['LOCAL_WRITE', 'REMOTE_WRITE', 'REMOTE_READ'] } },
+    { call: 'regMr', args: { pd, length: MR_LENGTH, access: [...MR_ACCESS] } },
+  ]);
+  const srqMade = second[0] as Made & { srq: Handle | null; attr: SrqAttr | null };
+  const srq = made(srqMade.srq, srqMade, `createSrq(max_wr ${attr.max_wr})`);
+  const bufferMr = second[1] as Made & { mr: Handle | null; addr: bigint; lkey: number; rkey: number };
+  const buffer: Buffer = { mr: made(bufferMr.mr, bufferMr, `regMr(${BUFFER_LENGTH})`), addr: bufferMr.addr, lkey: bufferMr.lkey, rkey: bufferMr.rkey, length: BUFFER_LENGTH };
+  const mr = second[2] as { mr: Handle | null; lkey: number; rkey: number; addr: bigint };
+  // The SRQ as the device reports it (createSrq in fixtures.ts says why), and the QPs.
+  const third = await phase(session, [
+    { call: 'querySrq', args: { srq } },
+    ...QPS.map((spec, i): BatchStep => ({ call: 'createQp', args: { pd, init: { qp_type: 'RC', send_cq: (cqs[i] as { cq: Handle }).cq, recv_cq: (cqs[i] as { cq: Handle }).cq, sq_sig_all: false, cap: QP_CAP, ...(spec.srq ? { srq } : {}) } } })),
+  ]);
+  const q = third[0] as Made & { attr: SrqAttr | null };
+  const granted = q.rawReturn !== 0 && srqMade.attr !== null ? srqMade.attr : made(q.attr, q, 'querySrq after createSrq');
+  const qps = QPS.map((spec, i) => {
+    const r = third[1 + i] as Made & { qp: Handle | null; qp_num: number | null };
+    return { qp: made(r.qp, r, `createQp ${spec.name}`), qp_num: made(r.qp_num, r, `createQp ${spec.name}`), cq: (cqs[i] as { cq: Handle }).cq, steps: [] as RcStep[] };
+  });
+  // Every QP connected: RESET -> INIT -> RTR -> RTS, aimed at its peer, with its RNR retry.
+  const moves: BatchStep[] = [];
+  for (const [i, spec] of QPS.entries()) {
+    const end = qps[i] as QpEnd;
+    end.steps = rcSteps(port, gid, (qps[spec.peer] as QpEnd).qp_num, { rnr_retry: spec.rnr_retry });
+    for (const step of end.steps) moves.push({ call: 'modifyQp', args: { qp: end.qp, attr: step.attr, mask: step.mask } });
+  }
+  const moved = await phase(session, moves);
+  moved.forEach((r, k) => {
+    const spec = QPS[Math.floor(k / 3)];
+    if ((r as Made).rawReturn !== 0) throw new Error(`fuzz setup: QP ${spec?.name} modify ${k % 3} returned ${(r as Made).rawReturn}`);
+  });
+  const side: Side = { session, layer: info.layer, pd, srq, attr: { ...granted }, qps, cqes: cqs.map((c) => c.cqe), buffer, mr: { mr: mr.mr, lkey: mr.lkey, rkey: mr.rkey, addr: mr.addr }, recvAddrs: [], waitMs: info.completionWaitMs };
   side.recvAddrs = Array.from({ length: SLOTS }, (_, slot) => buffer.addr + BigInt(RECV_BASE + slot * 64));
-  const r = await session.regMr(regMrStep(side).args as Parameters<Session['regMr']>[0]);
-  side.mr = { mr: r.mr, lkey: r.lkey, rkey: r.rkey, addr: r.addr };
   return side;
 }
