@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { type Accel, cpuFor } from './accel.js';
 import { MOUNT_TAGS, PORT_NAMES } from './guest-init.js';
 import { quote } from './job-script.js';
+import { RELAY_PORT_NAME } from '../adapters/kernel/relay-frames.js';
 
 export interface ForwardPort {
   host: number;
@@ -30,6 +31,8 @@ export interface QemuConfig {
   modulesDir?: string;
   /** A saved guest to start from (vm/resume.ts) instead of booting. */
   resumeFrom?: string;
+  /** The FIFO pair (`<base>.in`, `<base>.out`) behind the relay's port, for a host that reaches rvtc through it (guest/rvtc-relay.ts). */
+  relayPipe?: string;
 }
 
 /**
@@ -61,6 +64,10 @@ export function qemuArgs(config: QemuConfig): string[] {
     '-device', 'virtio-serial-pci',
     ...serialPort('rvtout', config.stdoutSocket, PORT_NAMES.stdout),
     ...serialPort('rvterr', config.stderrSocket, PORT_NAMES.stderr),
+    // Always there, so that every run starts from the same saved guest; connected to nothing but
+    // for a run that relays rvtc (a chardev's backend is not part of the saved state).
+    '-chardev', config.relayPipe === undefined ? 'null,id=rvtrelay' : `pipe,id=rvtrelay,path=${optionValue(config.relayPipe)}`,
+    '-device', `virtserialport,chardev=rvtrelay,name=${RELAY_PORT_NAME}`,
     // exec: runs through /bin/sh, so the path is quoted for it.
     ...(config.resumeFrom === undefined ? [] : ['-incoming', `exec:cat ${quote(config.resumeFrom)}`]),
   ];
@@ -124,6 +131,7 @@ export function runQemu(
   timeoutMs: number,
   watch?: BootWatch,
   start?: (exited: AbortSignal) => Promise<void>,
+  kill?: AbortSignal,
 ): Promise<QemuExit> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -143,6 +151,9 @@ export function runQemu(
     child.stderr.on('data', collect);
     let timedOut = false;
     let bootHung = false;
+    const onKill = () => child.kill('SIGKILL');
+    if (kill?.aborted) onKill();
+    kill?.addEventListener('abort', onKill);
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
@@ -182,6 +193,7 @@ export function runQemu(
     process.once('exit', killOnExit);
     for (const signal of SIGNALS) process.once(signal, onSignal);
     const settle = () => {
+      kill?.removeEventListener('abort', onKill);
       clearTimeout(timer);
       clearInterval(watcher);
       process.removeListener('exit', killOnExit);

@@ -58,6 +58,12 @@ export interface VmRunOptions {
   readAhead?: readonly string[];
   /** The kernel to boot (vm/kernel.ts); the default kernel when not given. */
   kernel?: GuestKernel;
+  /** The FIFO pair behind the relay's port (vm/qemu.ts relayPipe), for a job that is the relay. */
+  relayPipe?: string;
+  /** Told the kernel console log's path as each boot starts (a host that reads it while the guest runs). */
+  onConsoleLog?: (path: string) => void;
+  /** Aborted: QEMU is killed (a host that gave up on its guest: a lockup it already reported). */
+  signal?: AbortSignal;
   /** Where the guest command's output goes; the host's own stdout/stderr by default. */
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
@@ -123,6 +129,7 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
   const saved = savedGuestPath(cacheDir, kernel.release, qemu, [vmlinux, initrd], shape);
   const boot = async (plan: ResumePlan): Promise<VmRunResult | { hungAt: string; plan: ResumePlan }> => {
     const consoleLogPath = await newConsoleLogPath(cacheDir);
+    options.onConsoleLog?.(consoleLogPath);
     const controlDir = await mkdtemp(join(tmpdir(), 'rvt-vm-'));
     try {
       await writeFile(join(controlDir, CONTROL_FILES.workDir), workDir);
@@ -136,10 +143,23 @@ export async function runInVm(options: VmRunOptions): Promise<VmRunResult> {
       const exit = await withOutputSockets(controlDir, options, (stdoutSocket, stderrSocket) =>
         runQemu(
           qemu,
-          qemuArgs(configOf({ consoleLog: consoleLogPath, controlDir, workDir, stdoutSocket, stderrSocket, consoleSocket, qmpSocket, ...(plan.kind === 'resume' ? { resumeFrom: plan.path } : {}) })),
+          qemuArgs(
+            configOf({
+              consoleLog: consoleLogPath,
+              controlDir,
+              workDir,
+              stdoutSocket,
+              stderrSocket,
+              consoleSocket,
+              qmpSocket,
+              ...(plan.kind === 'resume' ? { resumeFrom: plan.path } : {}),
+              ...(options.relayPipe === undefined ? {} : { relayPipe: options.relayPipe }),
+            }),
+          ),
           options.timeoutMs,
           { path: consoleLogPath, marker: STAGE2_MARKER, withinMs: BOOT_WATCHDOG_MS, started: JOB_MARKER },
           (exited) => startGuest({ plan, consoleSocket, qmpSocket, consoleLog: consoleLogPath, exited }),
+          options.signal,
         ),
       );
       if (plan.kind === 'resume' && !(await readOptional(consoleLogPath))?.includes(STAGE2_MARKER)) {

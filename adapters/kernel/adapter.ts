@@ -1,6 +1,7 @@
 import type { Adapter, CaseWatch } from '../adapter.js';
 import { workerAdapter } from '../remote/worker-adapter.js';
 import { KernelLog, type KmsgRecord, findSplat } from './kmsg.js';
+import { RELAY_KMSG_ENV } from './relay-channel.js';
 
 export interface KernelAdapterOptions {
   /** The ib_device to drive (e.g. rxe0, siw0, rvt_sim0). */
@@ -48,10 +49,13 @@ export function kernelLogWatch(log: Pick<KernelLog, 'drain'>): CaseWatch {
   };
 }
 
+/** The kernel log: this kernel's, or the VM's as its relay hands the records to this host (relay-channel.ts). */
+const kernelLogPath = () => process.env[RELAY_KMSG_ENV] ?? '/dev/kmsg';
+
 /** The kernel log, or undefined when this process may not read it (not root, dmesg_restrict). */
 function openKernelLogIfAllowed(): KernelLog | undefined {
   try {
-    return new KernelLog();
+    return new KernelLog(kernelLogPath());
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT') return undefined;
@@ -73,7 +77,7 @@ export function watchingKernelLog(inner: Adapter, required: boolean): Adapter {
     info: async () => {
       const info = await inner.info();
       if (log === undefined) {
-        log = required ? new KernelLog() : openKernelLogIfAllowed();
+        log = required ? new KernelLog(kernelLogPath()) : openKernelLogIfAllowed();
         watch = log === undefined ? undefined : kernelLogWatch(log);
       }
       return info;

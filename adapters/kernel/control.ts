@@ -1,6 +1,8 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { BatchS, NAME_LEN, Op, OpenReq, RVTC_MAGIC, RVTC_VERSION, ReqHdr, RespHdr } from './abi.js';
 import { cString, fromCString } from './struct.js';
+import { FIRST_READ, RelayKind } from './relay-frames.js';
+import { type RelayChannel, relayChannel } from './relay-channel.js';
 
 /** Where the rvtc module's misc device appears. */
 export const CONTROL_DEVICE = '/dev/rvtc';
@@ -101,20 +103,64 @@ export function batchAnswers(requests: readonly { op: Op }[], body: Buffer): (Bu
   return answers;
 }
 
-/** Most responses fit; a larger one (READ_MR, POLL_CQ of thousands) is read in a second step. */
-const FIRST_READ = 64 * 1024;
+/**
+ * Where a session's requests go: /dev/rvtc in this kernel, or in the VM through its relay
+ * (relay-channel.ts). A write, then the response in one or more reads, as the device answers.
+ */
+interface ControlPort {
+  write(request: Buffer): void;
+  read(into: Buffer, at: number, length: number): number;
+  close(): void;
+}
+
+function localPort(path: string): ControlPort {
+  const fd = openSync(path, 'r+');
+  return {
+    write: (request) => void writeSync(fd, request),
+    read: (into, at, length) => readSync(fd, into, at, length, null),
+    close: () => closeSync(fd),
+  };
+}
+
+/** A session in the VM: a write and the first read are one round trip (the relay reads FIRST_READ at once). */
+function relayPort(channel: RelayChannel): ControlPort {
+  const session = channel.newSession();
+  channel.call(session, RelayKind.open, Buffer.alloc(0), 'open /dev/rvtc');
+  let written: Buffer | undefined;
+  const length = Buffer.alloc(4);
+  return {
+    write: (request) => {
+      written = request;
+    },
+    read: (into, at, max) => {
+      let data: Buffer;
+      if (written === undefined) {
+        length.writeUInt32LE(max, 0);
+        data = channel.call(session, RelayKind.read, length, 'read /dev/rvtc');
+      } else {
+        data = channel.call(session, RelayKind.exchange, written, 'write /dev/rvtc');
+        written = undefined;
+      }
+      data.copy(into, at, 0, Math.min(max, data.length));
+      return Math.min(max, data.length);
+    },
+    close: () => void channel.call(session, RelayKind.close, Buffer.alloc(0), 'close /dev/rvtc'),
+  };
+}
 
 /**
- * One session of the rvtc module: a file descriptor on /dev/rvtc bound to one device. Each
- * request is one write(), its response one or two read()s, synchronously: the module answers
- * before write() returns, and a session serves one request at a time anyway.
+ * One session of the rvtc module: a file descriptor on /dev/rvtc bound to one device (in the VM,
+ * through the relay, when this process has one). Each request is one write(), its response one or
+ * two read()s, synchronously: the module answers before write() returns, and a session serves one
+ * request at a time anyway.
  */
 export class KernelControl {
-  private fd: number | undefined;
+  private port: ControlPort | undefined;
   private readonly scratch = Buffer.alloc(FIRST_READ);
 
   constructor(device: string, path = CONTROL_DEVICE) {
-    this.fd = openSync(path, 'r+');
+    const channel = relayChannel();
+    this.port = channel === undefined ? localPort(path) : relayPort(channel);
     try {
       this.request(Op.OPEN, OpenReq.encode({ device: cString(device, NAME_LEN) }));
     } catch (error) {
@@ -138,27 +184,28 @@ export class KernelControl {
   }
 
   close(): void {
-    if (this.fd === undefined) return;
-    closeSync(this.fd);
-    this.fd = undefined;
+    if (this.port === undefined) return;
+    const port = this.port;
+    this.port = undefined;
+    port.close();
   }
 
   /** One write, then the whole response (header included) in one or two reads. */
   private exchange(op: Op, request: Buffer): Buffer {
-    const fd = this.descriptor();
-    writeSync(fd, request);
-    let got = readSync(fd, this.scratch, 0, this.scratch.length, null);
+    const port = this.descriptor();
+    port.write(request);
+    let got = port.read(this.scratch, 0, this.scratch.length);
     if (got < RespHdr.size) throw new Error(`rvtc answered request ${op} with ${got} bytes, less than a header`);
     const hdr = RespHdr.read(this.scratch, 0);
     if (hdr.len <= got) return Buffer.from(this.scratch.subarray(0, hdr.len));
     const whole = Buffer.alloc(hdr.len);
     this.scratch.copy(whole, 0, 0, got);
-    while (got < hdr.len) got += readSync(fd, whole, got, hdr.len - got, null);
+    while (got < hdr.len) got += port.read(whole, got, hdr.len - got);
     return whole;
   }
 
-  private descriptor(): number {
-    if (this.fd === undefined) throw new Error('the rvtc session is closed');
-    return this.fd;
+  private descriptor(): ControlPort {
+    if (this.port === undefined) throw new Error('the rvtc session is closed');
+    return this.port;
   }
 }

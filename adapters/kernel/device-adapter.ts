@@ -1,13 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { release } from 'node:os';
 import type { Adapter, AdapterInfo, Capability } from '../adapter.js';
 import { Unavailable } from '../remote/serve-worker.js';
 import { DeviceAttrResp, Op, PortAttrResp, QueryPortReq } from './abi.js';
 import { CONTROL_DEVICE, KernelControl, KernelRefusal } from './control.js';
 import * as names from './names.js';
-import { RDMAVT_KO_ENV, RDMAVT_SOURCE_ENV } from '../../vm/rdmavt-env.js';
+import { rdmavtModule } from './rdmavt-module.js';
+import { relayHello } from './relay-channel.js';
 import { openKernelSession } from './session.js';
 import { fromCString } from './struct.js';
 
@@ -15,34 +14,17 @@ import { fromCString } from './struct.js';
 const RDMA_NODE_RNIC = 4;
 
 
-/**
- * The loaded module's identity: the sha256 of its file (Debian's modules carry no srcversion in
- * /sys/module), the stock one found by modinfo unless RDMAVT_KO_ENV names the one built.
- */
-function moduleDigest(): string {
-  try {
-    const file = process.env[RDMAVT_KO_ENV] ?? execFileSync('modinfo', ['-n', 'rdmavt'], { encoding: 'utf8' }).trim();
-    return `${file} sha256 ${createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16)}`;
-  } catch (error) {
-    return `file unknown (${(error as Error).message.split('\n')[0]})`;
-  }
-}
-
-/** Which rdmavt.ko is loaded: the stock one or one built from a source, and which file. */
-function rdmavtModule(): string {
-  const source = process.env[RDMAVT_SOURCE_ENV];
-  return `${source === undefined ? "the booted kernel's own rdmavt.ko" : `rdmavt.ko built from ${source}`}: ${moduleDigest()}`;
-}
-
 /** Opens a control session, turning "cannot" into the reasons the parent has remedies for. */
 export function openControl(device: string): KernelControl {
-  if (!existsSync(CONTROL_DEVICE)) {
+  // In the VM, through its relay: the guest's /dev/rvtc, whose absence its open reports.
+  if (relayHello() === undefined && !existsSync(CONTROL_DEVICE)) {
     throw new Unavailable('module-not-loaded', `${CONTROL_DEVICE} does not exist: the rvtc module is not loaded`);
   }
   try {
     return new KernelControl(device);
   } catch (error) {
     if (error instanceof KernelRefusal && error.status === -19) throw new Unavailable('no-such-device', error.message);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Unavailable('module-not-loaded', `${CONTROL_DEVICE} does not exist in the VM: the rvtc module is not loaded`);
     if ((error as NodeJS.ErrnoException).code === 'EACCES') throw new Unavailable('permission', `cannot open ${CONTROL_DEVICE}: permission denied`);
     throw error;
   }
@@ -60,7 +42,10 @@ export function kernelDeviceAdapter(device: string): Adapter {
         const attr = DeviceAttrResp.read(control.request(Op.QUERY_DEVICE), 0);
         const port = PortAttrResp.read(control.request(Op.QUERY_PORT, QueryPortReq.encode({ port: 1 })), 0);
         const driver = fromCString(attr.driver);
-        const rdmavt = driver === 'rvt_sim' ? rdmavtModule() : undefined;
+        // Through the relay, the kernel and its modules are the guest's.
+        const guest = relayHello();
+        const rdmavt = driver !== 'rvt_sim' ? undefined : (guest?.rdmavt ?? rdmavtModule());
+        const kernel = guest?.release ?? release();
         const caps: Capability[] = ['async_events', 'mr_data', 'post_contexts'];
         if (attr.max_srq > 0) caps.push('srq', 'srq_limit_event');
         if ((attr.device_cap_flags & names.IB_DEVICE_SRQ_RESIZE) !== 0n) caps.push('srq_resize');
@@ -75,13 +60,13 @@ export function kernelDeviceAdapter(device: string): Adapter {
             rdmavt === undefined
               ? `${driver === '' ? 'unknown driver' : driver}'s kernel verbs through rvtc`
               : `rdmavt's kernel verbs (${rdmavt}) on the simulated device rvt_sim, through rvtc`,
-          version: release(),
+          version: kernel,
           layer: 'kernel',
           device: {
             name: device,
             ...(driver === '' ? {} : { driver: rdmavt === undefined ? driver : 'rdmavt' }),
             ...(fromCString(attr.fw_ver) === '' ? {} : { fw_ver: fromCString(attr.fw_ver) }),
-            kernel: release(),
+            kernel,
             transport: iwarp ? 'iwarp' : 'ib',
           },
           capabilities: caps,

@@ -1,4 +1,5 @@
 import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 
 /** One record of the kernel log (/dev/kmsg): `prio,seq,usec,flags;text`, continuation lines dropped. */
 export interface KmsgRecord {
@@ -76,11 +77,17 @@ export function findSplat(records: readonly KmsgRecord[]): Splat | undefined {
 /**
  * A reader of the kernel log from the moment it is opened: each `drain()` returns the records
  * logged since the previous one. /dev/kmsg hands out one record per read and EAGAIN when none is
- * left (opened non-blocking); EPIPE means records were overwritten before they were read.
+ * left (opened non-blocking); EPIPE means records were overwritten before they were read. `path`
+ * may also name a file the records are appended to, as /dev/kmsg gives them (the VM's relay
+ * writes the guest's there): a read may then hold several, or end inside one, and the end of the
+ * file is the end of what was logged.
  */
 export class KernelLog {
   private fd: number | undefined;
   private readonly buf = Buffer.alloc(8192);
+  private readonly decoder = new StringDecoder('utf8');
+  /** The start of a line whose end has not been read yet. */
+  private partial = '';
 
   constructor(path = '/dev/kmsg') {
     this.fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -101,8 +108,13 @@ export class KernelLog {
         throw error;
       }
       if (n === 0) return out;
-      const record = parseKmsgRecord(this.buf.toString('utf8', 0, n));
-      if (record !== undefined) out.push(record);
+      const lines = (this.partial + this.decoder.write(this.buf.subarray(0, n))).split('\n');
+      this.partial = lines.pop() ?? '';
+      // A record's continuation lines (" SUBSYSTEM=...") are no records.
+      for (const line of lines) {
+        const record = parseKmsgRecord(line);
+        if (record !== undefined) out.push(record);
+      }
     }
   }
 

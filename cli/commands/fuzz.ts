@@ -9,7 +9,7 @@ import { type FuzzCommand, FuzzPath } from '../../suites/fuzz/report-schema.js';
 import { CHUNK, COMMAND_TIMEOUT_MS, DEFAULT_MAX_COMMANDS, fuzz, REPLAY_HINT, replay, SHRINK_MS } from '../../suites/fuzz/run.js';
 import { visibleInGuest } from '../../vm/run.js';
 import { UserError } from '../../spec/errors.js';
-import { createAdapter, ensureVmAdapter } from '../../adapters/registry.js';
+import { canonicalAdapter, createAdapter, ensureVmAdapter } from '../../adapters/registry.js';
 import { withConfig } from '../config-file.js';
 import { addAdapterOptions, adapterOptionsOf, adapterWords } from '../adapters.js';
 import { parsePositiveInt, parseProfile, parseSeed } from '../options.js';
@@ -26,6 +26,9 @@ import { allCases } from '../../suites/index.js';
 import { seeAlsoTarget } from '../../reports/kernel-coverage.js';
 import { FUZZ_KERNEL_COVERAGE_HELP, type KernelCoverageRun, kernelCoverageModule, startKernelCoverage } from '../kernel-coverage.js';
 import { isFuzzExpectationId } from '../../suites/fuzz/known-divergences.js';
+import type { RelayGuest } from '../../vm/relay-vm.js';
+import { isVmDevice } from '../../vm/devices.js';
+import { resolveKernel } from '../../vm/kernel.js';
 
 interface FuzzFlags {
   adapter: string;
@@ -46,6 +49,9 @@ interface FuzzFlags {
   kernelCoverage?: true | string;
   [adapterOption: string]: unknown;
 }
+
+/** The VM of a fuzz through its relay: boot, the runs asked for, power-off; QEMU is killed when it passes. */
+const RELAY_VM_TIMEOUT_MS = 6 * 60 * 60 * 1000;
 
 /** Set by the host for a fuzz run it starts in the VM, so that the replay command the guest writes says --vm. */
 const IN_VM_ENV = 'RVT_CONFORM_FUZZ_IN_VM';
@@ -165,107 +171,134 @@ export function registerFuzzCommand(program: Command): void {
         }
         ensureVmAdapter(flags.adapter);
         const kernel = kernelOf(flags['kernel'] as string | undefined);
+        const device = (flags['device'] as string | undefined) ?? 'rxe0';
+        // The kernel adapter's verbs are bytes to /dev/rvtc: the guest relays them, and the fuzzer
+        // and the model run here, many times faster than under TCG. Tracing the kernel
+        // (--kernel-coverage) reads the guest's tracefs, and libibverbs runs in the guest's user
+        // space: those fuzz in the VM.
+        if (canonicalAdapter(flags.adapter) === 'kernel' && traced === undefined && isVmDevice(device)) {
+          const { withRelayVm } = await import('../../vm/relay-vm.js');
+          const { value, end } = await withRelayVm<number>({ kernel: kernel ?? resolveKernel(), device, timeoutMs: RELAY_VM_TIMEOUT_MS }, (guest) => fuzzHere(flags, recorded, traced, { inVm: true, guest }));
+          if (!end.quitCleanly) process.stderr.write(`fuzz: the VM did not end cleanly${end.consoleLogPath === undefined ? '' : ` (kernel console log: ${end.consoleLogPath})`}\n`);
+          process.exitCode = value;
+          return;
+        }
         const { runSubcommandInVm } = await import('../../guest/run-in-vm.js');
         const args = process.argv.slice(process.argv.indexOf('fuzz') + 1);
-        process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, args, flags.out, { device: flags['device'] as string | undefined, kernel, env: { [IN_VM_ENV]: '1' } });
+        process.exitCode = await runSubcommandInVm('fuzz', flags.adapter, args, flags.out, { device, kernel, env: { [IN_VM_ENV]: '1' } });
         return;
       }
-      const outDir = await outputDir('--out', flags.out);
-      // In the VM: a CPU stuck in the driver prints within a drain's late wait (world.ts LATE_WAIT_MS).
-      if (process.env[IN_VM_ENV] === '1') for (const file of applyKnobs()) process.stderr.write(`fuzz: could not set ${file}: a stuck CPU may go unreported\n`);
-      const adapter = await createAdapter(flags.adapter, adapterOptionsOf(flags));
-      let tracer: KernelCoverageRun | undefined;
-      try {
-        const info = await adapter.info();
-        // after info(): the device, and so its driver, is up
-        tracer = traced === undefined ? undefined : startKernelCoverage(traced);
-        const profile = flags.profile ?? recorded?.results.profile ?? info.defaultProfile;
-        const knownWarnings = flags.expectations === undefined ? [] : (await loadExpectations(flags.expectations, { knownIds: { has: isFuzzExpectationId }, today: new Date().toISOString().slice(0, 10) })).filter((entry) => conditionsHold(entry.when, runInfoOf(info, profile)));
-        const chunk = flags.chunk ?? recorded?.results.chunk ?? CHUNK;
-        const commandTimeoutMs = flags.commandTimeout ?? recorded?.results.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
-        // stderr, so that --json's stdout stays one document
-        const sides = { knownWarnings, adapter, reference: modelAdapter(), profile, chunk, commandTimeoutMs, onProgress: (line: string) => process.stderr.write(`fuzz: ${line}\n`) };
-        const report =
-          recorded === undefined
-            ? await fuzz({
-                ...sides,
-                runs: flags.runs,
-                maxCommands: flags.maxCommands,
-                shrink: flags.shrink,
-                ...(flags.seed === undefined ? {} : { seed: flags.seed }),
-                ...(flags.path === undefined ? {} : { path: flags.path }),
-                ...(flags.shrinkTime === undefined ? {} : { shrinkMs: flags.shrinkTime * 1000 }),
-                ...(tracer === undefined ? {} : { coverage: tracer.runs }),
-              })
-            : await replay({ ...sides, ran: recorded.ran, seed: recorded.results.seed, path: recorded.divergence.path });
-        if (recorded !== undefined && report.divergence === null) {
-          const cut = report.cutShort.length === 0 ? '' : ` (it ended not observable on this adapter: ${report.cutShort.map((c) => c.reason).join('; ')})`;
-          throw new UserError(`the replay of ${flags.replay} showed no divergence${cut}; the recorded one: ${recorded.divergence.message}`, {
-            hint: 'the divergence is gone, or depends on something the recorded sequence does not fix; to check a fix, fuzz without --replay',
-          });
-        }
-        // a replay that reproduces nothing is no pass: the path is not of this seed and these options, or the divergence is gone
-        if (flags.path !== undefined && report.divergence === null) {
-          throw new UserError(`the replay of --seed=${report.seed} --path ${flags.path} found no divergence: the path is not one this seed drew with these options (--profile ${profile}, --max-commands ${flags.maxCommands}), or the divergence is gone`, {
-            hint: `${REPLAY_HINT}; to check a fix, fuzz without --path`,
-          });
-        }
-        const inVm = process.env[IN_VM_ENV] === '1';
-        const guided = report.divergence?.fromCorpus;
-        const replayLine =
-          report.divergence === null ? '' : guided !== undefined && flags.kernelCoverage !== undefined ? guidedReplayCommand({ ...flags, kernelCoverage: flags.kernelCoverage }, profile, report.seed, guided.run, inVm) : replayCommand(flags, join(flags.out, 'fuzz.json'), inVm);
-        const replayed = recorded === undefined ? undefined : { file: flags.replay as string, recorded: recorded.divergence.message, same: report.divergence?.message === recorded.divergence.message };
-        const { corpus, ...rest } = report;
-        const results: FuzzFile = {
-          schemaVersion: 2,
-          adapter: info.adapter,
-          reference: 'model',
-          profile,
-          ...rest,
-          divergence: report.divergence === null ? null : { ...report.divergence, replay: replayLine },
-          chunk,
-          commandTimeoutMs,
-          ...(replayed === undefined ? {} : { replayed }),
-          ...(corpus === undefined ? {} : { corpus: { guidedRuns: corpus.guidedRuns, entries: corpus.entries } }),
-          // each function with the run that reached it first, the SEE ALSO list first, as run's report has them
-          ...(tracer === undefined || corpus === undefined ? {} : { kernelCoverage: tracer.record(coverage(loadPinnedSnapshot(), clauses, allCases), corpus.traced) }),
-        };
-        const file = join(outDir, 'fuzz.json');
-        // Encoded: a wr_id is a string in the file (report-schema.ts).
-        const written = FuzzFile.encode(results);
-        await writeFileAtomic(file, `${JSON.stringify(written, null, 2)}\n`);
-        if (flags.json) process.stdout.write(`${JSON.stringify(written)}\n`);
-        else {
-          const kind = results.kind === 'self-check' ? 'self-check (a model against the model), not a conformance result' : 'conformance';
-          process.stdout.write(`fuzz ${info.adapter} vs model (${profile}), ${kind}: ${results.runs} runs, ${results.commands} commands, ${results.commandsPerSecond}/s, ${Math.round(results.liveShare * 100)} % on live QPs, seed ${results.seed}\n`);
-          const { finding } = results;
-          if (finding) {
-            // Never shrunk: the kernel would not show it again (WARN_ONCE) or is gone (an oops).
-            const pinned = finding.batch === undefined || finding.batch <= 1 ? '' : ` (the last ${finding.batch} shared one batch: --chunk 1 names the one)`;
-            process.stdout.write(`KERNEL FINDING${finding.fatal ? ' (fatal)' : ''}, as found, unshrunk: ${finding.problem}\n  the sequence up to it${pinned}: ${finding.sequence.join(', ')}\n`);
-            for (const line of finding.lines) process.stdout.write(`  | ${line}\n`);
-          } else if (results.divergence) {
-            const minimal = replayed !== undefined ? 'sequence replayed' : results.shrinking === 'stopped' ? `smallest sequence found before --shrink-time ran out (not minimal)` : results.shrinking === 'none' ? 'sequence (unshrunk)' : 'minimal sequence';
-            const drawn = guided === undefined ? '' : ` (drawn in run ${guided.run} from the sequence kept at run ${guided.kept}: the replay runs the first ${guided.run} runs again, and finds it when the kernel reaches the same functions in them)`;
-            if (replayed !== undefined) process.stdout.write(replayed.same ? `the recorded divergence shows again (${replayed.file})\n` : `a divergence other than the recorded one (${replayed.file}: ${replayed.recorded})\n`);
-            process.stdout.write(`DIVERGENCE: ${results.divergence.message}\n  ${minimal}: ${results.divergence.commands}\n  replay${drawn}: ${replayLine}\n`);
-          } else process.stdout.write('no divergence\n');
-          if (results.kernelCoverage !== undefined && results.corpus !== undefined) process.stdout.write(`${coverageLine(results.kernelCoverage, results.corpus)}\n`);
-          for (const met of results.expectedWarnings ?? []) process.stdout.write(`expected kernel warning (${met.id}, --expectations): ${met.problem}\n`);
-          for (const met of results.expectedDivergences ?? []) process.stdout.write(`expected divergence (${met.id}, --expectations), ${met.runs} run(s) ended there: ${met.message}\n`);
-          for (const cut of results.cutShort ?? []) process.stdout.write(`not observable on this adapter, ${cut.runs} run(s) ended there: ${cut.reason}\n`);
-          for (const skip of results.skipped ?? []) process.stdout.write(`not run on this adapter, ${skip.commands} command(s) left out: ${skip.reason}\n`);
-          process.stdout.write(`written: ${file}\n`);
-        }
-        process.exitCode = results.divergence ? 1 : 0;
-      } finally {
-        try {
-          tracer?.close();
-        } finally {
-          await adapter.dispose();
-        }
-      }
+      process.exitCode = await fuzzHere(flags, recorded, traced, { inVm: process.env[IN_VM_ENV] === '1' });
     });
+}
+
+/** Where fuzzHere runs: in the VM (its replay line says --vm), and through the VM's relay (the guest's log and console). */
+interface FuzzPlace {
+  inVm: boolean;
+  /** Through the relay: the guest. */
+  guest?: RelayGuest;
+}
+
+/** The fuzz itself, in this process; returns the exit status (1: a divergence). */
+async function fuzzHere(flags: FuzzFlags, recorded: Recorded | undefined, traced: ReturnType<typeof kernelCoverageModule> | undefined, place: FuzzPlace): Promise<number> {
+  const outDir = await outputDir('--out', flags.out);
+  // In the VM: a CPU stuck in the driver prints within a drain's late wait (world.ts LATE_WAIT_MS).
+  // Through the relay, the relay has set them.
+  if (place.inVm && place.guest === undefined) for (const file of applyKnobs()) process.stderr.write(`fuzz: could not set ${file}: a stuck CPU may go unreported\n`);
+  const adapter = await createAdapter(flags.adapter, adapterOptionsOf(flags));
+  let tracer: KernelCoverageRun | undefined;
+  try {
+    const info = await adapter.info();
+    // after info(): the device, and so its driver, is up
+    tracer = traced === undefined ? undefined : startKernelCoverage(traced);
+    const profile = flags.profile ?? recorded?.results.profile ?? info.defaultProfile;
+    const knownWarnings = flags.expectations === undefined ? [] : (await loadExpectations(flags.expectations, { knownIds: { has: isFuzzExpectationId }, today: new Date().toISOString().slice(0, 10) })).filter((entry) => conditionsHold(entry.when, runInfoOf(info, profile)));
+    const chunk = flags.chunk ?? recorded?.results.chunk ?? CHUNK;
+    const commandTimeoutMs = flags.commandTimeout ?? recorded?.results.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
+    // stderr, so that --json's stdout stays one document
+    const sides = { knownWarnings, adapter, reference: modelAdapter(), profile, chunk, commandTimeoutMs, onProgress: (line: string) => process.stderr.write(`fuzz: ${line}\n`) };
+    const report =
+      recorded === undefined
+        ? await fuzz({
+            ...sides,
+            runs: flags.runs,
+            maxCommands: flags.maxCommands,
+            shrink: flags.shrink,
+            ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+            ...(flags.path === undefined ? {} : { path: flags.path }),
+            ...(flags.shrinkTime === undefined ? {} : { shrinkMs: flags.shrinkTime * 1000 }),
+            ...(tracer === undefined ? {} : { coverage: tracer.runs }),
+          })
+        : await replay({ ...sides, ran: recorded.ran, seed: recorded.results.seed, path: recorded.divergence.path });
+    if (recorded !== undefined && report.divergence === null) {
+      const cut = report.cutShort.length === 0 ? '' : ` (it ended not observable on this adapter: ${report.cutShort.map((c) => c.reason).join('; ')})`;
+      throw new UserError(`the replay of ${flags.replay} showed no divergence${cut}; the recorded one: ${recorded.divergence.message}`, {
+        hint: 'the divergence is gone, or depends on something the recorded sequence does not fix; to check a fix, fuzz without --replay',
+      });
+    }
+    // a replay that reproduces nothing is no pass: the path is not of this seed and these options, or the divergence is gone
+    if (flags.path !== undefined && report.divergence === null) {
+      throw new UserError(`the replay of --seed=${report.seed} --path ${flags.path} found no divergence: the path is not one this seed drew with these options (--profile ${profile}, --max-commands ${flags.maxCommands}), or the divergence is gone`, {
+        hint: `${REPLAY_HINT}; to check a fix, fuzz without --path`,
+      });
+    }
+    const { inVm } = place;
+    const guided = report.divergence?.fromCorpus;
+    const replayLine =
+      report.divergence === null ? '' : guided !== undefined && flags.kernelCoverage !== undefined ? guidedReplayCommand({ ...flags, kernelCoverage: flags.kernelCoverage }, profile, report.seed, guided.run, inVm) : replayCommand(flags, join(flags.out, 'fuzz.json'), inVm);
+    const replayed = recorded === undefined ? undefined : { file: flags.replay as string, recorded: recorded.divergence.message, same: report.divergence?.message === recorded.divergence.message };
+    const { corpus, ...rest } = report;
+    const results: FuzzFile = {
+      schemaVersion: 2,
+      adapter: info.adapter,
+      reference: 'model',
+      profile,
+      ...rest,
+      divergence: report.divergence === null ? null : { ...report.divergence, replay: replayLine },
+      chunk,
+      commandTimeoutMs,
+      ...(replayed === undefined ? {} : { replayed }),
+      ...(corpus === undefined ? {} : { corpus: { guidedRuns: corpus.guidedRuns, entries: corpus.entries } }),
+      // each function with the run that reached it first, the SEE ALSO list first, as run's report has them
+      ...(tracer === undefined || corpus === undefined ? {} : { kernelCoverage: tracer.record(coverage(loadPinnedSnapshot(), clauses, allCases), corpus.traced) }),
+    };
+    // A guest that went down or locked up told it on its console only: the relay carried nothing more.
+    if (results.finding && results.finding.lines.length === 0 && place.guest !== undefined) results.finding = { ...results.finding, lines: await place.guest.consoleSplat() };
+    const file = join(outDir, 'fuzz.json');
+    // Encoded: a wr_id is a string in the file (report-schema.ts).
+    const written = FuzzFile.encode(results);
+    await writeFileAtomic(file, `${JSON.stringify(written, null, 2)}\n`);
+    if (flags.json) process.stdout.write(`${JSON.stringify(written)}\n`);
+    else {
+      const kind = results.kind === 'self-check' ? 'self-check (a model against the model), not a conformance result' : 'conformance';
+      process.stdout.write(`fuzz ${info.adapter} vs model (${profile}), ${kind}: ${results.runs} runs, ${results.commands} commands, ${results.commandsPerSecond}/s, ${Math.round(results.liveShare * 100)} % on live QPs, seed ${results.seed}\n`);
+      const { finding } = results;
+      if (finding) {
+        // Never shrunk: the kernel would not show it again (WARN_ONCE) or is gone (an oops).
+        const pinned = finding.batch === undefined || finding.batch <= 1 ? '' : ` (the last ${finding.batch} shared one batch: --chunk 1 names the one)`;
+        process.stdout.write(`KERNEL FINDING${finding.fatal ? ' (fatal)' : ''}, as found, unshrunk: ${finding.problem}\n  the sequence up to it${pinned}: ${finding.sequence.join(', ')}\n`);
+        for (const line of finding.lines) process.stdout.write(`  | ${line}\n`);
+      } else if (results.divergence) {
+        const minimal = replayed !== undefined ? 'sequence replayed' : results.shrinking === 'stopped' ? `smallest sequence found before --shrink-time ran out (not minimal)` : results.shrinking === 'none' ? 'sequence (unshrunk)' : 'minimal sequence';
+        const drawn = guided === undefined ? '' : ` (drawn in run ${guided.run} from the sequence kept at run ${guided.kept}: the replay runs the first ${guided.run} runs again, and finds it when the kernel reaches the same functions in them)`;
+        if (replayed !== undefined) process.stdout.write(replayed.same ? `the recorded divergence shows again (${replayed.file})\n` : `a divergence other than the recorded one (${replayed.file}: ${replayed.recorded})\n`);
+        process.stdout.write(`DIVERGENCE: ${results.divergence.message}\n  ${minimal}: ${results.divergence.commands}\n  replay${drawn}: ${replayLine}\n`);
+      } else process.stdout.write('no divergence\n');
+      if (results.kernelCoverage !== undefined && results.corpus !== undefined) process.stdout.write(`${coverageLine(results.kernelCoverage, results.corpus)}\n`);
+      for (const met of results.expectedWarnings ?? []) process.stdout.write(`expected kernel warning (${met.id}, --expectations): ${met.problem}\n`);
+      for (const met of results.expectedDivergences ?? []) process.stdout.write(`expected divergence (${met.id}, --expectations), ${met.runs} run(s) ended there: ${met.message}\n`);
+      for (const cut of results.cutShort ?? []) process.stdout.write(`not observable on this adapter, ${cut.runs} run(s) ended there: ${cut.reason}\n`);
+      for (const skip of results.skipped ?? []) process.stdout.write(`not run on this adapter, ${skip.commands} command(s) left out: ${skip.reason}\n`);
+      process.stdout.write(`written: ${file}\n`);
+    }
+    return results.divergence ? 1 : 0;
+  } finally {
+    try {
+      tracer?.close();
+    } finally {
+      await adapter.dispose();
+    }
+  }
 }
 
 /** The summary's line about --kernel-coverage: what ran, the SEE ALSO share, and the corpus. */

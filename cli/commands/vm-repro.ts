@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { execa } from 'execa';
-import { isSplatLine } from '../../adapters/kernel/kmsg.js';
+import { consoleSplat } from '../../vm/console-log.js';
 import { HOSTILE_FILE, PROGRAM_FILE, SCENARIO_FILE } from '../../reports/findings/reproducers.js';
 import { MODULE_NAME } from '../../reports/repro/kernel/module.js';
 import { HOSTILE_SCENARIO_NAMES } from '../../suites/hostile/scenarios.js';
@@ -154,13 +154,6 @@ async function buildProgram(source: string): Promise<string> {
   }
   await rename(tmp, binary);
   return binary;
-}
-
-/** The first splat in the guest's console (a crash that took the guest down is only there), with what followed it. */
-export function consoleSplat(consoleLog: string): string[] {
-  const lines = consoleLog.split('\n');
-  const first = lines.findIndex(isSplatLine);
-  return first < 0 ? [] : lines.slice(Math.max(0, first - 2), first + 40);
 }
 
 /** The device a module replays on when none is named: its own default (the recorded device), if the VM has it. */

@@ -10,6 +10,7 @@ import { STAGE1_INIT, STAGE2_SETUP } from '../../vm/guest-init.js';
 import { jobScript } from '../../vm/job-script.js';
 import { projectRoot } from '../../vm/project-root.js';
 import { qemuArgs, runQemu } from '../../vm/qemu.js';
+import { RELAY_PORT_NAME } from '../../adapters/kernel/relay-frames.js';
 import { visibleInGuest } from '../../vm/run.js';
 
 /** Reads a newc archive back: name, mode, rdev and data of each entry, up to the trailer. */
@@ -162,6 +163,20 @@ describe('QEMU command line', () => {
     expect(of('-accel')).toEqual(['kvm']);
     expect(of('-cpu')).toEqual(['host']);
     expect(of('-virtfs')).toContainEqual(expect.stringMatching(/^local,path=\/stage\/lib\/modules,mount_tag=modules,.*readonly=on/));
+  });
+
+  it("always has the relay's port, connected to nothing unless a run relays rvtc through a FIFO pair", () => {
+    const port = `virtserialport,chardev=rvtrelay,name=${RELAY_PORT_NAME}`;
+    expect(after('-device')).toContain(port);
+    expect(after('-chardev')).toContain('null,id=rvtrelay');
+    const relayed = qemuArgs({
+      kernel: '/k', initrd: '/i', consoleLog: '/l', controlDir: '/c', workDir: '/w', stdoutSocket: '/o', stderrSocket: '/e',
+      consoleSocket: '/s', qmpSocket: '/q', forwardPorts: [], accel: 'tcg', relayPipe: '/tmp/rvt-relay-x/relay',
+    });
+    const of = (flag: string) => relayed.filter((_, i) => relayed[i - 1] === flag);
+    expect(of('-chardev')).toContain('pipe,id=rvtrelay,path=/tmp/rvt-relay-x/relay');
+    // The same devices either way: a saved guest fits both (only a chardev's backend differs).
+    expect(of('-device')).toEqual(after('-device'));
   });
 
   it('forwards ports on the host loopback only', () => {

@@ -1,10 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { kernelLogWatch } from '../../../adapters/kernel/adapter.js';
-import { type KmsgRecord, findSplat, isSplatLine, parseKmsgRecord } from '../../../adapters/kernel/kmsg.js';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KernelLog, type KmsgRecord, findSplat, isSplatLine, parseKmsgRecord } from '../../../adapters/kernel/kmsg.js';
 
 const rec = (text: string, seq = 1): KmsgRecord => ({ seq, usec: seq * 1000, text });
 
 describe('the kernel log', () => {
+  it("reads a file the VM's records are appended to: several a read, one cut between two appends, continuation lines dropped", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kmsg-'));
+    try {
+      const file = join(dir, 'kmsg');
+      writeFileSync(file, '6,1,10,-;what the boot said before\n');
+      const log = new KernelLog(file);
+      appendFileSync(file, '6,2,20,-;rvtc: session 1\n SUBSYSTEM=misc\n4,3,30,-;WARNING: CPU: 0 PID: 9 at qp.c:20');
+      expect(log.drain()).toEqual([{ seq: 2, usec: 20, text: 'rvtc: session 1' }]);
+      appendFileSync(file, '41 rvt_post_one_wr\n');
+      expect(log.drain()).toEqual([{ seq: 3, usec: 30, text: 'WARNING: CPU: 0 PID: 9 at qp.c:2041 rvt_post_one_wr' }]);
+      expect(log.drain()).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('parses /dev/kmsg records and drops their continuation lines', () => {
     expect(parseKmsgRecord('4,1234,78761122,-;BUG: scheduling while atomic: node/161/0x00000002\n SUBSYSTEM=x\n')).toEqual({
       seq: 1234,
