@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { mutantAdapter, mutants } from '../../../adapters/mutants/index.js';
-import { isDivergenceId, knownDivergence } from '../../../suites/fuzz/known-divergences.js';
+import { loadExpectations } from '../../../reports/expectations/load.js';
+import { isDivergenceId, isFuzzExpectationId, knownDivergence } from '../../../suites/fuzz/known-divergences.js';
 import { fuzz } from '../../../suites/fuzz/run.js';
 
 const mutant = (name: string) => {
@@ -36,4 +37,40 @@ describe('divergences the expectations name', () => {
     expect(other.divergence?.message).toMatch(/completions of QP/);
     expect(other.expectedDivergences).toBeUndefined();
   }, 60_000);
+});
+
+// Messages shaped as fuzz.json recorded them (stability-report/s13: fuzz10-h, fuzz10-a).
+const late = (ms: number) => ` (after its drain gave up, ${ms} ms more were waited)`;
+const modifyToErr = `#41 modify(3; ERR/valid) RTS->ERR: completions of QP 3 (self-rq): implementation [{"wr_id":"0x1","status":"RETRY_EXC_ERR","qp":3}], reference [{"wr_id":"0x1","status":"WR_FLUSH_ERR","qp":3},{"wr_id":"0x2","status":"WR_FLUSH_ERR","qp":3}]${late(20000)}`;
+const responderErr = (sends: string, implementation = '') =>
+  `#11 send(0; ${sends}): completions of QP 1 (receiver): implementation [${implementation}], reference [{"wr_id":"0x1","status":"WR_FLUSH_ERR","qp":1}]${late(5000)}`;
+
+const known = await loadExpectations(new URL('../../../expectations/fuzz-rdmavt.yaml', import.meta.url).pathname, { knownIds: { has: isFuzzExpectationId }, today: '2026-12-05' });
+const divergences = known.filter((e) => e.id !== undefined && isDivergenceId(e.id));
+const [modify, responder] = divergences;
+
+describe("rdmavt's lost flushes named in expectations/fuzz-rdmavt.yaml", () => {
+  it("tell the modify to ERR racing the loopback from the responder's error racing the RNR NAK, each by its own entry", () => {
+    expect(divergences).toHaveLength(2);
+    expect(knownDivergence(modifyToErr, known)).toBe(modify);
+    expect(knownDivergence(responderErr('ATOMIC_FETCH_AND_ADD:0>bogus:46'), known)).toBe(responder);
+    expect(knownDivergence(modifyToErr, divergences.slice(1))).toBeUndefined();
+    expect(knownDivergence(responderErr('ATOMIC_FETCH_AND_ADD:0>bogus:46'), divergences.slice(0, 1))).toBeUndefined();
+  });
+
+  // Any atomic errs the responder: the fuzzer's QPs grant no REMOTE_ATOMIC (rc-steps.ts).
+  it('name the responder path for an atomic or a bogus rkey among the sends, beside a receive the implementation did complete', () => {
+    const recv = '{"wr_id":"0x7","status":"SUCCESS","qp":1,"opcode":"RECV","with_imm":false,"byte_len":12,"src_qp":0}';
+    expect(knownDivergence(responderErr('SEND:12, RDMA_READ:31>bogus:16'), known)).toBe(responder);
+    expect(knownDivergence(responderErr('ATOMIC_CMP_AND_SWP:0>mr:3', recv), known)).toBe(responder);
+  });
+
+  it('leave every other shortfall a divergence: a flush that came, one not waited for, another command or QP', () => {
+    const flushed = '{"wr_id":"0x1","status":"WR_FLUSH_ERR","qp":1}';
+    expect(knownDivergence(responderErr('ATOMIC_FETCH_AND_ADD:0>bogus:46', flushed), known)).toBeUndefined();
+    expect(knownDivergence(responderErr('ATOMIC_FETCH_AND_ADD:0>bogus:46').replace(late(5000), ''), known)).toBeUndefined();
+    expect(knownDivergence(responderErr('SEND:12, RDMA_WRITE:8>buffer:3'), known)).toBeUndefined();
+    const dereg = `#2 cycleMr() dereg: completions of QP 0 (sender): implementation [], reference [{"wr_id":"0x1","status":"WR_FLUSH_ERR","qp":0}]${late(5000)}`;
+    expect(knownDivergence(dereg, known)).toBeUndefined();
+  });
 });
