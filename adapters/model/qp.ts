@@ -138,7 +138,6 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
     // rvt_modify_qp (qp.c:1553) runs rvt_error_qp outside the send engine, so its schedule_send
     // (qp.c:1311) is taken and a stalled queue is flushed; a QP already in ERR is left as it is
     // (rvt_error_qp returns at once, qp.c:1294), its stalled queue still waiting for a post.
-    if (qp.state !== 'ERR') qp.sqStalled = false;
     b.errorQp(state, handle, qp);
     return 0;
   }
@@ -165,13 +164,20 @@ function resetQp(qp: Qp): void {
  * (unless `lastWqeEvent` is false: rvt_send_cq and rvt_recv_cq ignore rvt_error_qp's return).
  * A QP already in ERR (or RESET) is left as it is (qp.c:1294, "If we are already in error
  * state, just return"). The send queue is flushed by the send engine that rvt_error_qp schedules
- * (qp.c:1311), which does not run while the engine itself holds the QP (RVT_S_BUSY) or is stalled.
+ * (qp.c:1311), which does not run while the engine itself holds the QP (RVT_S_BUSY).
  */
 export function errorQp(state: ModelState, handle: Handle, qp: Qp, lastWqeEvent = true): void {
   if (qp.state === 'ERR' || qp.state === 'RESET') return;
   qp.state = 'ERR';
   qp.rnr = undefined; // the RNR timer is deleted
-  if (!qp.sqStalled && !qp.busy) flushSend(state, qp);
+  // schedule_send (qp.c:1311) is refused only while the QP's own engine runs (RVT_S_BUSY: a QP
+  // connected to itself failing as its own responder, `fail` in loopback.ts, which leaves it
+  // stalled). A queue that stopped in SQD (or SQE) is not running, so it is flushed now: the
+  // fuzzer found rvt_sim0 flushing a send queued in SQD when the QP met a responder error.
+  if (!qp.busy) {
+    qp.sqStalled = false;
+    flushSend(state, qp);
+  }
   if (qp.srq !== undefined) {
     if (lastWqeEvent) state.events.push({ event_type: 'QP_LAST_WQE_REACHED', element: { kind: 'qp', qp: handle } });
     return;
@@ -187,7 +193,6 @@ export function errorQp(state: ModelState, handle: Handle, qp: Qp, lastWqeEvent 
 export function cleanQps(state: ModelState, mr: Mr): void {
   for (const [handle, qp] of state.qps) {
     if (qp.pd !== mr.pd || qp.state === 'ERR' || qp.state === 'RESET' || !sendsHoldLkey(qp, mr.lkey)) continue;
-    qp.sqStalled = false;
     state.behaviour.errorQp(state, handle, qp);
   }
 }

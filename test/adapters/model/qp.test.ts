@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { Behaviour } from '../../../adapters/model/behaviour.js';
+import { modelAdapter } from '../../../adapters/model/index.js';
+import { rdmavt } from '../../../adapters/model/rdmavt.js';
+import { errorQp } from '../../../adapters/model/qp.js';
+import { FuzzCommand } from '../../../suites/fuzz/report-schema.js';
+import { replay } from '../../../suites/fuzz/run.js';
+
+/**
+ * What `fuzz --seed=14120501` met on rvt_sim0 at its run 17 (2026-12-05), shrunk: QP 1 moved to
+ * SQD, a send queued there, then QP 0's SEND meets a receive too short for it on QP 1, whose
+ * responder error moves it to ERR. rvt_error_qp's schedule_send (qp.c:1311) runs QP 1's engine,
+ * which is not running (the stall in SQD is no RVT_S_BUSY), and it flushes the queued send.
+ */
+const RAN = [
+  { kind: 'modify', qp: 1, to: 'SQD', mask: 'valid' },
+  { kind: 'send', qp: 1, sends: [{ opcode: 'SEND', length: 0, fromMr: false, numSge: 'list', imm: 0, remote: 'buffer', slot: 0 }] },
+  { kind: 'post', wrs: [{ wr_id: '0', sges: [], numSge: 'list' }] },
+  { kind: 'send', qp: 0, sends: [{ opcode: 'SEND', length: 1, fromMr: false, numSge: 'list', imm: 0, remote: 'buffer', slot: 0 }] },
+  { kind: 'resize', maxWr: 1 },
+].map((command) => FuzzCommand.parse(command));
+
+/** The model before the fix: a queue stalled in SQD was taken as one its engine held, and stayed. */
+const stalledStays: Behaviour = {
+  ...rdmavt,
+  name: 'sqd-stall-survives-error',
+  description: 'rvt_error_qp leaves a send queue stopped in SQD unflushed',
+  errorQp: (state, handle, qp, lastWqeEvent) => {
+    const busy = qp.busy;
+    if (qp.sqStalled) qp.busy = true;
+    errorQp(state, handle, qp, lastWqeEvent);
+    qp.busy = busy;
+  },
+};
+
+describe("rvt_error_qp on a QP whose sends stopped in SQD", () => {
+  it('flushes them: its engine is not running, so schedule_send is taken', async () => {
+    const report = await replay({ adapter: modelAdapter(), reference: modelAdapter(), profile: 'rdmavt', ran: RAN, seed: 14120501, path: '0' });
+    expect(report.divergence).toBeNull();
+  });
+
+  it('the model as it was diverges on that sequence, as rvt_sim0 showed (the test has teeth)', async () => {
+    const report = await replay({ adapter: modelAdapter(stalledStays, 'as it was'), reference: modelAdapter(), profile: 'rdmavt', ran: RAN, seed: 14120501, path: '0' });
+    expect(report.divergence?.message).toMatch(/^#4 send\(0; SEND:1\): completions of QP 1 \(receiver\): implementation \[\{"wr_id":"0x0","status":"LOC_QP_OP_ERR","qp":1\}\], reference \[\{"wr_id":"0x0","status":"LOC_QP_OP_ERR","qp":1\},\{"wr_id":"0x1","status":"WR_FLUSH_ERR","qp":1\}\]/);
+  });
+});
