@@ -80,7 +80,11 @@ function option(args: readonly string[], name: string): string | undefined {
  * Whatever the destruction logs reaches the host with a later answer.
  */
 function backgroundCloser(): (fd: number) => void {
-  const closer = new Worker("const { parentPort } = require('node:worker_threads'); const { closeSync } = require('node:fs'); parentPort.on('message', (fd) => closeSync(fd));", { eval: true });
+  const closer = new Worker("const { parentPort } = require('node:worker_threads'); const { closeSync } = require('node:fs'); parentPort.on('message', (fd) => closeSync(fd));", {
+    eval: true,
+    // The descriptors are the main thread's: without this, Node warns at each close.
+    trackUnmanagedFds: false,
+  });
   // Not a reason to stay: the relay exits when the host says quit, and the kernel closes what is left.
   closer.unref();
   return (fd) => closer.postMessage(fd);
