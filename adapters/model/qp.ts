@@ -57,7 +57,7 @@ export function createQp(
     busy: false,
     cap: queried,
     sq_sig_all: init.sq_sig_all,
-    attr: {},
+    attr: initAttr(),
   };
   if (srq) srq.attachedQps++;
   const handle = allocHandle(state);
@@ -133,7 +133,8 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
   }
   // s_rnr_retry restarts from the new rnr_retry, also for a send waiting on the RNR timer.
   if (mask.includes('RNR_RETRY') && qp.rnr !== undefined) qp.rnr.retriesLeft = b.rnrRetries(attr.rnr_retry ?? 0);
-  if (next === 'RESET' && qp.state !== 'RESET') resetQp(qp);
+  // rvt_init_qp runs on RESET -> RESET too (qp.c:916).
+  if (next === 'RESET') resetQp(qp);
   if (next === 'ERR') {
     // rvt_modify_qp (qp.c:1553) runs rvt_error_qp outside the send engine, so its schedule_send
     // (qp.c:1311) is taken and a stalled queue is flushed; a QP already in ERR is left as it is
@@ -148,11 +149,19 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
 }
 
 /**
+ * What rvt_init_qp sets, at create and at every move to RESET (qp.c:826-835): the peer, the
+ * Q_Key, the access flags and both PSNs; the path, the timers and the retry counts stay as set.
+ * The fuzzer found rvt_sim0 reporting dest_qp_num 0 for a QP moved RESET -> INIT -> ERR.
+ */
+const initAttr = (): QpAttr => ({ dest_qp_num: 0, qkey: 0, qp_access_flags: [], sq_psn: 0, rq_psn: 0 });
+
+/**
  * _rvt_reset_qp -> rvt_init_qp: the send queue's indices go back to 0 (its WQEs are dropped
  * without completions); the receive ring's head and tail are not touched, so receives posted
  * before the reset are still there afterwards (unlike IBA's "WQs are emptied" on Reset).
  */
 function resetQp(qp: Qp): void {
+  qp.attr = { ...qp.attr, ...initAttr() };
   qp.rnr = undefined;
   qp.sqStalled = false;
   while (qp.sq.shift() !== undefined);

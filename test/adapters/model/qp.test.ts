@@ -5,6 +5,8 @@ import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import { errorQp } from '../../../adapters/model/qp.js';
 import { FuzzCommand } from '../../../suites/fuzz/report-schema.js';
 import { replay } from '../../../suites/fuzz/run.js';
+import { SRQ } from '../../../suites/fuzz/commands.js';
+import { openSide } from '../../../suites/fuzz/side.js';
 
 /**
  * What `fuzz --seed=14120501` met on rvt_sim0 at its run 17 (2026-12-05), shrunk: QP 1 moved to
@@ -42,5 +44,22 @@ describe("rvt_error_qp on a QP whose sends stopped in SQD", () => {
   it('the model as it was diverges on that sequence, as rvt_sim0 showed (the test has teeth)', async () => {
     const report = await replay({ adapter: modelAdapter(stalledStays, 'as it was'), reference: modelAdapter(), profile: 'rdmavt', ran: RAN, seed: 14120501, path: '0' });
     expect(report.divergence?.message).toMatch(/^#4 send\(0; SEND:1\): completions of QP 1 \(receiver\): implementation \[\{"wr_id":"0x0","status":"LOC_QP_OP_ERR","qp":1\}\], reference \[\{"wr_id":"0x0","status":"LOC_QP_OP_ERR","qp":1\},\{"wr_id":"0x1","status":"WR_FLUSH_ERR","qp":1\}\]/);
+  });
+});
+
+describe('a move to RESET (rvt_init_qp)', () => {
+  it('forgets the peer, the Q_Key, the access flags and the PSNs, and keeps the retry counts and timers', async () => {
+    const side = await openSide(modelAdapter(), SRQ);
+    const { qp } = side.qps[2] as { qp: number };
+    const before = await side.session.queryQp({ qp });
+    expect(before.attr?.dest_qp_num).toBe(side.qps[2]?.qp_num);
+    await side.session.modifyQp({ qp, attr: { qp_state: 'RESET' }, mask: ['STATE'] });
+    const after = await side.session.queryQp({ qp });
+    expect(after.attr).toMatchObject({ dest_qp_num: 0, qkey: 0, qp_access_flags: [], sq_psn: 0, rq_psn: 0, rnr_retry: before.attr?.rnr_retry, min_rnr_timer: before.attr?.min_rnr_timer });
+    // And so does a move from RESET to RESET, where rvt_init_qp runs again.
+    await side.session.modifyQp({ qp, attr: { qp_state: 'INIT', qp_access_flags: ['LOCAL_WRITE'], pkey_index: 0, port_num: 1 }, mask: ['STATE', 'ACCESS_FLAGS', 'PKEY_INDEX', 'PORT'] });
+    await side.session.modifyQp({ qp, attr: { qp_state: 'RESET' }, mask: ['STATE'] });
+    await side.session.modifyQp({ qp, attr: { qp_state: 'RESET' }, mask: ['STATE'] });
+    expect((await side.session.queryQp({ qp })).attr?.qp_access_flags).toEqual([]);
   });
 });
