@@ -12,7 +12,7 @@ import { release } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { FIRST_READ, HELLO_ID, type Hello, REQUEST_HEADER, RELAY_PORT_NAME, RelayKind, decodeRequestHeader, encodeAnswer } from '../adapters/kernel/relay-frames.js';
 import { rdmavtModule } from '../adapters/kernel/rdmavt-module.js';
-import { applyKnobs } from '../vm/stall-knobs.js';
+import { STALL_KNOBS, applyKnobs } from '../vm/stall-knobs.js';
 
 const EMPTY = Buffer.alloc(0);
 /** -EIO: a failure that carried no errno. */
@@ -94,7 +94,9 @@ function main(args: readonly string[]): number {
   // The kernel log is read until EAGAIN after every request, and each EAGAIN is a thrown error:
   // without a stack to capture, it costs a tenth as much under TCG.
   Error.stackTraceLimit = 0;
-  if (args.includes('--stall-knobs')) for (const file of applyKnobs()) process.stderr.write(`rvtc-relay: could not set ${file}: a stuck CPU may go unreported\n`);
+  // The console is what the host reads of a guest that stopped answering: with every level on
+  // it, a lockup's backtrace (KERN_INFO and below) is there too.
+  if (args.includes('--stall-knobs')) for (const file of applyKnobs({ ...STALL_KNOBS, '/proc/sys/kernel/printk': '7' })) process.stderr.write(`rvtc-relay: could not set ${file}: a stuck CPU may go unreported\n`);
   const port = option(args, '--in') === undefined ? portDevice(RELAY_PORT_NAME) : undefined;
   const input = openSync(option(args, '--in') ?? (port as string), port === undefined ? 'r' : 'r+');
   const output = port === undefined ? openSync(option(args, '--out') as string, 'w') : input;

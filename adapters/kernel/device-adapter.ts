@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { release } from 'node:os';
-import type { Adapter, AdapterInfo, Capability } from '../adapter.js';
+import type { Adapter, AdapterInfo, Capability, Session } from '../adapter.js';
 import { Unavailable } from '../remote/serve-worker.js';
 import { DeviceAttrResp, Op, PortAttrResp, QueryPortReq } from './abi.js';
 import { CONTROL_DEVICE, KernelControl, KernelRefusal } from './control.js';
@@ -28,6 +28,27 @@ export function openControl(device: string): KernelControl {
     if ((error as NodeJS.ErrnoException).code === 'EACCES') throw new Unavailable('permission', `cannot open ${CONTROL_DEVICE}: permission denied`);
     throw error;
   }
+}
+
+/** The session that holds the device's published DMA MR (anchorDmaMr), open as long as this process. */
+let anchor: Session | undefined;
+
+/**
+ * Through the VM's relay, sessions overlap: the relay closes one on a thread of its own while the
+ * next one runs. rdmavt publishes one DMA MR per device, the first registered (rvt_alloc_lkey),
+ * and resolves every lkey 0 and rkey 0 of every kernel PD to it (rvt_lkey_ok, rvt_rkey_ok), so a
+ * closing session's dereg of that MR would wait on the next session's WQEs (rvt_check_refs, 5 s)
+ * and leave the device without one: what a run saw would depend on the run before it. The
+ * worker registers one first, in a session it keeps open; every run's own MRs are then
+ * unpublished and theirs alone.
+ */
+async function anchorDmaMr(device: string): Promise<void> {
+  if (anchor !== undefined || relayHello() === undefined) return;
+  const session = openKernelSession(openControl(device));
+  const { pd, rawReturn } = await session.allocPd({});
+  const mr = pd === null ? undefined : await session.regMr({ pd, length: 4096, access: ['LOCAL_WRITE'] });
+  if (pd === null || mr === undefined || mr.rawReturn !== 0) throw new Error(`the relay's DMA MR could not be registered (allocPd ${rawReturn}, regMr ${mr?.rawReturn})`);
+  anchor = session;
 }
 
 /**
@@ -82,7 +103,10 @@ export function kernelDeviceAdapter(device: string): Adapter {
         control.close();
       }
     },
-    open: async () => openKernelSession(openControl(device)),
+    open: async () => {
+      await anchorDmaMr(device);
+      return openKernelSession(openControl(device));
+    },
     dispose: async () => undefined,
   };
 }
