@@ -10,8 +10,9 @@
 import { closeSync, constants, openSync, readFileSync, readSync, readdirSync, writeSync } from 'node:fs';
 import { release } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { FIRST_READ, HELLO_ID, type Hello, REQUEST_HEADER, RELAY_PORT_NAME, RelayKind, decodeRequestHeader, encodeAnswer } from '../adapters/kernel/relay-frames.js';
+import { FIRST_READ, HELLO_ID, type Hello, REQUEST_HEADER, RelayKind, decodeRequestHeader, encodeAnswer } from '../adapters/kernel/relay-frames.js';
 import { rdmavtModule } from '../adapters/kernel/rdmavt-module.js';
+import { PORT_NAMES } from '../vm/guest-init.js';
 import { STALL_KNOBS, applyKnobs } from '../vm/stall-knobs.js';
 
 const EMPTY = Buffer.alloc(0);
@@ -97,7 +98,7 @@ function main(args: readonly string[]): number {
   // The console is what the host reads of a guest that stopped answering: with every level on
   // it, a lockup's backtrace (KERN_INFO and below) is there too.
   if (args.includes('--stall-knobs')) for (const file of applyKnobs({ ...STALL_KNOBS, '/proc/sys/kernel/printk': '7' })) process.stderr.write(`rvtc-relay: could not set ${file}: a stuck CPU may go unreported\n`);
-  const port = option(args, '--in') === undefined ? portDevice(RELAY_PORT_NAME) : undefined;
+  const port = option(args, '--in') === undefined ? portDevice(PORT_NAMES.relay) : undefined;
   const input = openSync(option(args, '--in') ?? (port as string), port === undefined ? 'r' : 'r+');
   const output = port === undefined ? openSync(option(args, '--out') as string, 'w') : input;
   const control = option(args, '--control') ?? '/dev/rvtc';

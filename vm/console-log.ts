@@ -1,6 +1,5 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSplatLine } from '../adapters/kernel/kmsg.js';
 
 const KEEP = 20;
 
@@ -15,11 +14,4 @@ export async function newConsoleLogPath(cacheDir: string): Promise<string> {
   await Promise.all(old.slice(0, Math.max(0, old.length - (KEEP - 1))).map((name) => rm(join(dir, name), { force: true })));
   const stamp = new Date().toISOString().replaceAll(':', '-');
   return join(dir, `console-${stamp}-${process.pid}.log`);
-}
-
-/** The first splat in the guest's console (a crash that took the guest down is only there), with what followed it. */
-export function consoleSplat(consoleLog: string): string[] {
-  const lines = consoleLog.split('\n');
-  const first = lines.findIndex(isSplatLine);
-  return first < 0 ? [] : lines.slice(Math.max(0, first - 2), first + 40);
 }

@@ -15,7 +15,7 @@ export const GUEST_CONTROL_DIR = '/run/rvt-vm';
 /** 9p mount tags, shared with the QEMU command line. */
 export const MOUNT_TAGS = { root: 'root', control: 'ctl', work: 'work', project: 'project', modules: 'modules' } as const;
 /** virtio-serial port names carrying the job's stdout and stderr. */
-export const PORT_NAMES = { stdout: 'rvt.stdout', stderr: 'rvt.stderr' } as const;
+export const PORT_NAMES = { stdout: 'rvt.stdout', stderr: 'rvt.stderr', relay: 'rvt.relay' } as const;
 /** Files in the control share. */
 export const CONTROL_FILES = {
   workDir: 'workdir',

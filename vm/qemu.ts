@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { type Accel, cpuFor } from './accel.js';
 import { MOUNT_TAGS, PORT_NAMES } from './guest-init.js';
 import { quote } from './job-script.js';
-import { RELAY_PORT_NAME } from '../adapters/kernel/relay-frames.js';
 
 export interface ForwardPort {
   host: number;
@@ -67,7 +66,7 @@ export function qemuArgs(config: QemuConfig): string[] {
     // Always there, so that every run starts from the same saved guest; connected to nothing but
     // for a run that relays rvtc (a chardev's backend is not part of the saved state).
     '-chardev', config.relayPipe === undefined ? 'null,id=rvtrelay' : `pipe,id=rvtrelay,path=${optionValue(config.relayPipe)}`,
-    '-device', `virtserialport,chardev=rvtrelay,name=${RELAY_PORT_NAME}`,
+    '-device', `virtserialport,chardev=rvtrelay,name=${PORT_NAMES.relay}`,
     // exec: runs through /bin/sh, so the path is quoted for it.
     ...(config.resumeFrom === undefined ? [] : ['-incoming', `exec:cat ${quote(config.resumeFrom)}`]),
   ];

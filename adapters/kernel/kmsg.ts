@@ -123,3 +123,10 @@ export class KernelLog {
     this.fd = undefined;
   }
 }
+
+/** The first splat in the guest's console (a crash that took the guest down is only there), with what followed it. */
+export function consoleSplat(consoleLog: string): string[] {
+  const lines = consoleLog.split('\n');
+  const first = lines.findIndex(isSplatLine);
+  return first < 0 ? [] : lines.slice(Math.max(0, first - 2), first + 40);
+}

@@ -30,8 +30,6 @@ export const REQUEST_HEADER = 16;
 export const ANSWER_HEADER = 16;
 /** The id of the answer the relay sends unasked when it is ready: its data is the guest's Hello (JSON). */
 export const HELLO_ID = 0;
-/** The virtio-serial port's name (QEMU's virtserialport name=). */
-export const RELAY_PORT_NAME = 'rvt.relay';
 
 /** What the guest says of itself before the first request: what the host's adapter info reports. */
 export interface Hello {

@@ -26,7 +26,7 @@ import { allCases } from '../../suites/index.js';
 import { seeAlsoTarget } from '../../reports/kernel-coverage.js';
 import { FUZZ_KERNEL_COVERAGE_HELP, type KernelCoverageRun, kernelCoverageModule, startKernelCoverage } from '../kernel-coverage.js';
 import { isFuzzExpectationId } from '../../suites/fuzz/known-divergences.js';
-import type { RelayGuest } from '../../vm/relay-vm.js';
+import type { RelayGuest } from '../../guest/relay-vm.js';
 import { isVmDevice } from '../../vm/devices.js';
 import { resolveKernel } from '../../vm/kernel.js';
 
@@ -177,7 +177,7 @@ export function registerFuzzCommand(program: Command): void {
         // (--kernel-coverage) reads the guest's tracefs, and libibverbs runs in the guest's user
         // space: those fuzz in the VM.
         if (canonicalAdapter(flags.adapter) === 'kernel' && traced === undefined && isVmDevice(device)) {
-          const { withRelayVm } = await import('../../vm/relay-vm.js');
+          const { withRelayVm } = await import('../../guest/relay-vm.js');
           const { value, end } = await withRelayVm<number>({ kernel: kernel ?? resolveKernel(), device, timeoutMs: RELAY_VM_TIMEOUT_MS }, (guest) => fuzzHere(flags, recorded, traced, { inVm: true, guest }));
           if (!end.quitCleanly) process.stderr.write(`fuzz: the VM did not end cleanly${end.consoleLogPath === undefined ? '' : ` (kernel console log: ${end.consoleLogPath})`}\n`);
           process.exitCode = value;

@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { execa } from 'execa';
-import { consoleSplat } from '../../vm/console-log.js';
+import { consoleSplat } from '../../adapters/kernel/kmsg.js';
 import { HOSTILE_FILE, PROGRAM_FILE, SCENARIO_FILE } from '../../reports/findings/reproducers.js';
 import { MODULE_NAME } from '../../reports/repro/kernel/module.js';
 import { HOSTILE_SCENARIO_NAMES } from '../../suites/hostile/scenarios.js';

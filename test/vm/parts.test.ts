@@ -6,11 +6,10 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerVmCommand } from '../../cli/commands/vm.js';
 import { cpioArchive } from '../../vm/cpio.js';
-import { STAGE1_INIT, STAGE2_SETUP } from '../../vm/guest-init.js';
+import { PORT_NAMES, STAGE1_INIT, STAGE2_SETUP } from '../../vm/guest-init.js';
 import { jobScript } from '../../vm/job-script.js';
 import { projectRoot } from '../../vm/project-root.js';
 import { qemuArgs, runQemu } from '../../vm/qemu.js';
-import { RELAY_PORT_NAME } from '../../adapters/kernel/relay-frames.js';
 import { visibleInGuest } from '../../vm/run.js';
 
 /** Reads a newc archive back: name, mode, rdev and data of each entry, up to the trailer. */
@@ -166,7 +165,7 @@ describe('QEMU command line', () => {
   });
 
   it("always has the relay's port, connected to nothing unless a run relays rvtc through a FIFO pair", () => {
-    const port = `virtserialport,chardev=rvtrelay,name=${RELAY_PORT_NAME}`;
+    const port = `virtserialport,chardev=rvtrelay,name=${PORT_NAMES.relay}`;
     expect(after('-device')).toContain(port);
     expect(after('-chardev')).toContain('null,id=rvtrelay');
     const relayed = qemuArgs({

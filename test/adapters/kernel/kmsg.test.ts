@@ -3,11 +3,16 @@ import { kernelLogWatch } from '../../../adapters/kernel/adapter.js';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KernelLog, type KmsgRecord, findSplat, isSplatLine, parseKmsgRecord } from '../../../adapters/kernel/kmsg.js';
+import { KernelLog, type KmsgRecord, consoleSplat, findSplat, isSplatLine, parseKmsgRecord } from '../../../adapters/kernel/kmsg.js';
 
 const rec = (text: string, seq = 1): KmsgRecord => ({ seq, usec: seq * 1000, text });
 
 describe('the kernel log', () => {
+  it('quotes the first splat of the guest console, with the two lines before it (a WARN\'s own message)', () => {
+    const console = ['boot', 'x', 'memcpy: detected field-spanning write', '[ 1.0] WARNING: CPU: 0 PID: 1 at qp.c:2041', 'RIP: rvt_post_send', 'end'].join('\n');
+    expect(consoleSplat(console).slice(0, 3)).toEqual(['x', 'memcpy: detected field-spanning write', '[ 1.0] WARNING: CPU: 0 PID: 1 at qp.c:2041']);
+    expect(consoleSplat('a clean boot\n')).toEqual([]);
+  });
   it("reads a file the VM's records are appended to: several a read, one cut between two appends, continuation lines dropped", () => {
     const dir = mkdtempSync(join(tmpdir(), 'kmsg-'));
     try {

@@ -7,12 +7,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ANSWER_HEADER, HELLO_ID, type Hello, RelayKind, decodeAnswerHeader, encodeRequest } from '../adapters/kernel/relay-frames.js';
 import { RELAY_ENV, RELAY_HELLO_ENV, RELAY_KMSG_ENV } from '../adapters/kernel/relay-channel.js';
 import { UserError } from '../spec/errors.js';
-import { consoleSplat } from './console-log.js';
-import type { VmDevice } from './devices.js';
-import type { GuestKernel } from './kernel.js';
-import { projectRoot } from './project-root.js';
-import { rvtcModule } from './rvtc.js';
-import { runInVm, type VmRunResult } from './run.js';
+import { consoleSplat } from '../adapters/kernel/kmsg.js';
+import type { VmDevice } from '../vm/devices.js';
+import type { GuestKernel } from '../vm/kernel.js';
+import { projectRoot } from '../vm/project-root.js';
+import { rvtcModule } from '../vm/rvtc.js';
+import { runInVm, type VmRunResult } from '../vm/run.js';
 
 export interface RelayVmOptions {
   kernel: GuestKernel;
