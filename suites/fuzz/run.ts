@@ -171,7 +171,7 @@ async function openWorld(sides: Sides, lateWaitMs: number): Promise<World> {
   const real = await openReal(options.adapter, sides.watch, sides.setupTimeoutMs);
   // The reference gets the implementation's granted capacities, so rounding is not a divergence.
   const ref = await openSide(options.reference, { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
-  return new World(real, ref, { profile: options.profile, resize: sides.resize, chunk: options.chunk ?? CHUNK, watch: sides.watch, commandTimeoutMs: sides.commandTimeoutMs, lateWaitMs });
+  return new World(real, ref, { profile: options.profile, resize: sides.resize, chunk: options.chunk ?? CHUNK, watch: sides.watch, commandTimeoutMs: sides.commandTimeoutMs, lateWaitMs, modelClock: isModel(sides.info) });
 }
 
 async function closeWorld(world: World, sides: Sides): Promise<void> {

@@ -34,7 +34,8 @@ export interface PhaseResult {
    * A QP whose CQ the reference found full at its first poll while that QP's finite RNR retry
    * still ran: the device spends a retry every rnr timer interval (10 us here) and the model one
    * a verb, so whether the last retry's completion meets a full CQ (an overflow) depends on when
-   * the drain polls. Not observable as one outcome.
+   * the drain polls. Not observable as one outcome; against a model of this process, whose clock
+   * is the reference's, it is compared.
    */
   fullWhileRetrying?: number;
 }
@@ -68,6 +69,8 @@ export interface WorldOptions {
   commandTimeoutMs: number;
   /** How long a drain that came back short waits again before the shortfall counts (default LATE_WAIT_MS; 0: it counts at once). */
   lateWaitMs?: number;
+  /** The implementation is a model: its RNR timer counts verbs as the reference's does (PhaseResult.fullWhileRetrying). */
+  modelClock?: boolean;
 }
 
 /**
@@ -205,7 +208,7 @@ export class World {
         if (known === undefined) wcs[i] = completions;
         else known.push(...completions);
         this.account(i, completions);
-        if (pass === 0 && completions.length >= (this.ref.cqes[i] ?? Infinity) && this.finiteRetryWaits([i])) fullWhileRetrying ??= i;
+        if (this.options.modelClock !== true && pass === 0 && completions.length >= (this.ref.cqes[i] ?? Infinity) && this.finiteRetryWaits([i])) fullWhileRetrying ??= i;
       }
       // Another pass only while a QP with a finite RNR retry has sends out, and the last pass moved something.
       if ((got === 0 && pass > 0) || !this.finiteRetryWaits(drained)) break;

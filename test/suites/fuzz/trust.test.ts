@@ -427,8 +427,15 @@ describe('a small CQ full while a finite RNR retry runs', () => {
   // (four completions: the CQ is full), the third waits on RNR and its retries run out.
   const racing = () => [new Post([fits(1n), fits(2n)]), new Send(2, [send64, send64, send64])];
 
-  it('ends the run as not observable: whether the last retry overflows the CQ depends on when the drain polls', async () => {
+  it('ends the run as not observable on a device: whether the last retry overflows the CQ depends on when the drain polls', async () => {
     await expect(runSequence(modelAdapter(), racing())).rejects.toThrow(/QP 2's CQ was full while its finite RNR retries ran/);
+  });
+
+  it("is compared against a model, whose RNR timer counts verbs as the reference's does", async () => {
+    await expect(runSequence(modelAdapter(), racing(), (world) => void (world.options.modelClock = true))).resolves.toBeUndefined();
+    // and the fuzzer tells a model by its adapter: model against model, no run ends there
+    const report = await fuzz({ adapter: modelAdapter(), reference: modelAdapter(), profile: 'rdmavt', runs: 200, seed: 7 });
+    expect(report.cutShort.filter((c) => /CQ was full/.test(c.reason))).toEqual([]);
   });
 
   it('is compared as always when the CQ has room (two sends, no retry left waiting)', async () => {
