@@ -4,7 +4,8 @@
 # ran them), written by `repro`, run by `vm --run-repro`, which exits 4 when the kernel went down;
 # the proof is that exit with the splat's own line in the console. About 10 s a boot with the
 # module builds cached; the lockup's RCU-stall report comes about 30 s after boot, and its VM is
-# stopped at 75 s.
+# stopped at 75 s. The lockup is a race: 5 rounds of resize-while-posting (0.3 s each) missed it in
+# one CI run of 2026-12-05, so the module runs 40 (12 s if none locks up).
 # Usage: sh .ci/reproduce-down.sh KERNEL
 set -eu
 kernel=$1
@@ -43,4 +44,4 @@ prove() {
 prove empty-list-module post_send/empty-list rvt_sim0 module 'BUG: kernel NULL pointer dereference' 120
 prove empty-list-ipathverbs post_send/empty-list rvt_sim0 program 'BUG: kernel NULL pointer dereference' 120
 prove rxe-num-sge-negative post_srq_recv/num_sge-negative rxe0 module 'BUG: unable to handle page fault' 120
-prove srq-resize-lockup concurrent/resize-while-posting rvt_sim0 module 'soft lockup|rcu_preempt detected stalls' 75 --rounds 5
+prove srq-resize-lockup concurrent/resize-while-posting rvt_sim0 module 'soft lockup|rcu_preempt detected stalls' 75 --rounds 40
