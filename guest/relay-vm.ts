@@ -12,6 +12,8 @@ import type { VmDevice } from '../vm/devices.js';
 import type { GuestKernel } from '../vm/kernel.js';
 import { projectRoot } from '../vm/project-root.js';
 import { rvtcModule } from '../vm/rvtc.js';
+import { PORT_NAMES } from '../vm/guest-init.js';
+import { relayProgram } from './relay-program.js';
 import { runInVm, type VmRunResult } from '../vm/run.js';
 
 export interface RelayVmOptions {
@@ -47,7 +49,7 @@ const QUIT_GRACE_MS = 30_000;
 const POLL_MS = 100;
 
 /**
- * Boots the VM with `device` and the rvtc module, its job the relay (guest/rvtc-relay.ts), and
+ * Boots the VM with `device` and the rvtc module, its job the relay (guest/relay/rvtc-relay.c), and
  * runs `work` on the host with this process's environment set so that every rvtc session (the
  * kernel adapter's worker inherits it) goes to the guest's /dev/rvtc and the kernel log watch
  * reads the guest's log. Then asks the relay to quit, or kills the VM when it does not (a guest
@@ -65,7 +67,8 @@ export async function withRelayVm<T>(options: RelayVmOptions, work: (guest: Rela
     execFileSync('mkfifo', [`${base}.in`, `${base}.out`]);
     writeFileSync(kmsgFile, '');
     const vm = runInVm({
-      command: [process.execPath, join(projectRoot(), 'dist/guest/rvtc-relay.js'), '--stall-knobs'],
+      // The hello (the guest's release, its rdmavt) is Node's to find, once; then the relay, in C.
+      command: ['/bin/sh', '-c', 'hello=$("$1" "$2" --stall-knobs) || exit 1; exec "$3" --hello "$hello" --port "$4"', 'relay', process.execPath, join(projectRoot(), 'dist/guest/relay-hello.js'), await relayProgram(), PORT_NAMES.relay],
       workDir: dir,
       cwd: projectRoot(),
       devices: [options.device],

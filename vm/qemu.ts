@@ -30,7 +30,7 @@ export interface QemuConfig {
   modulesDir?: string;
   /** A saved guest to start from (vm/resume.ts) instead of booting. */
   resumeFrom?: string;
-  /** The FIFO pair (`<base>.in`, `<base>.out`) behind the relay's port, for a host that reaches rvtc through it (guest/rvtc-relay.ts). */
+  /** The FIFO pair (`<base>.in`, `<base>.out`) behind the relay's port, for a host that reaches rvtc through it (guest/relay/rvtc-relay.c). */
   relayPipe?: string;
 }
 

@@ -3,7 +3,7 @@ import { constants } from 'node:os';
 import { ANSWER_HEADER, type Hello, type RelayKind, decodeAnswerHeader, encodeRequest } from './relay-frames.js';
 
 /**
- * Set for a process whose rvtc sessions go through the VM's relay (guest/rvtc-relay.ts): the
+ * Set for a process whose rvtc sessions go through the VM's relay (guest/relay/rvtc-relay.c): the
  * FIFO pair QEMU's relay port uses, `<base>.in` (to the guest) and `<base>.out` (from it).
  */
 export const RELAY_ENV = 'RVT_CONFORM_RVTC_RELAY';

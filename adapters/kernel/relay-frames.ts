@@ -1,6 +1,6 @@
 /**
  * The relay's frames: how a host process reaches /dev/rvtc in the VM through a virtio-serial port
- * (guest/rvtc-relay.ts on the guest side, relay-channel.ts on the host's). The host keeps the
+ * (guest/relay/rvtc-relay.c on the guest side, relay-channel.ts on the host's). The host keeps the
  * harness, the model and rvtc's request encoding, which run many times faster there than under
  * TCG; the guest only copies bytes between the port and the device. No imports: the relay starts
  * in a guest, where every module costs emulated time.

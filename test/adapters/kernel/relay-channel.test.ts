@@ -1,18 +1,24 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { relayProgram } from '../../../guest/relay-program.js';
 import { KernelLog } from '../../../adapters/kernel/kmsg.js';
 import { RelayChannel, RelayClosed } from '../../../adapters/kernel/relay-channel.js';
-import { RelayKind, decodeAnswerHeader, encodeAnswer, encodeRequest } from '../../../adapters/kernel/relay-frames.js';
-import { ROOT } from '../../helpers.js';
+import { ANSWER_HEADER, HELLO_ID, RelayKind, decodeAnswerHeader, encodeAnswer, encodeRequest } from '../../../adapters/kernel/relay-frames.js';
+
+const HELLO = JSON.stringify({ release: '6.1.0-test', rdmavt: 'none' });
 
 /**
- * The relay as the VM runs it (dist/guest/rvtc-relay.js), on this host: FIFOs for the port, a FIFO
- * for "/dev/rvtc" (what is written to it is read back: an echo device), and one for the kernel log.
+ * The relay as the VM runs it (guest/relay/rvtc-relay.c, built as the VM's job gets it), on this
+ * host: FIFOs for the port, a FIFO for "/dev/rvtc" (what is written to it is read back: an echo
+ * device), and one for the kernel log.
  */
 describe('the rvtc relay and its host channel', () => {
+  let program: string;
+  let cacheDir: string;
   let dir: string;
   let relay: ChildProcess;
   let exited: Promise<number | null>;
@@ -20,14 +26,23 @@ describe('the rvtc relay and its host channel', () => {
   let held: number[];
   let kmsgWriter: number;
 
-  beforeEach(() => {
+  beforeAll(async () => {
+    cacheDir = mkdtempSync(join(tmpdir(), 'relay-build-'));
+    program = await relayProgram(cacheDir);
+  });
+  afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'relay-test-'));
     execFileSync('mkfifo', ['r.in', 'r.out', 'echo', 'kmsg'].map((f) => join(dir, f)));
     held = ['r.in', 'r.out', 'echo', 'kmsg'].map((f) => openSync(join(dir, f), constants.O_RDWR));
     kmsgWriter = held[3] as number;
     writeFileSync(join(dir, 'kmsg.log'), '');
-    relay = spawn(process.execPath, [join(ROOT, 'dist/guest/rvtc-relay.js'), '--in', join(dir, 'r.in'), '--out', join(dir, 'r.out'), '--control', join(dir, 'echo'), '--kmsg', join(dir, 'kmsg')], { stdio: 'ignore' });
+    relay = spawn(program, ['--hello', HELLO, '--in', join(dir, 'r.in'), '--out', join(dir, 'r.out'), '--control', join(dir, 'echo'), '--kmsg', join(dir, 'kmsg')], { stdio: 'ignore' });
     exited = new Promise((resolve) => relay.once('exit', (code) => resolve(code)));
+    // The channel's reads block, and the test holds every FIFO's far end: a relay that never
+    // started would hang the file rather than fail it. Its hello shows it runs.
+    expect(await helloOf(join(dir, 'r.out'), exited)).toBe(HELLO);
   });
 
   afterEach(() => {
@@ -88,6 +103,34 @@ describe('the rvtc relay and its host channel', () => {
     expect(() => c.call(1, RelayKind.open, Buffer.alloc(0), 'open /dev/rvtc')).toThrow(RelayClosed);
   });
 });
+
+/** The relay's hello (its data) read from `path`, failing when the relay exits or 5 s pass first. */
+async function helloOf(path: string, exited: Promise<number | null>): Promise<string> {
+  let code: number | null | undefined;
+  void exited.then((c) => {
+    code = c ?? -1;
+  });
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    let got = Buffer.alloc(0);
+    const chunk = Buffer.allocUnsafe(4096);
+    for (const deadline = Date.now() + 5000; Date.now() < deadline && code === undefined; ) {
+      try {
+        got = Buffer.concat([got, chunk.subarray(0, readSync(fd, chunk))]);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+        await sleep(10);
+      }
+      if (got.length < ANSWER_HEADER) continue;
+      const header = decodeAnswerHeader(got);
+      if (header.id !== HELLO_ID) throw new Error(`the relay's first answer was ${header.id}, not its hello`);
+      if (got.length >= ANSWER_HEADER + header.dataLength + header.kmsgLength) return got.toString('utf8', ANSWER_HEADER, ANSWER_HEADER + header.dataLength);
+    }
+    throw new Error(code === undefined ? 'the relay said no hello within 5 s' : `the relay exited (${code}) before its hello`);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 describe('the relay frames', () => {
   it('round-trips an answer header, a negative status included', () => {
