@@ -30,6 +30,8 @@ export interface RelayGuest {
   hello: Hello;
   /** The console's first splat so far and what followed it (a guest that went down, or locked up, told it only there). */
   consoleSplat: () => Promise<string[]>;
+  /** Powers the VM off now: a guest that locked up would not answer the quit, and waiting for it is time lost. */
+  abandon: () => void;
 }
 
 /** What the host learns of the guest once the work is done. */
@@ -92,7 +94,7 @@ export async function withRelayVm<T>(options: RelayVmOptions, work: (guest: Rela
     Object.assign(process.env, { [RELAY_ENV]: base, [RELAY_KMSG_ENV]: kmsgFile, [RELAY_HELLO_ENV]: JSON.stringify(hello) });
     let value: T;
     try {
-      value = await work({ hello, consoleSplat: async () => (consoleLog === undefined ? [] : consoleSplat(await readFile(consoleLog, 'utf8').catch(() => ''))) });
+      value = await work({ hello, consoleSplat: async () => (consoleLog === undefined ? [] : consoleSplat(await readFile(consoleLog, 'utf8').catch(() => ''))), abandon: () => kill.abort() });
     } catch (error) {
       kill.abort();
       await over;

@@ -25,7 +25,8 @@ import { loadPinnedSnapshot } from '../../spec/snapshots/pinned.js';
 import { allCases } from '../../suites/index.js';
 import { seeAlsoTarget } from '../../reports/kernel-coverage.js';
 import { FUZZ_KERNEL_COVERAGE_HELP, type KernelCoverageRun, kernelCoverageModule, startKernelCoverage } from '../kernel-coverage.js';
-import { isFuzzExpectationId } from '../../suites/fuzz/known-divergences.js';
+import { isFuzzExpectationId, knownFatal } from '../../suites/fuzz/known-divergences.js';
+import { acrossBoots } from '../../reports/fuzz-boots.js';
 import type { RelayGuest } from '../../guest/relay-vm.js';
 import { isVmDevice } from '../../vm/devices.js';
 import { resolveKernel } from '../../vm/kernel.js';
@@ -178,9 +179,16 @@ export function registerFuzzCommand(program: Command): void {
         // space: those fuzz in the VM.
         if (canonicalAdapter(flags.adapter) === 'kernel' && traced === undefined && isVmDevice(device)) {
           const { withRelayVm } = await import('../../guest/relay-vm.js');
-          const { value, end } = await withRelayVm<number>({ kernel: kernel ?? resolveKernel(), device, timeoutMs: RELAY_VM_TIMEOUT_MS }, (guest) => fuzzHere(flags, recorded, traced, { inVm: true, guest }));
-          if (!end.quitCleanly) process.stderr.write(`fuzz: the VM did not end cleanly${end.consoleLogPath === undefined ? '' : ` (kernel console log: ${end.consoleLogPath})`}\n`);
-          process.exitCode = value;
+          const boot = async (fromRun: number, seed: number | undefined) => {
+            const { value, end } = await withRelayVm<FuzzFile>({ kernel: kernel ?? resolveKernel(), device, timeoutMs: RELAY_VM_TIMEOUT_MS }, (guest) =>
+              fuzzResults({ ...flags, ...(seed === undefined ? {} : { seed }) }, recorded, traced, { inVm: true, guest, fromRun }),
+            );
+            if (!end.quitCleanly && value.finding === null && value.expectedFindings === undefined) process.stderr.write(`fuzz: the VM did not end cleanly${end.consoleLogPath === undefined ? '' : ` (kernel console log: ${end.consoleLogPath})`}\n`);
+            return value;
+          };
+          const tell = (line: string) => process.stderr.write(`fuzz: ${line}\n`);
+          // A replay is one sequence, in one boot.
+          process.exitCode = await publish(recorded === undefined ? await acrossBoots(flags.runs, flags.seed, boot, tell) : await boot(1, undefined), flags);
           return;
         }
         const { runSubcommandInVm } = await import('../../guest/run-in-vm.js');
@@ -192,16 +200,24 @@ export function registerFuzzCommand(program: Command): void {
     });
 }
 
-/** Where fuzzHere runs: in the VM (its replay line says --vm), and through the VM's relay (the guest's log and console). */
+/** Where fuzzResults runs: in the VM (its replay line says --vm), and through the VM's relay (the guest's log and console). */
 interface FuzzPlace {
   inVm: boolean;
-  /** Through the relay: the guest. */
+  /** Through the relay: the guest. A fatal finding the expectations name (`fatal:`) ends this boot only. */
   guest?: RelayGuest;
+  /** The seed's first run to run (an earlier boot ran those before it). */
+  fromRun?: number;
 }
 
-/** The fuzz itself, in this process; returns the exit status (1: a divergence). */
+/** The fuzz itself, in this process, written and told; returns the exit status (1: a divergence). */
 async function fuzzHere(flags: FuzzFlags, recorded: Recorded | undefined, traced: ReturnType<typeof kernelCoverageModule> | undefined, place: FuzzPlace): Promise<number> {
-  const outDir = await outputDir('--out', flags.out);
+  return publish(await fuzzResults(flags, recorded, traced, place), flags);
+}
+
+/** The fuzz itself, in this process: what fuzz.json will hold. */
+async function fuzzResults(flags: FuzzFlags, recorded: Recorded | undefined, traced: ReturnType<typeof kernelCoverageModule> | undefined, place: FuzzPlace): Promise<FuzzFile> {
+  // Checked before the fuzz: a bad --out is told at once, not after the runs.
+  await outputDir('--out', flags.out);
   // In the VM: a CPU stuck in the driver prints within a drain's late wait (world.ts LATE_WAIT_MS).
   // Through the relay, the relay has set them.
   if (place.inVm && place.guest === undefined) for (const file of applyKnobs()) process.stderr.write(`fuzz: could not set ${file}: a stuck CPU may go unreported\n`);
@@ -225,6 +241,7 @@ async function fuzzHere(flags: FuzzFlags, recorded: Recorded | undefined, traced
             maxCommands: flags.maxCommands,
             shrink: flags.shrink,
             ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+            ...(place.fromRun === undefined ? {} : { fromRun: place.fromRun }),
             ...(flags.path === undefined ? {} : { path: flags.path }),
             ...(flags.shrinkTime === undefined ? {} : { shrinkMs: flags.shrinkTime * 1000 }),
             ...(tracer === undefined ? {} : { coverage: tracer.runs }),
@@ -264,34 +281,15 @@ async function fuzzHere(flags: FuzzFlags, recorded: Recorded | undefined, traced
     };
     // A guest that went down or locked up told it on its console only: the relay carried nothing more.
     if (results.finding && results.finding.lines.length === 0 && place.guest !== undefined) results.finding = { ...results.finding, lines: await place.guest.consoleSplat() };
-    const file = join(outDir, 'fuzz.json');
-    // Encoded: a wr_id is a string in the file (report-schema.ts).
-    const written = FuzzFile.encode(results);
-    await writeFileAtomic(file, `${JSON.stringify(written, null, 2)}\n`);
-    if (flags.json) process.stdout.write(`${JSON.stringify(written)}\n`);
-    else {
-      const kind = results.kind === 'self-check' ? 'self-check (a model against the model), not a conformance result' : 'conformance';
-      process.stdout.write(`fuzz ${info.adapter} vs model (${profile}), ${kind}: ${results.runs} runs, ${results.commands} commands, ${results.commandsPerSecond}/s, ${Math.round(results.liveShare * 100)} % on live QPs, seed ${results.seed}\n`);
-      const { finding } = results;
-      if (finding) {
-        // Never shrunk: the kernel would not show it again (WARN_ONCE) or is gone (an oops).
-        const pinned = finding.batch === undefined || finding.batch <= 1 ? '' : ` (the last ${finding.batch} shared one batch: --chunk 1 names the one)`;
-        process.stdout.write(`KERNEL FINDING${finding.fatal ? ' (fatal)' : ''}, as found, unshrunk: ${finding.problem}\n  the sequence up to it${pinned}: ${finding.sequence.join(', ')}\n`);
-        for (const line of finding.lines) process.stdout.write(`  | ${line}\n`);
-      } else if (results.divergence) {
-        const minimal = replayed !== undefined ? 'sequence replayed' : results.shrinking === 'stopped' ? `smallest sequence found before --shrink-time ran out (not minimal)` : results.shrinking === 'none' ? 'sequence (unshrunk)' : 'minimal sequence';
-        const drawn = guided === undefined ? '' : ` (drawn in run ${guided.run} from the sequence kept at run ${guided.kept}: the replay runs the first ${guided.run} runs again, and finds it when the kernel reaches the same functions in them)`;
-        if (replayed !== undefined) process.stdout.write(replayed.same ? `the recorded divergence shows again (${replayed.file})\n` : `a divergence other than the recorded one (${replayed.file}: ${replayed.recorded})\n`);
-        process.stdout.write(`DIVERGENCE: ${results.divergence.message}\n  ${minimal}: ${results.divergence.commands}\n  replay${drawn}: ${replayLine}\n`);
-      } else process.stdout.write('no divergence\n');
-      if (results.kernelCoverage !== undefined && results.corpus !== undefined) process.stdout.write(`${coverageLine(results.kernelCoverage, results.corpus)}\n`);
-      for (const met of results.expectedWarnings ?? []) process.stdout.write(`expected kernel warning (${met.id}, --expectations): ${met.problem}\n`);
-      for (const met of results.expectedDivergences ?? []) process.stdout.write(`expected divergence (${met.id}, --expectations), ${met.runs} run(s) ended there: ${met.message}\n`);
-      for (const cut of results.cutShort ?? []) process.stdout.write(`not observable on this adapter, ${cut.runs} run(s) ended there: ${cut.reason}\n`);
-      for (const skip of results.skipped ?? []) process.stdout.write(`not run on this adapter, ${skip.commands} command(s) left out: ${skip.reason}\n`);
-      process.stdout.write(`written: ${file}\n`);
-    }
-    return results.divergence ? 1 : 0;
+    // Nothing more to learn from a guest that went down or stopped answering.
+    if (results.finding?.fatal) place.guest?.abandon();
+    const finding = results.finding ? { ...results.finding, batch: results.finding.batch ?? 0 } : undefined;
+    const known = finding?.fatal && place.guest !== undefined && recorded === undefined ? knownFatal(finding, knownWarnings) : undefined;
+    if (known === undefined || finding === undefined) return results;
+    // The boot is over (the guest is down or stuck), the runs before compared: the fuzz goes on in a new one.
+    const { fatal: _, ...told } = finding;
+    const met = { id: known.id as string, run: (place.fromRun ?? 1) - 1 + results.runs, ...told };
+    return { ...results, divergence: null, finding: null, shrinking: 'none', expectedFindings: [...(results.expectedFindings ?? []), met] };
   } finally {
     try {
       tracer?.close();
@@ -299,6 +297,43 @@ async function fuzzHere(flags: FuzzFlags, recorded: Recorded | undefined, traced
       await adapter.dispose();
     }
   }
+}
+
+/** Writes fuzz.json and tells what it holds; returns the exit status (1: a divergence). */
+async function publish(results: FuzzFile, flags: FuzzFlags): Promise<number> {
+  const outDir = await outputDir('--out', flags.out);
+  const { profile, replayed } = results;
+  const replayLine = results.divergence?.replay ?? '';
+  const guided = results.divergence?.fromCorpus;
+  const file = join(outDir, 'fuzz.json');
+  // Encoded: a wr_id is a string in the file (report-schema.ts).
+  const written = FuzzFile.encode(results);
+  await writeFileAtomic(file, `${JSON.stringify(written, null, 2)}\n`);
+  if (flags.json) process.stdout.write(`${JSON.stringify(written)}\n`);
+  else {
+    const kind = results.kind === 'self-check' ? 'self-check (a model against the model), not a conformance result' : 'conformance';
+    process.stdout.write(`fuzz ${results.adapter} vs model (${profile}), ${kind}: ${results.runs} runs, ${results.commands} commands, ${results.commandsPerSecond}/s, ${Math.round(results.liveShare * 100)} % on live QPs, seed ${results.seed}\n`);
+    const { finding } = results;
+    if (finding) {
+      // Never shrunk: the kernel would not show it again (WARN_ONCE) or is gone (an oops).
+      const pinned = finding.batch === undefined || finding.batch <= 1 ? '' : ` (the last ${finding.batch} shared one batch: --chunk 1 names the one)`;
+      process.stdout.write(`KERNEL FINDING${finding.fatal ? ' (fatal)' : ''}, as found, unshrunk: ${finding.problem}\n  the sequence up to it${pinned}: ${finding.sequence.join(', ')}\n`);
+      for (const line of finding.lines) process.stdout.write(`  | ${line}\n`);
+    } else if (results.divergence) {
+      const minimal = replayed !== undefined ? 'sequence replayed' : results.shrinking === 'stopped' ? `smallest sequence found before --shrink-time ran out (not minimal)` : results.shrinking === 'none' ? 'sequence (unshrunk)' : 'minimal sequence';
+      const drawn = guided === undefined ? '' : ` (drawn in run ${guided.run} from the sequence kept at run ${guided.kept}: the replay runs the first ${guided.run} runs again, and finds it when the kernel reaches the same functions in them)`;
+      if (replayed !== undefined) process.stdout.write(replayed.same ? `the recorded divergence shows again (${replayed.file})\n` : `a divergence other than the recorded one (${replayed.file}: ${replayed.recorded})\n`);
+      process.stdout.write(`DIVERGENCE: ${results.divergence.message}\n  ${minimal}: ${results.divergence.commands}\n  replay${drawn}: ${replayLine}\n`);
+    } else process.stdout.write('no divergence\n');
+    if (results.kernelCoverage !== undefined && results.corpus !== undefined) process.stdout.write(`${coverageLine(results.kernelCoverage, results.corpus)}\n`);
+    for (const met of results.expectedWarnings ?? []) process.stdout.write(`expected kernel warning (${met.id}, --expectations): ${met.problem}\n`);
+    for (const met of results.expectedDivergences ?? []) process.stdout.write(`expected divergence (${met.id}, --expectations), ${met.runs} run(s) ended there: ${met.message}\n`);
+    for (const met of results.expectedFindings ?? []) process.stdout.write(`expected fatal finding (${met.id}, --expectations), ended the boot at run ${met.run}, the next boot went on: ${met.problem}\n`);
+    for (const cut of results.cutShort ?? []) process.stdout.write(`not observable on this adapter, ${cut.runs} run(s) ended there: ${cut.reason}\n`);
+    for (const skip of results.skipped ?? []) process.stdout.write(`not run on this adapter, ${skip.commands} command(s) left out: ${skip.reason}\n`);
+    process.stdout.write(`written: ${file}\n`);
+  }
+  return results.divergence ? 1 : 0;
 }
 
 /** The summary's line about --kernel-coverage: what ran, the SEE ALSO share, and the corpus. */

@@ -9,14 +9,33 @@ import { type KnownWarningEntry, isSplatId } from './known-warnings.js';
  */
 export const DIVERGENCE_PREFIX = 'divergence:';
 
-export function isDivergenceId(id: string): boolean {
-  if (!id.startsWith(DIVERGENCE_PREFIX) || id.length === DIVERGENCE_PREFIX.length) return false;
+/**
+ * A fuzz expectation may also name a fatal kernel finding the driver is known to cause (a lockup,
+ * an oops), by a regular expression of its text (knownFatalText): `id: "fatal:<regex>"`. Only the
+ * device fuzz through the VM's relay acts on it: the finding ends that boot, is recorded
+ * (expectedFindings) and the fuzz goes on in a new boot from the next run of the same seed.
+ * Without it, a driver bug that takes the guest down every few minutes would end every long
+ * session there.
+ */
+export const FATAL_PREFIX = 'fatal:';
+
+/** Whether `id` is `prefix` followed by a valid regular expression. */
+function isRegexId(id: string, prefix: string): boolean {
+  if (!id.startsWith(prefix) || id.length === prefix.length) return false;
   try {
-    new RegExp(id.slice(DIVERGENCE_PREFIX.length));
+    new RegExp(id.slice(prefix.length));
     return true;
   } catch {
     return false;
   }
+}
+
+export const isDivergenceId = (id: string): boolean => isRegexId(id, DIVERGENCE_PREFIX);
+export const isFatalId = (id: string): boolean => isRegexId(id, FATAL_PREFIX);
+
+/** The `fail` entry of `known` with `prefix` whose expression `text` matches, if one does. */
+function knownBy(prefix: string, text: string, known: readonly KnownWarningEntry[]): KnownWarningEntry | undefined {
+  return known.find((entry) => entry.id !== undefined && entry.status === 'fail' && isRegexId(entry.id, prefix) && new RegExp(entry.id.slice(prefix.length)).test(text));
 }
 
 /** A known divergence met: the entry that names it, the first message that matched, how many runs met it. */
@@ -28,8 +47,30 @@ export interface ExpectedDivergence {
 
 /** The `fail` entry of `known` whose expression `message` matches, if one does. */
 export function knownDivergence(message: string, known: readonly KnownWarningEntry[]): KnownWarningEntry | undefined {
-  return known.find((entry) => entry.id !== undefined && entry.status === 'fail' && isDivergenceId(entry.id) && new RegExp(entry.id.slice(DIVERGENCE_PREFIX.length)).test(message));
+  return knownBy(DIVERGENCE_PREFIX, message, known);
 }
 
-/** The ids a fuzz expectations file may hold: a known kernel warning or a known divergence. */
-export const isFuzzExpectationId = (id: string): boolean => isSplatId(id) || isDivergenceId(id);
+/** A fatal finding as a `fatal:` expression sees it. */
+export interface FatalFinding {
+  problem: string;
+  lines: readonly string[];
+  sequence: readonly string[];
+  batch: number;
+}
+
+/**
+ * The text a `fatal:` expression is matched against: the problem, the log's (or console's) lines,
+ * then a last line `batch: ` with the commands of the batch it came in, so an entry can name the
+ * command that races (a resize) as well as the backtrace.
+ */
+export function knownFatalText(finding: FatalFinding): string {
+  return [finding.problem, ...finding.lines, `batch: ${finding.sequence.slice(-Math.max(finding.batch, 1)).join(', ')}`].join('\n');
+}
+
+/** The `fatal:` entry of `known` that names `finding`, if one does. */
+export function knownFatal(finding: FatalFinding, known: readonly KnownWarningEntry[]): KnownWarningEntry | undefined {
+  return knownBy(FATAL_PREFIX, knownFatalText(finding), known);
+}
+
+/** The ids a fuzz expectations file may hold: a known kernel warning, divergence or fatal finding. */
+export const isFuzzExpectationId = (id: string): boolean => isSplatId(id) || isDivergenceId(id) || isFatalId(id);

@@ -147,6 +147,15 @@ export const FuzzResults = z.object({
    */
   expectedDivergences: z.array(z.object({ id: z.string(), message: z.string(), runs: z.number().int().positive() })).optional(),
   /**
+   * Fatal findings the expectations name (`fatal:<regex>` entries: a lockup or an oops the driver
+   * is known to cause), met by the device fuzz through the VM's relay: each ended its boot, and a
+   * new boot went on from the next run of the same seed. Each with its entry, the run (from 1) it
+   * ended, and the finding as the watch and the guest's console told it.
+   */
+  expectedFindings: z
+    .array(z.object({ id: z.string(), run: z.number().int().positive(), problem: z.string(), lines: z.array(z.string()), sequence: z.array(z.string()), batch: z.number().int().min(0) }))
+    .optional(),
+  /**
    * Runs that ended early, not observable on this adapter: its side would not carry a step (the
    * kernel adapter's rvtc refuses an RDMA no MR of its session covers: its MRs are one DMA MR, so
    * the driver would write freed memory). What ran before was compared. By reason, with the count.

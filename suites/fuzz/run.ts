@@ -26,6 +26,12 @@ export interface FuzzOptions {
   runs: number;
   seed?: number;
   /**
+   * The first run to run (from 1; default 1): the seed's runs before it are drawn, so that every
+   * later run is the one the seed gives it, and not run (an earlier boot ran them). `runs` counts
+   * them too. Not with `path`.
+   */
+  fromRun?: number;
+  /**
    * A replay path from an earlier report: with the same seed, replays that counterexample exactly.
    * It is fast-check's counterexample path and the command sequence's replay path, joined by '@'.
    */
@@ -238,7 +244,10 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   let shrinkSteps = 0;
   let commands = 0;
   let live = 0;
+  // Runs drawn, by their number in the seed (the progress lines', the divergence's run).
   let runs = 0;
+  const skip = (options.fromRun ?? 1) - 1;
+  if (skip > 0 && options.path !== undefined) throw new TypeError('fromRun goes with a seed, not with a replay path');
   const started = performance.now();
   let lastProgress = started;
   const progress = (line: () => string, now = false) => {
@@ -278,7 +287,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       }
       shrinkSteps++;
       progress(() => `shrinking: ${shrinkSteps} steps tried`);
-    } else runs++;
+    } else if (++runs <= skip) return;
     // Shrink steps are not traced: no run is drawn after them.
     const traced = failedAt === undefined ? guide : undefined;
     traced?.begin();
@@ -356,7 +365,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
           shrinking: options.shrink === false ? ('none' as const) : shrinkCut ? ('stopped' as const) : ('done' as const),
         }
       : undefined;
-  const report = reportOf(sides, { seed: details.seed, runs: details.numRuns, commands, live, durationMs, unobservable, skipped }, failure);
+  const report = reportOf(sides, { seed: details.seed, runs: Math.max(0, details.numRuns - skip), commands, live, durationMs, unobservable, skipped }, failure);
   const withDivergences = expectedDivergences.length === 0 ? report : { ...report, expectedDivergences };
   return guide === undefined ? withDivergences : { ...withDivergences, corpus: guide.report() };
 }

@@ -102,6 +102,25 @@ describe('differential fuzzing', () => {
     expect(replayed.divergence?.commands).toBe(found.divergence?.commands);
   });
 
+  it('goes on from a later run of the same seed (a new boot after a known fatal finding): the same runs, the same divergence and path', async () => {
+    const all = await fuzz({ adapter: modelAdapter(), reference: modelAdapter(), profile: 'rdmavt', runs: 12, seed: 77 });
+    const first = await fuzz({ adapter: modelAdapter(), reference: modelAdapter(), profile: 'rdmavt', runs: 5, seed: 77 });
+    const rest = await fuzz({ adapter: modelAdapter(), reference: modelAdapter(), profile: 'rdmavt', runs: 12, seed: 77, fromRun: 6 });
+    expect([first.runs, rest.runs]).toEqual([5, 7]);
+    expect(first.commands + rest.commands).toBe(all.commands);
+    // A divergence met after the runs skipped is the seed's own run: its path replays it from the seed.
+    const found = await fuzz({ adapter: mutant('limit-never-disarmed'), reference: modelAdapter(), profile: 'rdmavt', runs: 100, seed: 9, shrink: false });
+    // fast-check's path starts with the run's index (from 0): seed 9 meets it in its third run
+    const run = Number(found.divergence?.path.split(/[:@]/)[0]) + 1;
+    expect(run).toBe(3);
+    const later = await fuzz({ adapter: mutant('limit-never-disarmed'), reference: modelAdapter(), profile: 'rdmavt', runs: 100, seed: 9, shrink: false, fromRun: run });
+    expect(later.divergence?.path).toBe(found.divergence?.path);
+    expect(later.divergence?.message).toBe(found.divergence?.message);
+    expect(later.runs).toBe(1);
+    const past = await fuzz({ adapter: mutant('limit-never-disarmed'), reference: modelAdapter(), profile: 'rdmavt', runs: run, seed: 9, shrink: false, fromRun: run + 1 });
+    expect([past.runs, past.commands, past.divergence]).toEqual([0, 0, null]);
+  });
+
   it('catches a limit event that is never disarmed', async () => {
     const found = await fuzz({ adapter: mutant('limit-never-disarmed'), reference: modelAdapter(), profile: 'rdmavt', runs: 200, seed: 3 });
     // Seen as a second event, or as a resize below the limit that the still armed SRQ refuses.

@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { mutantAdapter, mutants } from '../../../adapters/mutants/index.js';
 import { loadExpectations } from '../../../reports/expectations/load.js';
-import { isDivergenceId, isFuzzExpectationId, knownDivergence } from '../../../suites/fuzz/known-divergences.js';
+import { type FatalFinding, isDivergenceId, isFatalId, isFuzzExpectationId, knownDivergence, knownFatal, knownFatalText } from '../../../suites/fuzz/known-divergences.js';
 import { fuzz } from '../../../suites/fuzz/run.js';
 
 const mutant = (name: string) => {
@@ -72,5 +73,37 @@ describe("rdmavt's lost flushes named in expectations/fuzz-rdmavt.yaml", () => {
     expect(knownDivergence(responderErr('SEND:12, RDMA_WRITE:8>buffer:3'), known)).toBeUndefined();
     const dereg = `#2 cycleMr() dereg: completions of QP 0 (sender): implementation [], reference [{"wr_id":"0x1","status":"WR_FLUSH_ERR","qp":0}]${late(5000)}`;
     expect(knownDivergence(dereg, known)).toBeUndefined();
+  });
+});
+
+// The lockup as fuzz --seed 14120504 recorded it on rvt_sim0 (the watch's finding, the last commands up to it).
+const lockup = JSON.parse(readFileSync(new URL('../../fixtures/fuzz/srq-resize-lockup-finding.json', import.meta.url), 'utf8')) as FatalFinding;
+
+describe("rdmavt's SRQ resize lockup named in expectations/fuzz-rdmavt.yaml (a `fatal:` entry: a new boot goes on)", () => {
+  const fatal = known.filter((e) => e.id !== undefined && isFatalId(e.id));
+
+  it('is one entry, matched by the finding fuzz --seed 14120504 recorded, its backtrace and the resize of its batch', () => {
+    expect(fatal).toHaveLength(1);
+    expect(knownFatal(lockup, known)).toBe(fatal[0]);
+    expect(knownFatalText(lockup).split('\n').at(-1)).toMatch(/^batch: resize\(10\), send\(0; /);
+    // The same stall seen by a boot's relay that stopped answering: the problem says so, the console has the lines.
+    expect(knownFatal({ ...lockup, problem: 'no answer within 30000 ms during #40 resize(10) .. #52 send(0; SEND_WITH_IMM:38)' }, known)).toBe(fatal[0]);
+  });
+
+  it('leaves any other finding one: no resize in the batch, another backtrace, an oops', () => {
+    const batch = lockup.sequence.slice(-lockup.batch);
+    expect(knownFatal({ ...lockup, sequence: batch.filter((c) => !c.startsWith('resize(')), batch: lockup.batch - 1 }, known)).toBeUndefined();
+    expect(knownFatal({ ...lockup, lines: lockup.lines.map((l) => l.replace('rvt_get_rwqe', 'rvt_post_recv')) }, known)).toBeUndefined();
+    expect(knownFatal({ ...lockup, problem: 'BUG: kernel NULL pointer dereference, address: 0000000000000000', lines: lockup.lines.filter((l) => !/rcu|lockup/.test(l)) }, known)).toBeUndefined();
+    // A resize before the batch is not in it.
+    expect(knownFatal({ ...lockup, sequence: [...lockup.sequence, 'post(1)'], batch: 1 }, known)).toBeUndefined();
+  });
+
+  it('are ids of a regular expression, told apart from the other kinds', () => {
+    expect(isFatalId('fatal:rvt_get_rwqe')).toBe(true);
+    expect(isFatalId('fatal:')).toBe(false);
+    expect(isFatalId('fatal:(unclosed')).toBe(false);
+    expect(isFuzzExpectationId('fatal:soft lockup')).toBe(true);
+    expect(isDivergenceId('fatal:soft lockup')).toBe(false);
   });
 });
