@@ -165,7 +165,20 @@ export const fidelityMutants: Mutant[] = [
       },
     },
   }),
+  // The two differences the device fuzz found after those six (2335e73, 6757846): again the model as it was.
+  mutate(rdmavt, 'sqd-stall-survives-error', 'error_qp', 'leaves the sends queued in SQD (or SQE) unflushed when the send engine moves their QP to ERR (a responder error, a full CQ), as if the QP\'s own engine held it (RVT_S_BUSY), instead of running its stopped engine to flush them', {
+    errorQp: (state, handle, qp, lastWqeEvent) => {
+      // As the model was: modify_qp and dereg_mr cleared the stall before erroring the QP, the engine did not.
+      const busy = qp.busy;
+      if (qp.sqStalled && engineRunning(state)) qp.busy = true;
+      errorQp(state, handle, qp, lastWqeEvent);
+      qp.busy = busy;
+    },
+  }),
 ];
+
+/** The send engine is running some QP's queue (rvt_ruc_loopback): the error comes from inside it. */
+const engineRunning = (state: ModelState): boolean => [...state.qps.values()].some((qp) => qp.busy);
 
 /** Every finite retry series waiting on its RNR timer has no retry left: the next firing fails the send. */
 function spendRnrRetries(state: ModelState): void {

@@ -34,6 +34,7 @@ const MUST_FAIL: Record<string, string[]> = {
   'rnr-retries-spent-at-once': ['rnr/finite-retries-spent-over-time'],
   'dereg-refs-ignored': ['dereg_mr/stalled-refs-ebusy'],
   'send-byte-len-missing': ['post_send/completion-byte-len'],
+  'sqd-stall-survives-error': ['error_qp/sqd-queued-send-flushed'],
 };
 
 describe('mutation: every seeded fault is caught', async () => {
