@@ -49,7 +49,7 @@ describe('a move to RESET (rvt_init_qp)', () => {
     await side.session.modifyQp({ qp, attr: { qp_state: 'RESET' }, mask: ['STATE'] });
     const after = await side.session.queryQp({ qp });
     expect(after.attr).toMatchObject({ dest_qp_num: 0, qkey: 0, qp_access_flags: [], sq_psn: 0, rq_psn: 0, rnr_retry: before.attr?.rnr_retry, min_rnr_timer: before.attr?.min_rnr_timer });
-    // And so does a move from RESET to RESET, where rvt_init_qp runs again.
+    // A QP in RESET keeps what rvt_init_qp set through RESET -> RESET (rvt_modify_qp resets it no second time).
     await side.session.modifyQp({ qp, attr: { qp_state: 'INIT', qp_access_flags: ['LOCAL_WRITE'], pkey_index: 0, port_num: 1 }, mask: ['STATE', 'ACCESS_FLAGS', 'PKEY_INDEX', 'PORT'] });
     await side.session.modifyQp({ qp, attr: { qp_state: 'RESET' }, mask: ['STATE'] });
     await side.session.modifyQp({ qp, attr: { qp_state: 'RESET' }, mask: ['STATE'] });
