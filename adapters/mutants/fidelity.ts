@@ -175,6 +175,18 @@ export const fidelityMutants: Mutant[] = [
       qp.busy = busy;
     },
   }),
+  mutate(rdmavt, 'reset-keeps-connection', 'modify_qp', 'keeps dest_qp_num, qkey, the access flags and the PSNs on a move to RESET instead of setting what rvt_init_qp sets (0), so query_qp still reports the old connection', {
+    intercept: {
+      modifyQp: (state, args, next) => {
+        const qp = lookup(state.qps, args.qp, 'qp');
+        const before = { ...qp.attr };
+        const out = next(args);
+        // A move to RESET takes no other attribute (ib_modify_qp_is_ok): what it changed is what rvt_init_qp set.
+        if (out.rawReturn === 0 && qp.state === 'RESET') qp.attr = before;
+        return out;
+      },
+    },
+  }),
 ];
 
 /** The send engine is running some QP's queue (rvt_ruc_loopback): the error comes from inside it. */
