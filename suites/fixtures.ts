@@ -3,7 +3,7 @@ import type { QpAttr, QpCap, SrqAttr } from '../spec/verbs/attrs.js';
 import type { Handle } from '../spec/verbs/ints.js';
 import type { WorkCompletion } from '../spec/verbs/wc.js';
 import type { Verbs } from './verbs.js';
-import { type RcStep, type UpState, rcSteps as rcStepsFor } from '../adapters/rc-steps.js';
+import { type RcOptions, type RcStep, type UpState, rcSteps as rcStepsFor } from '../adapters/rc-steps.js';
 
 /** Setup could not build what the case needs: the case is an error, not a verdict on a clause. */
 export class SetupError extends Error {
@@ -96,14 +96,14 @@ export async function createRcQp(v: Verbs, pd: Handle, srq: Handle | undefined, 
 export type { RcStep, UpState } from '../adapters/rc-steps.js';
 
 /** The RC steps RESET -> INIT -> RTR -> RTS aimed at `destQpNum` on port 1 (adapters/rc-steps.ts). */
-export async function rcSteps(v: Verbs, destQpNum: number, options: { rnr_retry?: number } = {}): Promise<RcStep[]> {
+export async function rcSteps(v: Verbs, destQpNum: number, options: RcOptions = {}): Promise<RcStep[]> {
   const port = await v.queryPort({ port_num: 1 });
   const { gid } = await v.queryGid({ port_num: 1, index: 0 });
   return rcStepsFor(port, gid, destQpNum, options);
 }
 
 /** Drives an RC QP from RESET up to `upTo`, aimed at `destQpNum`. */
-export async function bringUp(v: Verbs, qp: Handle, destQpNum: number, upTo: UpState, options: { rnr_retry?: number } = {}): Promise<void> {
+export async function bringUp(v: Verbs, qp: Handle, destQpNum: number, upTo: UpState, options: RcOptions = {}): Promise<void> {
   for (const step of await rcSteps(v, destQpNum, options)) {
     const r = await v.modifyQp({ qp, attr: step.attr, mask: step.mask });
     ensure(true, r.rawReturn, `modifyQp to ${step.to}`, r.errno);

@@ -47,6 +47,9 @@ export const send = (id: number, extra: Partial<SendWrInput> = {}): SendWrInput 
 export const oversizedSend = (pair: Pick<LoopbackPair, 'buffer'>, id: number): SendWrInput =>
   send(id, { sg_list: [{ addr: pair.buffer.addr, length: 128, lkey: pair.buffer.lkey }] });
 
+/** An rkey no MR of the pair has (the buffer's, with high bits flipped). */
+export const bogusRkey = (pair: Pick<LoopbackPair, 'buffer'>) => ((pair.buffer.rkey ^ 0x5a5a0000) >>> 0) || 0x5a5a0000;
+
 /** Stages `bytes` at `offset` of the pair's buffer and returns the sge for it. */
 export async function stage(ctx: CaseContext, pair: Pick<LoopbackPair, 'buffer'>, offset: number, bytes: number[]) {
   await ctx.verbs.writeMr({ mr: pair.buffer.mr, offset, data: Buffer.from(bytes).toString('hex') });

@@ -133,8 +133,9 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
   }
   // s_rnr_retry restarts from the new rnr_retry, also for a send waiting on the RNR timer.
   if (mask.includes('RNR_RETRY') && qp.rnr !== undefined) qp.rnr.retriesLeft = b.rnrRetries(attr.rnr_retry ?? 0);
-  // rvt_init_qp runs on RESET -> RESET too (qp.c:916).
-  if (next === 'RESET') resetQp(qp);
+  // rvt_modify_qp resets only a QP not in RESET already (qp.c:1530-1532): one in RESET has what
+  // rvt_init_qp set, since no move to RESET takes another attribute.
+  if (next === 'RESET' && qp.state !== 'RESET') resetQp(qp);
   if (next === 'ERR') {
     // rvt_modify_qp (qp.c:1553) runs rvt_error_qp outside the send engine, so its schedule_send
     // (qp.c:1311) is taken and a stalled queue is flushed; a QP already in ERR is left as it is
@@ -149,7 +150,7 @@ export function modifyQp(state: ModelState, handle: Handle, attr: QpAttr, mask: 
 }
 
 /**
- * What rvt_init_qp sets, at create and at every move to RESET (qp.c:826-835): the peer, the
+ * What rvt_init_qp sets, at create and at every move to RESET (qp.c:826-838): the peer, the
  * Q_Key, the access flags and both PSNs; the path, the timers and the retry counts stay as set.
  * The fuzzer found rvt_sim0 reporting dest_qp_num 0 for a QP moved RESET -> INIT -> ERR.
  */

@@ -165,7 +165,32 @@ export const fidelityMutants: Mutant[] = [
       },
     },
   }),
+  // The two differences the device fuzz found after those six (2335e73, 6757846): again the model as it was.
+  mutate(rdmavt, 'sqd-stall-survives-error', 'error_qp', 'leaves the sends queued in SQD (or SQE) unflushed when the send engine moves their QP to ERR (a responder error, a full CQ), as if the QP\'s own engine held it (RVT_S_BUSY), instead of running its stopped engine to flush them', {
+    errorQp: (state, handle, qp, lastWqeEvent) => {
+      // As the model was: modify_qp and dereg_mr cleared the stall before erroring the QP, the engine did not.
+      const busy = qp.busy;
+      if (qp.sqStalled && engineRunning(state)) qp.busy = true;
+      errorQp(state, handle, qp, lastWqeEvent);
+      qp.busy = busy;
+    },
+  }),
+  mutate(rdmavt, 'reset-keeps-connection', 'modify_qp', 'keeps dest_qp_num, qkey, the access flags and the PSNs on a move to RESET instead of setting what rvt_init_qp sets (0), so query_qp still reports the old connection', {
+    intercept: {
+      modifyQp: (state, args, next) => {
+        const qp = lookup(state.qps, args.qp, 'qp');
+        const before = { ...qp.attr };
+        const out = next(args);
+        // A move to RESET takes no other attribute (ib_modify_qp_is_ok): what it changed is what rvt_init_qp set.
+        if (out.rawReturn === 0 && qp.state === 'RESET') qp.attr = before;
+        return out;
+      },
+    },
+  }),
 ];
+
+/** The send engine is running some QP's queue (rvt_ruc_loopback): the error comes from inside it. */
+const engineRunning = (state: ModelState): boolean => [...state.qps.values()].some((qp) => qp.busy);
 
 /** Every finite retry series waiting on its RNR timer has no retry left: the next firing fails the send. */
 function spendRnrRetries(state: ModelState): void {

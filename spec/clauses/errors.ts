@@ -148,6 +148,18 @@ export const errorClauses: Clause[] = [
     covers: ['rvt_modify_qp', 'rvt_error_qp', 'rvt_ruc_loopback'],
   },
   {
+    id: 'error_qp.sqd-queued-send.flushed',
+    verb: 'error_qp',
+    statement: 'Sends posted while the QP is in SQD are flushed with WR_FLUSH_ERR when a responder error moves that QP to ERR, with no further post: its send engine stopped in SQD and is not running, so the schedule_send of rvt_error_qp is taken.',
+    sources: [
+      FLUSH,
+      code('rvt_ruc_loopback', 'in SQD the engine a post_send ran stops at goto clr_busy (qp.c:2945-2947 in 6.1), which clears RVT_S_BUSY (qp.c:3213-3214); a peer\'s RDMA WRITE with an rkey the QP does not accept goes to acc_err and errors it as the responder through rvt_rc_error (qp.c:3180-3185, 2464-2470), from the peer\'s engine, not its own'),
+      code('rvt_error_qp', 'a send queue not empty: schedule_send (qp.c:1310-1311 in 6.1), which the driver refuses only while the QP\'s own engine holds RVT_S_BUSY (qib_send_ok); the engine it runs finds the QP in ERR and flushes (qp.c:2945-2950)'),
+    ],
+    level: 'reference',
+    covers: ['rvt_error_qp', 'rvt_ruc_loopback'],
+  },
+  {
     id: 'cq.overflow.errors-qp',
     verb: 'cq',
     statement: 'A send or receive completion that finds its CQ full (overrun, CQ_ERR) moves the QP it belongs to into ERR.',

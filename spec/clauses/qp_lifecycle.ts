@@ -119,6 +119,17 @@ export const qpLifecycleClauses: Clause[] = [
     transports: IB_ONLY,
   },
   {
+    id: 'modify_qp.reset.init-attrs',
+    verb: 'modify_qp',
+    statement: 'A move to RESET gives the QP what a new QP has: query_qp reports dest_qp_num 0, qkey 0, no access flags, sq_psn 0 and rq_psn 0, whatever was set before; the timers and retry counts (timeout, retry_cnt, rnr_retry, min_rnr_timer) stay as set.',
+    sources: [
+      code('rvt_init_qp', 'remote_qpn, qkey, qp_access_flags, s_next_psn, s_psn and r_psn = 0 (qp.c:826-838 in 6.1); called by rvt_create_qp (qp.c:1176) and by _rvt_reset_qp (qp.c:916), which rvt_modify_qp runs on every move to RESET from another state (qp.c:1530-1532); neither touches timeout, s_retry_cnt, s_rnr_retry_cnt or r_min_rnr_timer'),
+      code('rvt_query_qp', 'dest_qp_num = remote_qpn, qkey, qp_access_flags, sq_psn = s_next_psn, rq_psn = r_psn (qp.c:1728-1732 in 6.1)'),
+    ],
+    level: 'reference',
+    covers: ['rvt_modify_qp', '_rvt_reset_qp', 'rvt_init_qp', 'rvt_query_qp'],
+  },
+  {
     id: 'query_qp.reports-set',
     verb: 'query_qp',
     statement: 'query_qp returns the current state and the attributes that were set (dest_qp_num, PSNs, rnr_retry, ...) and the caps.',

@@ -2,7 +2,7 @@ import type { Handle } from '../../spec/verbs/ints.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
 import { bringUp, createRcQp, moveTo, registerBuffer, slowRnrTimer } from '../fixtures.js';
-import { oversizedSend, recvWr, send, wrIds, wrStatuses } from '../traffic.js';
+import { bogusRkey, oversizedSend, recvWr, send, stage, wrIds, wrStatuses } from '../traffic.js';
 
 /** Moves `qp` to SQD and waits for the SQ Drained event where the device raises one (as qpInState does). */
 async function drainTo(ctx: CaseContext, qp: Handle): Promise<void> {
@@ -87,6 +87,32 @@ export const engineCases = [
         'the failed SEND, the modify\'s return, nothing after it, then the flush of the rest by the next post',
         { failed: [{ wr_id: 30n, status: 'REM_INV_REQ_ERR' }], rawReturn: 0, after: [], flushed: [31n, 32n, 33n].map((wr_id) => ({ wr_id, status: 'WR_FLUSH_ERR' })) },
         { failed: wrStatuses(failed), rawReturn: modified.rawReturn, after: wrStatuses(after), flushed: wrStatuses(flushed) },
+      );
+    },
+  }),
+  defineCase({
+    id: 'error_qp/sqd-queued-send-flushed',
+    verb: 'error_qp',
+    title: 'A send posted in SQD is flushed, with no further post, when a peer\'s RDMA WRITE with a bad rkey moves its QP to ERR',
+    clauses: ['error_qp.sqd-queued-send.flushed'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pair = await ctx.loopback();
+      await drainTo(ctx, pair.receiver.qp);
+      await ctx.verbs.postSend({ qp: pair.receiver.qp, wrs: [send(55)] });
+      // As in modify_qp/sqd-to-rts-no-restart: a device's own task takes the post (and stops) in SQD first.
+      const inSqd = await ctx.quietPoll(pair.receiver.cq, 1);
+      // The receiver is the WRITE's responder: the bad rkey errors it from the sender's engine, not its own.
+      const local = await stage(ctx, pair, 0, [1, 2, 3, 4]);
+      await ctx.verbs.postSend({ qp: pair.sender.qp, wrs: [send(56, { opcode: 'RDMA_WRITE', sg_list: [local], rdma: { remote_addr: pair.buffer.addr, rkey: bogusRkey(pair) } })] });
+      const sent = await ctx.poll(pair.sender.cq, 1);
+      const flushed = await ctx.poll(pair.receiver.cq, 1);
+      const { state } = await ctx.verbs.queryQp({ qp: pair.receiver.qp });
+      ctx.check.equal(
+        'error_qp.sqd-queued-send.flushed',
+        'nothing in SQD; the WRITE fails; the receiver in ERR and its queued send flushed without a post',
+        { inSqd: [], sent: [{ wr_id: 56n, status: 'REM_ACCESS_ERR' }], flushed: [{ wr_id: 55n, status: 'WR_FLUSH_ERR' }], state: 'ERR' },
+        { inSqd: wrStatuses(inSqd), sent: wrStatuses(sent), flushed: wrStatuses(flushed), state },
       );
     },
   }),

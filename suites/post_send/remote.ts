@@ -2,15 +2,12 @@ import type { MrAccess } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
 import { type LoopbackPair, slowRnrTimer } from '../fixtures.js';
-import { oversizedSend, recvWr, send, sendMessages, stage, wrIds, wrStatuses } from '../traffic.js';
+import { bogusRkey, oversizedSend, recvWr, send, sendMessages, stage, wrIds, wrStatuses } from '../traffic.js';
 
 /** Where remote operations aim in the pair's buffer: above the receive slots' staging area. */
 const REMOTE = 48 * 1024;
 
 const ALL_REMOTE: MrAccess[] = ['LOCAL_WRITE', 'REMOTE_WRITE', 'REMOTE_READ', 'REMOTE_ATOMIC'];
-
-/** An rkey no MR of the pair has (the buffer's, with high bits flipped). */
-const bogusRkey = (pair: LoopbackPair) => ((pair.buffer.rkey ^ 0x5a5a0000) >>> 0) || 0x5a5a0000;
 
 const remote = (pair: LoopbackPair, offset: number, rkey = pair.buffer.rkey) => ({ remote_addr: pair.buffer.addr + BigInt(offset), rkey });
 

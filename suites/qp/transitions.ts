@@ -1,7 +1,7 @@
 import type { QpAttr, QpAttrMask } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
-import { bringUp, moveTo, rcSteps } from '../fixtures.js';
+import { bringUp, createRcQp, moveTo, rcSteps } from '../fixtures.js';
 import { recvWr, wrIds } from '../traffic.js';
 import { qpInState, type ReachableState, requiresFor } from '../qp-in-state.js';
 
@@ -20,6 +20,21 @@ const stateOnly = (to: QpAttr['qp_state'], extra: Step = { attr: {}, mask: [] })
 });
 const without = (to: 'INIT' | 'RTR' | 'RTS', drop: QpAttrMask) => rc(to, (s) => ({ attr: s.attr, mask: s.mask.filter((m) => m !== drop) }));
 const plus = (to: 'INIT' | 'RTR' | 'RTS', add: QpAttrMask, attr: QpAttr) => rc(to, (s) => ({ attr: { ...s.attr, ...attr }, mask: [...s.mask, add] }));
+
+/** What rvt_init_qp sets (modify_qp.reset.init-attrs), as query_qp reports it on a new QP. */
+const INIT_ATTRS = { dest_qp_num: 0, qkey: 0, qp_access_flags: [], sq_psn: 0, rq_psn: 0 };
+/** PSNs other than rvt_init_qp's 0, so that a RESET forgetting them is seen. */
+const CONNECTED_PSNS = { sq_psn: 0x1234, rq_psn: 0x5678 };
+
+/** The attributes of INIT_ATTRS that query_qp read; access flags sorted, their order being the adapter's. */
+const initAttrsOf = (attr: QpAttr | null) => ({
+  dest_qp_num: attr?.dest_qp_num,
+  qkey: attr?.qkey,
+  qp_access_flags: attr?.qp_access_flags && [...attr.qp_access_flags].sort(),
+  sq_psn: attr?.sq_psn,
+  rq_psn: attr?.rq_psn,
+});
+const timersOf = (attr: QpAttr | null) => ({ timeout: attr?.timeout, retry_cnt: attr?.retry_cnt, rnr_retry: attr?.rnr_retry, min_rnr_timer: attr?.min_rnr_timer });
 
 const ALLOWED: [ReachableState, ReachableState, Build][] = [
   ['RESET', 'INIT', rc('INIT')],
@@ -156,6 +171,35 @@ export const transitionCases = [
       // rnr_retry 7: without a receive the SEND waits; with the old one it lands there.
       const received = await ctx.quietPoll(pair.receiver.cq, 1);
       ctx.check.equal('modify_qp.reset.empties-queues', 'receive completions after the reset', [], wrIds(received));
+    },
+  }),
+  defineCase({
+    id: 'modify_qp/reset-forgets-connection',
+    verb: 'modify_qp',
+    title: 'A connected RC QP moved to RESET reports what a new QP does (dest_qp_num, access flags, PSNs 0) and keeps its timers and retry counts',
+    clauses: ['modify_qp.reset.init-attrs'],
+    requires: ['rc_loopback'],
+    async run(ctx) {
+      const pd = await ctx.pd();
+      const end = await createRcQp(ctx.verbs, pd, undefined);
+      const peer = await createRcQp(ctx.verbs, pd, undefined);
+      const query = async () => (await ctx.verbs.queryQp({ qp: end.qp })).attr;
+      const created = await query();
+      await bringUp(ctx.verbs, end.qp, peer.qp_num, 'RTS', CONNECTED_PSNS);
+      const connected = await query();
+      await moveTo(ctx.verbs, end.qp, 'RESET');
+      const reset = await query();
+      ctx.check.equal(
+        'modify_qp.reset.init-attrs',
+        'what rvt_init_qp sets as created, connected and after RESET; the timers and retry counts after RESET as connected',
+        {
+          created: INIT_ATTRS,
+          connected: { dest_qp_num: peer.qp_num, qkey: 0, qp_access_flags: ['LOCAL_WRITE', 'REMOTE_READ', 'REMOTE_WRITE'], ...CONNECTED_PSNS },
+          reset: INIT_ATTRS,
+          kept: timersOf(connected),
+        },
+        { created: initAttrsOf(created), connected: initAttrsOf(connected), reset: initAttrsOf(reset), kept: timersOf(reset) },
+      );
     },
   }),
   ...UNEXPECTED.map(([from, to, add, attr]) =>

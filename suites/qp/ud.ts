@@ -1,7 +1,7 @@
 import type { QpAttr, QpAttrMask } from '../../spec/verbs/attrs.js';
 import { defineCase } from '../case.js';
 import type { CaseContext } from '../context.js';
-import { SetupError, tryCreateQp } from '../fixtures.js';
+import { SetupError, moveTo, tryCreateQp } from '../fixtures.js';
 
 export const UD_STEPS: { to: 'INIT' | 'RTR' | 'RTS'; attr: QpAttr; mask: QpAttrMask[] }[] = [
   { to: 'INIT', attr: { qp_state: 'INIT', pkey_index: 0, port_num: 1, qkey: 0x11111111 }, mask: ['STATE', 'PKEY_INDEX', 'PORT', 'QKEY'] },
@@ -32,6 +32,25 @@ export const udCases = [
         const { state } = await ctx.verbs.queryQp({ qp });
         ctx.check.equal('modify_qp.transition.allowed', `to ${step.to}`, { rawReturn: 0, state: step.to }, { rawReturn: out.rawReturn, state });
       }
+    },
+  }),
+  defineCase({
+    id: 'modify_qp/ud-reset-forgets-qkey',
+    verb: 'modify_qp',
+    title: 'A UD QP moved from INIT (Q_Key set) to RESET reports qkey 0, as a new QP does',
+    clauses: ['modify_qp.reset.init-attrs'],
+    requires: ['ud'],
+    async run(ctx) {
+      const qp = await udQp(ctx);
+      const qkey = async () => (await ctx.verbs.queryQp({ qp })).attr?.qkey;
+      const created = await qkey();
+      const [toInit] = UD_STEPS;
+      if (toInit === undefined) throw new Error('no UD step to INIT');
+      const out = await ctx.verbs.modifyQp({ qp, attr: toInit.attr, mask: toInit.mask });
+      if (out.rawReturn !== 0) throw new SetupError(`modifyQp(UD) to INIT failed: ${out.errno}`);
+      const set = await qkey();
+      await moveTo(ctx.verbs, qp, 'RESET');
+      ctx.check.equal('modify_qp.reset.init-attrs', 'qkey as created, in INIT, after RESET', { created: 0, set: toInit.attr.qkey, reset: 0 }, { created, set, reset: await qkey() });
     },
   }),
   defineCase({

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Behaviour } from '../../../adapters/model/behaviour.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
-import { rdmavt } from '../../../adapters/model/rdmavt.js';
-import { errorQp } from '../../../adapters/model/qp.js';
+import { fidelityMutants } from '../../../adapters/mutants/fidelity.js';
 import { FuzzCommand } from '../../../suites/fuzz/report-schema.js';
 import { replay } from '../../../suites/fuzz/run.js';
 import { SRQ } from '../../../suites/fuzz/commands.js';
@@ -22,18 +21,12 @@ const RAN = [
   { kind: 'resize', maxWr: 1 },
 ].map((command) => FuzzCommand.parse(command));
 
-/** The model before the fix: a queue stalled in SQD was taken as one its engine held, and stayed. */
-const stalledStays: Behaviour = {
-  ...rdmavt,
-  name: 'sqd-stall-survives-error',
-  description: 'rvt_error_qp leaves a send queue stopped in SQD unflushed',
-  errorQp: (state, handle, qp, lastWqeEvent) => {
-    const busy = qp.busy;
-    if (qp.sqStalled) qp.busy = true;
-    errorQp(state, handle, qp, lastWqeEvent);
-    qp.busy = busy;
-  },
-};
+/** The model before the fix, as the mutant of that name keeps it. */
+function asItWas(name: string): Behaviour {
+  const mutant = fidelityMutants.find((m) => m.name === name);
+  if (mutant === undefined) throw new Error(`no fidelity mutant ${name}`);
+  return mutant.behaviour;
+}
 
 describe("rvt_error_qp on a QP whose sends stopped in SQD", () => {
   it('flushes them: its engine is not running, so schedule_send is taken', async () => {
@@ -42,7 +35,7 @@ describe("rvt_error_qp on a QP whose sends stopped in SQD", () => {
   });
 
   it('the model as it was diverges on that sequence, as rvt_sim0 showed (the test has teeth)', async () => {
-    const report = await replay({ adapter: modelAdapter(stalledStays, 'as it was'), reference: modelAdapter(), profile: 'rdmavt', ran: RAN, seed: 14120501, path: '0' });
+    const report = await replay({ adapter: modelAdapter(asItWas('sqd-stall-survives-error'), 'as it was'), reference: modelAdapter(), profile: 'rdmavt', ran: RAN, seed: 14120501, path: '0' });
     expect(report.divergence?.message).toMatch(/^#4 send\(0; SEND:1\): completions of QP 1 \(receiver\): implementation \[\{"wr_id":"0x0","status":"LOC_QP_OP_ERR","qp":1\}\], reference \[\{"wr_id":"0x0","status":"LOC_QP_OP_ERR","qp":1\},\{"wr_id":"0x1","status":"WR_FLUSH_ERR","qp":1\}\]/);
   });
 });
@@ -56,7 +49,7 @@ describe('a move to RESET (rvt_init_qp)', () => {
     await side.session.modifyQp({ qp, attr: { qp_state: 'RESET' }, mask: ['STATE'] });
     const after = await side.session.queryQp({ qp });
     expect(after.attr).toMatchObject({ dest_qp_num: 0, qkey: 0, qp_access_flags: [], sq_psn: 0, rq_psn: 0, rnr_retry: before.attr?.rnr_retry, min_rnr_timer: before.attr?.min_rnr_timer });
-    // And so does a move from RESET to RESET, where rvt_init_qp runs again.
+    // A QP in RESET keeps what rvt_init_qp set through RESET -> RESET (rvt_modify_qp resets it no second time).
     await side.session.modifyQp({ qp, attr: { qp_state: 'INIT', qp_access_flags: ['LOCAL_WRITE'], pkey_index: 0, port_num: 1 }, mask: ['STATE', 'ACCESS_FLAGS', 'PKEY_INDEX', 'PORT'] });
     await side.session.modifyQp({ qp, attr: { qp_state: 'RESET' }, mask: ['STATE'] });
     await side.session.modifyQp({ qp, attr: { qp_state: 'RESET' }, mask: ['STATE'] });

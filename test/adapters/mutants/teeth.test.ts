@@ -34,6 +34,8 @@ const MUST_FAIL: Record<string, string[]> = {
   'rnr-retries-spent-at-once': ['rnr/finite-retries-spent-over-time'],
   'dereg-refs-ignored': ['dereg_mr/stalled-refs-ebusy'],
   'send-byte-len-missing': ['post_send/completion-byte-len'],
+  'sqd-stall-survives-error': ['error_qp/sqd-queued-send-flushed'],
+  'reset-keeps-connection': ['modify_qp/reset-forgets-connection', 'modify_qp/ud-reset-forgets-qkey'],
 };
 
 describe('mutation: every seeded fault is caught', async () => {
