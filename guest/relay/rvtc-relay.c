@@ -28,12 +28,16 @@ enum { KIND_OPEN = 1, KIND_EXCHANGE = 2, KIND_READ = 3, KIND_CLOSE = 4, KIND_QUI
 #define FIRST_READ (64 * 1024)
 #define HEADER 16
 #define HELLO_ID 0
-#define MAX_SESSIONS 4096
+/* Sessions open at once (a run's, the next one's, the published DMA MR's); their numbers grow without end. */
+#define MAX_OPEN 1024
 /* A request's payload and a read's size are the host's: bounded so that a bad frame is an error. */
 #define MAX_PAYLOAD (64 * 1024 * 1024)
 #define KMSG_MAX (1024 * 1024)
 
-static int sessions[MAX_SESSIONS];
+static struct {
+	uint32_t id;
+	int fd; /* -1: a free slot */
+} sessions[MAX_OPEN];
 static int closer_pipe[2];
 static unsigned char *kmsg_buf;
 static size_t kmsg_len;
@@ -187,10 +191,21 @@ static const char *option(int argc, char **argv, const char *name)
 	return NULL;
 }
 
+/* The slot of open session `id`, or -1. */
+static int slot_of(uint32_t id)
+{
+	for (int i = 0; i < MAX_OPEN; i++)
+		if (sessions[i].fd >= 0 && sessions[i].id == id)
+			return i;
+	return -1;
+}
+
 /* The session's descriptor, or -EBADF. */
 static int descriptor(uint32_t session)
 {
-	return session < MAX_SESSIONS && sessions[session] >= 0 ? sessions[session] : -EBADF;
+	int at = slot_of(session);
+
+	return at < 0 ? -EBADF : sessions[at].fd;
 }
 
 /* Serves one request: its status (0 or -errno); `*data` and `*len` are its answer's data. */
@@ -203,16 +218,22 @@ static int serve(uint32_t kind, uint32_t session, unsigned char *payload, uint32
 	*data = scratch;
 	*len = 0;
 	switch (kind) {
-	case KIND_OPEN:
-		if (session >= MAX_SESSIONS)
-			return -EINVAL;
-		if (fd >= 0)
+	case KIND_OPEN: {
+		int at = slot_of(session);
+
+		if (at >= 0)
 			return -EEXIST;
+		for (at = 0; at < MAX_OPEN && sessions[at].fd >= 0; at++)
+			;
+		if (at == MAX_OPEN)
+			return -EMFILE;
 		fd = open(control, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;
-		sessions[session] = fd;
+		sessions[at].id = session;
+		sessions[at].fd = fd;
 		return 0;
+	}
 	case KIND_EXCHANGE:
 		if (fd < 0)
 			return fd;
@@ -249,12 +270,12 @@ static int serve(uint32_t kind, uint32_t session, unsigned char *payload, uint32
 		if (fd < 0)
 			return fd;
 		write_all(closer_pipe[1], (unsigned char *)&fd, sizeof(fd));
-		sessions[session] = -1;
+		sessions[slot_of(session)].fd = -1;
 		return 0;
 	case KIND_QUIT:
-		for (int i = 0; i < MAX_SESSIONS; i++)
-			if (sessions[i] >= 0)
-				close(sessions[i]);
+		for (int i = 0; i < MAX_OPEN; i++)
+			if (sessions[i].fd >= 0)
+				close(sessions[i].fd);
 		return 0;
 	default:
 		return -EINVAL;
@@ -279,8 +300,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: rvtc-relay --hello JSON (--port NAME | --in PATH --out PATH) [--control PATH] [--kmsg PATH]\n");
 		return 2;
 	}
-	for (int i = 0; i < MAX_SESSIONS; i++)
-		sessions[i] = -1;
+	for (int i = 0; i < MAX_OPEN; i++)
+		sessions[i].fd = -1;
 	if (port) {
 		port_device(port, port_path, sizeof(port_path));
 		in = out = open(port_path, O_RDWR | O_CLOEXEC);

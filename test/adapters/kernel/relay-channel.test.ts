@@ -67,6 +67,20 @@ describe('the rvtc relay and its host channel', () => {
     expect(await exited).toBe(0);
   });
 
+  it('serves every session a long fuzz numbers (one a run, never reused), several open at once', () => {
+    const c = channel();
+    const anchor = c.newSession();
+    c.call(anchor, RelayKind.open, Buffer.alloc(0), 'open');
+    // A fuzz of 4,094 runs once met the relay's old bound on session numbers: its open answered EINVAL.
+    for (let run = 0; run < 5000; run++) {
+      const s = c.newSession();
+      c.call(s, RelayKind.open, Buffer.alloc(0), 'open');
+      c.call(s, RelayKind.close, Buffer.alloc(0), 'close');
+    }
+    expect(c.call(anchor, RelayKind.exchange, Buffer.from('still'), 'write').toString()).toBe('still');
+    expect(() => c.call(anchor, RelayKind.open, Buffer.alloc(0), 'open')).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+  });
+
   it("hands the kernel log records logged meanwhile to the host's file, where the kernel log watch reads them", () => {
     const c = channel();
     const log = new KernelLog(join(dir, 'kmsg.log'));
