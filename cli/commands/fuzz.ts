@@ -54,6 +54,9 @@ interface FuzzFlags {
 /** The VM of a fuzz through its relay: boot, the runs asked for, power-off; QEMU is killed when it passes. */
 const RELAY_VM_TIMEOUT_MS = 6 * 60 * 60 * 1000;
 
+/** The exit status of a fuzz that stopped on something that is no verdict (fuzz.json harnessError). */
+export const HARNESS_ERROR_EXIT = 3;
+
 /** Set by the host for a fuzz run it starts in the VM, so that the replay command the guest writes says --vm. */
 const IN_VM_ENV = 'RVT_CONFORM_FUZZ_IN_VM';
 
@@ -281,10 +284,11 @@ async function fuzzResults(flags: FuzzFlags, recorded: Recorded | undefined, tra
     };
     // A guest that went down or locked up told it on its console only: the relay carried nothing more.
     if (results.finding && results.finding.lines.length === 0 && place.guest !== undefined) results.finding = { ...results.finding, lines: await place.guest.consoleSplat() };
-    // Nothing more to learn from a guest that went down or stopped answering.
-    if (results.finding?.fatal) place.guest?.abandon();
     const finding = results.finding ? { ...results.finding, batch: results.finding.batch ?? 0 } : undefined;
-    const known = finding?.fatal && place.guest !== undefined && recorded === undefined ? knownFatal(finding, knownWarnings) : undefined;
+    // Any finding may be the one (a stall on another CPU is a splat the watch saw while the relay still answered).
+    const known = finding !== undefined && place.guest !== undefined && recorded === undefined ? knownFatal(finding, knownWarnings) : undefined;
+    // Nothing more to learn from a guest that went down or stopped answering.
+    if (finding?.fatal || known !== undefined) place.guest?.abandon();
     if (known === undefined || finding === undefined) return results;
     // The boot is over (the guest is down or stuck), the runs before compared: the fuzz goes on in a new one.
     const { fatal: _, ...told } = finding;
@@ -324,7 +328,11 @@ async function publish(results: FuzzFile, flags: FuzzFlags): Promise<number> {
       const drawn = guided === undefined ? '' : ` (drawn in run ${guided.run} from the sequence kept at run ${guided.kept}: the replay runs the first ${guided.run} runs again, and finds it when the kernel reaches the same functions in them)`;
       if (replayed !== undefined) process.stdout.write(replayed.same ? `the recorded divergence shows again (${replayed.file})\n` : `a divergence other than the recorded one (${replayed.file}: ${replayed.recorded})\n`);
       process.stdout.write(`DIVERGENCE: ${results.divergence.message}\n  ${minimal}: ${results.divergence.commands}\n  replay${drawn}: ${replayLine}\n`);
-    } else process.stdout.write('no divergence\n');
+    } else if (results.harnessError === undefined) process.stdout.write('no divergence\n');
+    if (results.harnessError !== undefined) {
+      const { run, message } = results.harnessError;
+      process.stdout.write(`HARNESS ERROR in run ${run}, no verdict on the implementation: ${message}\n  the fuzz stopped there; the runs before it were compared\n`);
+    }
     if (results.kernelCoverage !== undefined && results.corpus !== undefined) process.stdout.write(`${coverageLine(results.kernelCoverage, results.corpus)}\n`);
     for (const met of results.expectedWarnings ?? []) process.stdout.write(`expected kernel warning (${met.id}, --expectations): ${met.problem}\n`);
     for (const met of results.expectedDivergences ?? []) process.stdout.write(`expected divergence (${met.id}, --expectations), ${met.runs} run(s) ended there: ${met.message}\n`);
@@ -333,7 +341,7 @@ async function publish(results: FuzzFile, flags: FuzzFlags): Promise<number> {
     for (const skip of results.skipped ?? []) process.stdout.write(`not run on this adapter, ${skip.commands} command(s) left out: ${skip.reason}\n`);
     process.stdout.write(`written: ${file}\n`);
   }
-  return results.divergence ? 1 : 0;
+  return results.divergence ? 1 : results.harnessError === undefined ? 0 : HARNESS_ERROR_EXIT;
 }
 
 /** The summary's line about --kernel-coverage: what ran, the SEE ALSO share, and the corpus. */

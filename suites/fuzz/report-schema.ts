@@ -147,6 +147,12 @@ export const FuzzResults = z.object({
    */
   expectedDivergences: z.array(z.object({ id: z.string(), message: z.string(), runs: z.number().int().positive() })).optional(),
   /**
+   * Why the fuzz stopped without a verdict, when it did: a run's sides could not be opened, or
+   * something other than a comparison failed (a transport's error, a harness bug), in run `run`.
+   * Never a divergence: the runs before were compared, the rest not run (fuzz exits 3).
+   */
+  harnessError: z.object({ run: z.number().int().positive(), message: z.string() }).optional(),
+  /**
    * Fatal findings the expectations name (`fatal:<regex>` entries: a lockup or an oops the driver
    * is known to cause), met by the device fuzz through the VM's relay: each ended its boot, and a
    * new boot went on from the next run of the same seed. Each with its entry, the run (from 1) it

@@ -135,8 +135,28 @@ export interface FuzzReport {
   cutShort: { reason: string; runs: number }[];
   /** Commands left out on this adapter because it cannot show what they do (World.skip), by command and reason, with how many were drawn. */
   skipped: { reason: string; commands: number }[];
+  /**
+   * Why the fuzz stopped without a verdict: a run's sides could not be opened, or something other
+   * than a comparison failed (a transport's error, a harness bug). Never a divergence: the runs
+   * before it were compared, the rest not run.
+   */
+  harnessError?: HarnessError;
   /** With FuzzOptions.coverage: the kept sequences and what each run reached first. */
   corpus?: CorpusReport;
+}
+
+/** A fuzz stopped by something that is no verdict on the implementation (FuzzReport.harnessError). */
+export interface HarnessError {
+  /** The run it stopped in (from 1). */
+  run: number;
+  message: string;
+}
+
+const OPENING = "opening the run's PD, SRQ, CQs, QPs and MRs";
+
+/** The harness error of run `run`, met while opening its sides (no world yet) or at a command. */
+function harnessErrorOf(run: number, world: World | undefined, error: unknown): HarnessError {
+  return { run, message: `${world === undefined ? OPENING : `command #${world.executed}`}: ${error instanceof Error ? error.message : String(error)}` };
 }
 
 /** What to do about a replay that cannot be one. */
@@ -234,6 +254,11 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   };
   // Set by the first finding: the device is not opened again, not for a later run nor a shrink step.
   let stopped: KernelFinding | undefined;
+  // Set by the first error that is no comparison's (a setup refused, a transport's error): likewise.
+  let harnessError: HarnessError | undefined;
+  const notAVerdict = (error: unknown, world?: World) => {
+    harnessError ??= harnessErrorOf(runs, world, error);
+  };
   // The last run that failed, and the commands it ran: fast-check's counterexample is that run's sequence.
   let lastFailure: { error: unknown; ran: object[] } | undefined;
   // When the first divergence was found: shrink steps after shrinkMs pass without running.
@@ -278,7 +303,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   const commandsOf = modeArbitrary(options.profile).map((mode) => fc.oneof(...commandArbitraries(mode, options.profile)));
   const sequences = guide === undefined ? fresh : guide.sequences(fresh, commandsOf, options.maxCommands ?? DEFAULT_MAX_COMMANDS);
   const property = fc.asyncProperty(sequences, async (cmds) => {
-    if (stopped !== undefined) return;
+    if (stopped !== undefined || harnessError !== undefined) return;
     if (failedAt !== undefined) {
       // A shrink step that passes keeps the smallest failing sequence found so far.
       if (performance.now() - failedAt > shrinkMs) {
@@ -295,10 +320,13 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     // than the run that found the divergence did (a step still short after it counts as failing).
     const lateWaitMs = model ? 0 : failedAt === undefined ? LATE_WAIT_MS : SHRINK_LATE_WAIT_MS;
     const world = await openWorld(sides, lateWaitMs).catch((error: unknown) => {
-      if (error instanceof KernelFinding) stopped = error;
+      // The implementation refused or failed a setup the contract allows: nothing was compared.
+      if (!(error instanceof KernelFinding)) return notAVerdict(error);
+      stopped = error;
       lastFailure = { error, ran: [] };
       throw error;
     });
+    if (world === undefined) return;
     try {
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
       await world.finish();
@@ -315,6 +343,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
         return;
       }
       if (error instanceof KernelFinding) stopped = error;
+      else if (!(error instanceof Divergence)) return notAVerdict(error, world);
       else if (failedAt === undefined) {
         failedAt = performance.now();
         failedRun = runs;
@@ -365,8 +394,11 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
           shrinking: options.shrink === false ? ('none' as const) : shrinkCut ? ('stopped' as const) : ('done' as const),
         }
       : undefined;
-  const report = reportOf(sides, { seed: details.seed, runs: Math.max(0, details.numRuns - skip), commands, live, durationMs, unobservable, skipped }, failure);
-  const withDivergences = expectedDivergences.length === 0 ? report : { ...report, expectedDivergences };
+  // After a harness error fast-check drew the runs left without running them.
+  const ran = harnessError === undefined ? details.numRuns : runs;
+  const report = reportOf(sides, { seed: details.seed, runs: Math.max(0, ran - skip), commands, live, durationMs, unobservable, skipped }, failure);
+  const stoppedShrinking = harnessError !== undefined && report.shrinking === 'done' ? { shrinking: 'stopped' as const } : {};
+  const withDivergences = { ...report, ...stoppedShrinking, ...(expectedDivergences.length === 0 ? {} : { expectedDivergences }), ...(harnessError === undefined ? {} : { harnessError }) };
   return guide === undefined ? withDivergences : { ...withDivergences, corpus: guide.report() };
 }
 
@@ -392,6 +424,7 @@ export async function replay(options: ReplayOptions): Promise<FuzzReport> {
   const unobservable = new Map<string, number>();
   let world: World | undefined;
   let failure: { error: unknown; ran: object[] } | undefined;
+  let harnessError: HarnessError | undefined;
   try {
     // A replay waits for a late completion as long as the run that found the divergence did.
     world = await openWorld(sides, isModel(sides.info) ? 0 : LATE_WAIT_MS);
@@ -406,9 +439,11 @@ export async function replay(options: ReplayOptions): Promise<FuzzReport> {
     }
   } catch (error) {
     if (error instanceof Unobservable) unobservable.set(error.message, 1);
-    else failure = { error, ran: world === undefined ? [] : ranUpTo(world, error) };
+    else if (error instanceof Divergence || error instanceof KernelFinding) failure = { error, ran: world === undefined ? [] : ranUpTo(world, error) };
+    else harnessError = harnessErrorOf(1, world, error);
   }
   const run = { seed: options.seed, runs: 1, commands: world?.executed ?? 0, live: world?.live ?? 0, durationMs: performance.now() - started, unobservable, skipped: world?.skipped ?? new Map<string, number>() };
+  if (harnessError !== undefined) return { ...reportOf(sides, run, undefined), harnessError };
   if (failure === undefined) return reportOf(sides, run, undefined);
   // `commands` as fast-check shows a sequence: the commands' names, joined by commas.
   return reportOf(sides, run, { error: failure.error, divergence: { path: options.path, commands: failure.ran.map(String).join(','), ran: failure.ran.map(specOf) }, shrinking: 'none' });

@@ -442,3 +442,64 @@ describe('a small CQ full while a finite RNR retry runs', () => {
     await expect(runSequence(modelAdapter(), [new Post([fits(1n), fits(2n)]), new Send(2, [send64, send64])])).resolves.toBeUndefined();
   });
 });
+
+/** The model, its sessions edited by `edit` as they open. */
+function modelWithSession(edit: (session: Session) => void): Adapter {
+  const model = modelAdapter();
+  return {
+    ...model,
+    open: async () => {
+      const session = await model.open();
+      edit(session);
+      return session;
+    },
+  };
+}
+
+/** The model, its `n`-th session's open (from 1) and every later one refused as a transport would refuse it. */
+function refusingOpenFrom(n: number, adapter: Adapter = modelAdapter()): Adapter {
+  let opened = 0;
+  return { ...adapter, open: async () => (++opened >= n ? Promise.reject(Object.assign(new Error('EINVAL: open /dev/rvtc in the VM'), { code: 'EINVAL' })) : adapter.open()) };
+}
+
+describe('a harness or setup problem is no verdict on the implementation', () => {
+  it("a run's sides that cannot be opened stop the fuzz with a harness error, never a divergence; the runs before were compared", async () => {
+    const report = await fuzz({ adapter: refusingOpenFrom(4), reference: modelAdapter(), profile: 'rdmavt', runs: 20, seed: 3 });
+    expect(report.divergence).toBeNull();
+    expect(report.finding).toBeNull();
+    // three runs opened a session each; the fourth could not, and is the last counted
+    expect(report.harnessError).toEqual({ run: 4, message: "opening the run's PD, SRQ, CQs, QPs and MRs: EINVAL: open /dev/rvtc in the VM" });
+    expect(report.runs).toBe(4);
+  });
+
+  it('a batch whose transport fails in the middle of a run (no step answered, no crash) is one too', async () => {
+    let sessions = 0;
+    const broken = modelWithSession((session) => {
+      if (++sessions !== 2) return;
+      // Batched as a device's session is (oopsing above); the second run's sixth batch is one of its commands'.
+      const oneByOne: Session = { ...session, runBatch: undefined };
+      let batches = 0;
+      session.runBatch = (steps) => (++batches === 6 ? Promise.reject(Object.assign(new Error('EIO: write /dev/rvtc in the VM'), { code: 'EIO' })) : executeSteps(oneByOne, steps));
+    });
+    // A kernel log watch that sees nothing: the world calls the side as a device's, batch by batch.
+    const watched: Adapter = { ...broken, watch: { start: () => ({ end: () => undefined }) } };
+    const report = await fuzz({ adapter: watched, reference: modelAdapter(), profile: 'rdmavt', runs: 20, seed: 3 });
+    expect(report.divergence).toBeNull();
+    expect(report.harnessError).toMatchObject({ run: 2, message: expect.stringMatching(/^command #\d+: EIO: write \/dev\/rvtc in the VM$/) });
+  });
+
+  it('a divergence found before it stays the verdict, its shrinking cut short where the harness failed', async () => {
+    const m = mutants.find((x) => x.name === 'lifo-consumption');
+    if (m === undefined) throw new Error('no mutant lifo-consumption');
+    // seed 5 diverges in its first run (one session); every shrink step opens one more
+    const report = await fuzz({ adapter: refusingOpenFrom(3, mutantAdapter(m)), reference: modelAdapter(), profile: 'rdmavt', runs: 20, seed: 5 });
+    expect(report.divergence?.message).toMatch(/^#\d+ /);
+    expect(report.shrinking).toBe('stopped');
+    expect(report.harnessError?.message).toMatch(/^opening the run's .*EINVAL/);
+  });
+
+  it('a replay whose sides cannot be opened says so, and shows no divergence', async () => {
+    const report = await replay({ adapter: refusingOpenFrom(1), reference: modelAdapter(), profile: 'rdmavt', ran: [{ kind: 'armLimit', limit: 3 }], seed: 1, path: '0' });
+    expect([report.divergence, report.harnessError?.run]).toEqual([null, 1]);
+  });
+});
