@@ -3,7 +3,7 @@
 // RDMA or atomic send) fatal makes each run that meets it end its boot, and the next boot go on
 // from the next run of the same seed; fuzz.json adds the boots up. About 10 s a boot.
 // Run alone with: npx vitest run --project vm test/cli/fuzz-boots.vm.test.ts
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,8 +26,9 @@ describe.skipIf(skip !== undefined)(`fuzz through the relay after a known fatal 
     'ends the boot of each run that meets it, goes on in a new one from the next run, and writes one fuzz.json for all',
     () => {
       const expectations = join(work, 'fatal.yaml');
-      writeFileSync(expectations, `expectations:\n  - id: '${FORTIFY}'\n    status: fail\n    reason: this test's own, to make a new boot after each run that meets the WARN\n`);
-      const stderr = execFileSync(process.execPath, [join(projectRoot(), 'dist/cli/main.js'), 'fuzz', '--adapter', 'kernel', '--device', 'rvt_sim0', '--vm', '--profile', 'rdmavt', '--seed=4301', '--runs', String(RUNS), '--expectations', expectations, '--out', 'out'], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+      writeFileSync(expectations, `expectations:\n  - id: '${FORTIFY}'\n    status: fail\n    reason: this test's own, to make a new boot after each run that meets the WARN\n    link: https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tree/drivers/infiniband/sw/rdmavt/qp.c?h=v6.1#n2041\n`);
+      const { stderr, status } = spawnSync(process.execPath, [join(projectRoot(), 'dist/cli/main.js'), 'fuzz', '--adapter', 'kernel', '--device', 'rvt_sim0', '--vm', '--profile', 'rdmavt', '--seed=4301', '--runs', String(RUNS), '--expectations', expectations, '--out', 'out'], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+      expect(status, stderr).toBe(0);
       const file = FuzzFile.parse(JSON.parse(readFileSync(join(work, 'out/fuzz.json'), 'utf8')));
       const met = file.expectedFindings ?? [];
       // seed 4301 sends an RDMA in every run's first batches (BENCHMARKS: its first batch met the WARN)
