@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ANSWER_HEADER, HELLO_ID, type Hello, RelayKind, decodeAnswerHeader, encodeRequest } from '../adapters/kernel/relay-frames.js';
 import { RELAY_ENV, RELAY_HELLO_ENV, RELAY_KMSG_ENV } from '../adapters/kernel/relay-channel.js';
 import { UserError } from '../spec/errors.js';
-import { consoleSplat } from '../adapters/kernel/kmsg.js';
+import { consoleSplat, parseKmsgRecord } from '../adapters/kernel/kmsg.js';
 import type { VmDevice } from '../vm/devices.js';
 import type { GuestKernel } from '../vm/kernel.js';
 import { projectRoot } from '../vm/project-root.js';
@@ -28,7 +28,7 @@ export interface RelayVmOptions {
 /** The guest, as the work on the host sees it. */
 export interface RelayGuest {
   hello: Hello;
-  /** The console's first splat so far and what followed it (a guest that went down, or locked up, told it only there). */
+  /** The console's first splat the relay did not carry, and what followed it (a guest that went down, or locked up, told it only there). */
   consoleSplat: () => Promise<string[]>;
   /** Powers the VM off now: a guest that locked up would not answer the quit, and waiting for it is time lost. */
   abandon: () => void;
@@ -94,7 +94,8 @@ export async function withRelayVm<T>(options: RelayVmOptions, work: (guest: Rela
     Object.assign(process.env, { [RELAY_ENV]: base, [RELAY_KMSG_ENV]: kmsgFile, [RELAY_HELLO_ENV]: JSON.stringify(hello) });
     let value: T;
     try {
-      value = await work({ hello, consoleSplat: async () => (consoleLog === undefined ? [] : consoleSplat(await readFile(consoleLog, 'utf8').catch(() => ''))), abandon: () => kill.abort() });
+      const splat = async () => (consoleLog === undefined ? [] : consoleSplat(await readFile(consoleLog, 'utf8').catch(() => ''), lastRecordUsec(await readFile(kmsgFile, 'utf8'))));
+      value = await work({ hello, consoleSplat: splat, abandon: () => kill.abort() });
     } catch (error) {
       kill.abort();
       await over;
@@ -116,6 +117,13 @@ export async function withRelayVm<T>(options: RelayVmOptions, work: (guest: Rela
     kill.abort();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The time of the last kernel log record the relay carried (-1: none), from the file it appends them to. */
+function lastRecordUsec(kmsg: string): number {
+  let last = -1;
+  for (const line of kmsg.split('\n')) last = Math.max(last, parseKmsgRecord(line)?.usec ?? -1);
+  return last;
 }
 
 /** Waits for the relay's Hello on `<base>.out`, or for the VM to end (its error said), or for the time to pass. */

@@ -124,9 +124,19 @@ export class KernelLog {
   }
 }
 
-/** The first splat in the guest's console (a crash that took the guest down is only there), with what followed it. */
-export function consoleSplat(consoleLog: string): string[] {
+/** A console line's printk time (`[   24.466081] ...`) in microseconds, as /dev/kmsg's records carry it. */
+const consoleUsec = (line: string): number | undefined => {
+  const m = /^\[\s*(\d+)\.(\d{6})\]/.exec(line);
+  return m === null ? undefined : Number(m[1]) * 1_000_000 + Number(m[2]);
+};
+
+/**
+ * The first splat in the guest's console (a crash that took the guest down is only there), with
+ * what followed it; with `afterUsec`, the first one printed after that time (the last kernel log
+ * record the host already has: a known warning it was told of is not what stopped the guest).
+ */
+export function consoleSplat(consoleLog: string, afterUsec = -1): string[] {
   const lines = consoleLog.split('\n');
-  const first = lines.findIndex(isSplatLine);
+  const first = lines.findIndex((line) => isSplatLine(line) && (consoleUsec(line) ?? Infinity) > afterUsec);
   return first < 0 ? [] : lines.slice(Math.max(0, first - 2), first + 40);
 }

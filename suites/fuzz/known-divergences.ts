@@ -55,16 +55,17 @@ export interface FatalFinding {
   problem: string;
   lines: readonly string[];
   sequence: readonly string[];
-  batch: number;
 }
 
 /**
  * The text a `fatal:` expression is matched against: the problem, the log's (or console's) lines,
- * then a last line `batch: ` with the commands of the batch it came in, so an entry can name the
- * command that races (a resize) as well as the backtrace.
+ * then a last line `sequence: ` with the run's commands up to it, so an entry can name the command
+ * that races (a resize) as well as the backtrace. The whole run's, not its last batch's: a CPU
+ * left spinning by one batch is reported seconds later, while the relay, on the other CPU, has
+ * gone on answering the next ones.
  */
 export function knownFatalText(finding: FatalFinding): string {
-  return [finding.problem, ...finding.lines, `batch: ${finding.sequence.slice(-Math.max(finding.batch, 1)).join(', ')}`].join('\n');
+  return [finding.problem, ...finding.lines, `sequence: ${finding.sequence.join(', ')}`].join('\n');
 }
 
 /** The `fatal:` entry of `known` that names `finding`, if one does. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { kernelLogWatch } from '../../../adapters/kernel/adapter.js';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KernelLog, type KmsgRecord, consoleSplat, findSplat, isSplatLine, parseKmsgRecord } from '../../../adapters/kernel/kmsg.js';
@@ -12,6 +12,16 @@ describe('the kernel log', () => {
     const console = ['boot', 'x', 'memcpy: detected field-spanning write', '[ 1.0] WARNING: CPU: 0 PID: 1 at qp.c:2041', 'RIP: rvt_post_send', 'end'].join('\n');
     expect(consoleSplat(console).slice(0, 3)).toEqual(['x', 'memcpy: detected field-spanning write', '[ 1.0] WARNING: CPU: 0 PID: 1 at qp.c:2041']);
     expect(consoleSplat('a clean boot\n')).toEqual([]);
+  });
+
+  it("quotes the first splat after the last record the relay carried: the guest's RCU stall, not the known WARN it had told (fuzz --seed 4242, run 2)", () => {
+    const console = readFileSync(new URL('../../fixtures/fuzz/console-fortify-then-stall.log', import.meta.url), 'utf8');
+    expect(consoleSplat(console)[2]).toMatch(/WARNING: CPU: 0 PID: 152 at drivers\/infiniband\/sw\/rdmavt\/qp\.c:2041/);
+    // the WARN's last line reached the host at 14.357202 s
+    const after = consoleSplat(console, 14_357_202);
+    expect(after[2]).toMatch(/^\[\s+24\.466081\] rcu: INFO: rcu_preempt detected stalls/);
+    expect(after.some((line) => line.includes('rvt_get_rwqe'))).toBe(true);
+    expect(consoleSplat(console, 84_000_000)).toEqual([]);
   });
   it("reads a file the VM's records are appended to: several a read, one cut between two appends, continuation lines dropped", () => {
     const dir = mkdtempSync(join(tmpdir(), 'kmsg-'));
