@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#define _GNU_SOURCE
 /*
  * rvtc-relay: runs in the VM and carries the host's rvtc sessions over a virtio-serial port
  * (the frames: adapters/kernel/relay-frames.ts; the host's end: adapters/kernel/relay-channel.ts).
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* Kept equal to RelayKind, FIRST_READ and the header sizes in relay-frames.ts. */
@@ -39,6 +41,16 @@ static struct {
 	int fd; /* -1: a free slot */
 } sessions[MAX_OPEN];
 static int closer_pipe[2];
+/*
+ * Closes queued and not yet done, at most MAX_PENDING: a close can take seconds (rdmavt's dereg of
+ * an MR still referenced waits 5 s), and a relay that queued them faster than they went would run
+ * out of descriptors; past the bound a close request waits for one to finish.
+ */
+#define MAX_PENDING 64
+static int pending;
+static pid_t closer_tid;
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pending_done = PTHREAD_COND_INITIALIZER;
 static unsigned char *kmsg_buf;
 static size_t kmsg_len;
 
@@ -145,9 +157,31 @@ static void *closer(void *unused)
 	int fd;
 
 	(void)unused;
-	while (read_exactly(closer_pipe[0], (unsigned char *)&fd, sizeof(fd)))
+	closer_tid = gettid();
+	while (read_exactly(closer_pipe[0], (unsigned char *)&fd, sizeof(fd))) {
 		close(fd);
+		pthread_mutex_lock(&pending_lock);
+		pending--;
+		pthread_cond_signal(&pending_done);
+		pthread_mutex_unlock(&pending_lock);
+	}
 	return NULL;
+}
+
+/* Where the closer thread waits in the kernel: a close that never ends is a driver's hang. */
+static void closer_stack(void)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stack", closer_tid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	fprintf(stderr, "rvtc-relay: the closer thread's kernel stack:\n");
+	while (fgets(line, sizeof(line), f))
+		fprintf(stderr, "  %s", line);
+	fclose(f);
 }
 
 /* The /dev/vportNpM of the virtio-serial port named `name`, into `path`. */
@@ -269,6 +303,11 @@ static int serve(uint32_t kind, uint32_t session, unsigned char *payload, uint32
 	case KIND_CLOSE:
 		if (fd < 0)
 			return fd;
+		pthread_mutex_lock(&pending_lock);
+		while (pending >= MAX_PENDING)
+			pthread_cond_wait(&pending_done, &pending_lock);
+		pending++;
+		pthread_mutex_unlock(&pending_lock);
 		write_all(closer_pipe[1], (unsigned char *)&fd, sizeof(fd));
 		sessions[slot_of(session)].fd = -1;
 		return 0;
@@ -281,7 +320,11 @@ static int serve(uint32_t kind, uint32_t session, unsigned char *payload, uint32
 				left++;
 			}
 		/* The host keeps one (its published DMA MR's); more were never closed. */
-		fprintf(stderr, "rvtc-relay: %d session(s) still open at quit\n", left);
+		pthread_mutex_lock(&pending_lock);
+		fprintf(stderr, "rvtc-relay: %d session(s) still open at quit, %d close(s) not done\n", left, pending);
+		if (pending > 0)
+			closer_stack();
+		pthread_mutex_unlock(&pending_lock);
 		return 0;
 	}
 	default:
@@ -299,6 +342,7 @@ int main(int argc, char **argv)
 	const char *kmsg_path = option(argc, argv, "--kmsg");
 	unsigned char *scratch = malloc(FIRST_READ);
 	char port_path[300];
+	struct rlimit files;
 	pthread_t thread;
 	int in, out, kmsg;
 
@@ -323,6 +367,11 @@ int main(int argc, char **argv)
 		die("opening the kernel log");
 	if (!control)
 		control = "/dev/rvtc";
+	/* Sessions and the closes queued behind a slow one each hold a descriptor. */
+	if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+		files.rlim_cur = files.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &files);
+	}
 	if (pipe(closer_pipe) || pthread_create(&thread, NULL, closer, NULL))
 		die("starting the closer");
 	/* What was logged before the relay started (the boot) is nobody's. */
