@@ -27,10 +27,11 @@ type Step = 'done' | 'wait';
 export function progress(state: ModelState): void {
   for (let moved = true; moved; ) {
     moved = false;
-    // By key, not by entry nor forEach: this runs after every verb, and each [handle, qp] pair was
-    // an allocation, as was forEach's callback; a QP with nothing queued has nothing to send or flush.
-    for (const handle of state.qps.keys()) {
-      const qp = state.qps.get(handle) as Qp;
+    // By index over qpEntries, not the Map: this runs after every verb. A QP with nothing queued
+    // has nothing to send or flush.
+    const entries = state.qpEntries;
+    for (let i = 0; i < entries.length; i++) {
+      const [handle, qp] = entries[i] as [number, Qp];
       if (qp.sq.count > 0 && progressQp(state, handle, qp)) moved = true;
     }
   }
@@ -131,8 +132,7 @@ const ACC_ERR = { send: 'REM_ACCESS_ERR', recv: 'LOC_PROT_ERR' } as const;
 
 /** The handle of the QP numbered `qpNum`: a handle, not a [handle, QP] pair, since a waiting send looks its peer up after every verb. */
 function findQp(state: ModelState, qpNum: number | undefined): number | undefined {
-  // By key, not by entry: each entry was an array.
-  for (const handle of state.qps.keys()) if ((state.qps.get(handle) as Qp).qp_num === qpNum) return handle;
+  for (const [handle, qp] of state.qpEntries) if (qp.qp_num === qpNum) return handle;
   return undefined;
 }
 

@@ -62,6 +62,7 @@ export function createQp(
   if (srq) srq.attachedQps++;
   const handle = allocHandle(state);
   state.qps.set(handle, qp);
+  state.qpEntries.push([handle, qp]);
   // rvt_create_qp does not touch the receive caps of a QP on an SRQ: create reports them as asked.
   const created = srq ? { ...queried, max_recv_wr: cap.max_recv_wr, max_recv_sge: cap.max_recv_sge } : queried;
   return { rawReturn: 0, qp: handle, qp_num: qp.qp_num, cap: created };
@@ -260,6 +261,7 @@ export function destroyQp(state: ModelState, handle: Handle): number {
     if (srq) srq.attachedQps--;
   }
   state.qps.delete(handle);
+  state.qpEntries = state.qpEntries.filter(([h]) => h !== handle);
   return 0;
 }
 

@@ -188,6 +188,26 @@ describe('model send waiting on RNR, tried again after every verb (ModelState.ch
   });
 });
 
+describe('model QPs after a destroy (the engine walks ModelState.qpEntries)', () => {
+  const statuses = (wcs: readonly { wr_id: bigint; status: string }[]) => wcs.map((wc) => [wc.wr_id, wc.status]);
+
+  it('tries no send of the destroyed QP again, runs those of one created after it, and a send to the destroyed one finds no QP', async () => {
+    const v = await verbs();
+    const pair = await loopbackPair(v, { rnr_retry: 7 });
+    const third = await createRcQp(v, pair.pd, undefined);
+    await bringUp(v, third.qp, pair.receiver.qp_num, 'RTS', { rnr_retry: 7 });
+    // Destroyed while its send waits on RNR: the engine must not try it again and take the receive.
+    await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 6n, opcode: 'SEND' }] });
+    expect((await v.destroyQp({ qp: pair.sender.qp })).rawReturn).toBe(0);
+    await v.postRecv({ qp: pair.receiver.qp, wrs: [{ wr_id: 9n }] });
+    await v.postSend({ qp: third.qp, wrs: [{ wr_id: 7n, opcode: 'SEND' }] });
+    expect(statuses((await v.pollCq({ cq: third.cq, max: 4 })).completions)).toEqual([[7n, 'SUCCESS']]);
+    // The receiver is aimed at the destroyed sender: loopback_qp_drop, RETRY_EXC_ERR.
+    await v.postSend({ qp: pair.receiver.qp, wrs: [{ wr_id: 8n, opcode: 'SEND' }] });
+    expect(statuses((await v.pollCq({ cq: pair.receiver.cq, max: 4 })).completions)).toEqual([[9n, 'SUCCESS'], [8n, 'RETRY_EXC_ERR']]);
+  });
+});
+
 describe('model MR contents (writeMr, readMr)', () => {
   it('writes at an offset and reads back, and refuses a write past the end without writing any of it', async () => {
     const session = await modelAdapter().open();
