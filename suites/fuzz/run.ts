@@ -328,7 +328,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     });
     if (world === undefined) return;
     try {
-      await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
+      await runSequence(world, cmds);
       await world.finish();
     } catch (error) {
       if (error instanceof Unobservable) {
@@ -429,10 +429,7 @@ export async function replay(options: ReplayOptions): Promise<FuzzReport> {
     // A replay waits for a late completion as long as the run that found the divergence did.
     world = await openWorld(sides, isModel(sides.info) ? 0 : LATE_WAIT_MS);
     try {
-      for (const spec of options.ran) {
-        const command = commandOf(spec);
-        if (await command.check({})) await command.run({}, world);
-      }
+      await runSequence(world, options.ran.map(commandOf));
       await world.finish();
     } finally {
       await closeWorld(world, sides);
@@ -447,6 +444,16 @@ export async function replay(options: ReplayOptions): Promise<FuzzReport> {
   if (failure === undefined) return reportOf(sides, run, undefined);
   // `commands` as fast-check shows a sequence: the commands' names, joined by commas.
   return reportOf(sides, run, { error: failure.error, divergence: { path: options.path, commands: failure.ran.map(String).join(','), ran: failure.ran.map(specOf) }, shrinking: 'none' });
+}
+
+/**
+ * A sequence's commands run in order on `world` as fc.asyncModelRun runs them (each checked, then
+ * run; the first that throws ends the sequence), without its promise chain: that was a promise, a
+ * closure and two awaits a command, a good part of a run against a model.
+ */
+async function runSequence(world: World, commands: Iterable<fc.AsyncCommand<object, World>>): Promise<void> {
+  const model = {};
+  for (const command of commands) if (command.check(model)) await command.run(model, world);
 }
 
 /** The reference is called synchronously (world.ts): a model of this process, said once rather than as every run's divergence. */
