@@ -53,6 +53,7 @@ export function newModelState(behaviour: Behaviour, attr: DeviceAttr = MODEL_DEV
     cqs: new Map(),
     srqs: new Map(),
     qps: new Map(),
+    qpEntries: [],
     events: [],
     tick: 0,
     changes: 0,

@@ -4,7 +4,7 @@ import { cqEnter } from './cq.js';
 import type { MrAccess } from '../../spec/verbs/attrs.js';
 import { gather, resolveSge, resolveSgl, scatter, type Segment } from './mr.js';
 import { flushSend, qpCqEnter } from './qp.js';
-import type { ModelState, Qp, RecvQueue, RecvWqe, SendWqe } from './state.js';
+import type { ModelState, Qp, RecvWqe, SendWqe, Srq } from './state.js';
 
 const SEND_WC_OPCODE: Record<SendWr['opcode'], WcOpcode> = {
   SEND: 'SEND',
@@ -27,10 +27,11 @@ type Step = 'done' | 'wait';
 export function progress(state: ModelState): void {
   for (let moved = true; moved; ) {
     moved = false;
-    // By key, not by entry nor forEach: this runs after every verb, and each [handle, qp] pair was
-    // an allocation, as was forEach's callback; a QP with nothing queued has nothing to send or flush.
-    for (const handle of state.qps.keys()) {
-      const qp = state.qps.get(handle) as Qp;
+    // By index over qpEntries, not the Map: this runs after every verb. A QP with nothing queued
+    // has nothing to send or flush.
+    const entries = state.qpEntries;
+    for (let i = 0; i < entries.length; i++) {
+      const [handle, qp] = entries[i] as [number, Qp];
       if (qp.sq.count > 0 && progressQp(state, handle, qp)) moved = true;
     }
   }
@@ -109,12 +110,12 @@ function responderError(
   state: ModelState,
   senderHandle: number,
   sender: Qp,
-  responder: [number, Qp],
+  peerHandle: number,
+  dest: Qp,
   wqe: SendWqe,
   statuses: { send: WcStatus; recv: WcStatus },
   taken: RecvWqe | undefined,
 ): Step {
-  const [peerHandle, dest] = responder;
   if (taken !== undefined) {
     cqEnter(state, dest.recv_cq, { wr_id: taken.wr_id, status: statuses.recv, opcode: 'RECV', qp_num: dest.qp_num, vendor_err: 0, with_imm: false });
   }
@@ -125,22 +126,14 @@ function responderError(
 /** What a WR without an RDMA target is read as (read only). */
 const NO_RDMA = Object.freeze({ remote_addr: 0n, rkey: 0 });
 
+const OP_ERR = { send: 'REM_OP_ERR', recv: 'LOC_QP_OP_ERR' } as const;
 const INV_ERR = { send: 'REM_INV_REQ_ERR', recv: 'LOC_QP_OP_ERR' } as const;
 const ACC_ERR = { send: 'REM_ACCESS_ERR', recv: 'LOC_PROT_ERR' } as const;
 
-function findQp(state: ModelState, qpNum: number | undefined): [number, Qp] | undefined {
-  // By key, not by entry: a waiting send looks its peer up after every verb, and each entry was an array.
-  for (const handle of state.qps.keys()) {
-    const qp = state.qps.get(handle) as Qp;
-    if (qp.qp_num === qpNum) return [handle, qp];
-  }
+/** The handle of the QP numbered `qpNum`: a handle, not a [handle, QP] pair, since a waiting send looks its peer up after every verb. */
+function findQp(state: ModelState, qpNum: number | undefined): number | undefined {
+  for (const [handle, qp] of state.qpEntries) if (qp.qp_num === qpNum) return handle;
   return undefined;
-}
-
-function receiveQueue(state: ModelState, qp: Qp): { rq: RecvQueue; srqHandle: number | undefined } | undefined {
-  if (qp.srq === undefined) return qp.rq === undefined ? undefined : { rq: qp.rq, srqHandle: undefined };
-  const srq = state.srqs.get(qp.srq);
-  return srq === undefined ? undefined : { rq: srq.rq, srqHandle: qp.srq };
 }
 
 /**
@@ -154,7 +147,14 @@ function receiveQueue(state: ModelState, qp: Qp): { rq: RecvQueue; srqHandle: nu
 function rnrNak(state: ModelState, handle: number, qp: Qp, wqe: SendWqe, got: 'rnr' | 'held'): Step {
   const left = qp.rnr?.retriesLeft ?? state.behaviour.rnrRetries(qp.attr.rnr_retry ?? 0);
   if (left === 0) return fail(state, handle, qp, wqe, 'RNR_RETRY_EXC_ERR');
-  qp.rnr = { retriesLeft: left - 1, dueTick: state.tick + 1, seen: got === 'rnr' ? state.changes : undefined };
+  const seen = got === 'rnr' ? state.changes : undefined;
+  // Set in place: a send waiting on RNR comes here after every verb.
+  if (qp.rnr === undefined) qp.rnr = { retriesLeft: left - 1, dueTick: state.tick + 1, seen };
+  else {
+    qp.rnr.retriesLeft = left - 1;
+    qp.rnr.dueTick = state.tick + 1;
+    qp.rnr.seen = seen;
+  }
   return 'wait';
 }
 
@@ -169,17 +169,18 @@ type Taken = { rwqe: RecvWqe; segments: Segment[] };
  */
 function getRwqe(state: ModelState, dest: Qp, wrIdOnly: boolean): Taken | 'rnr' | 'held' | 'op_err' {
   const b = state.behaviour;
-  const queue = receiveQueue(state, dest);
-  if (queue === undefined) return 'rnr';
-  const rwqe = b.takeRecvWqe(queue.rq);
-  if (rwqe === undefined) return queue.rq.ring.count === 0 ? 'rnr' : 'held';
-  const recvPd = queue.srqHandle === undefined ? dest.pd : (state.srqs.get(queue.srqHandle)?.pd ?? dest.pd);
-  const segments = wrIdOnly ? [] : b.resolveRecvSgl(state, recvPd, rwqe.sg_list);
+  // The SRQ and the queue looked up in place, not as a pair: a waiting send comes here after many verbs.
+  const srq = dest.srq === undefined ? undefined : state.srqs.get(dest.srq);
+  const rq = dest.srq === undefined ? dest.rq : srq?.rq;
+  if (rq === undefined) return 'rnr';
+  const rwqe = b.takeRecvWqe(rq);
+  if (rwqe === undefined) return rq.ring.count === 0 ? 'rnr' : 'held';
+  const segments = wrIdOnly ? [] : b.resolveRecvSgl(state, srq?.pd ?? dest.pd, rwqe.sg_list);
   if (segments === undefined) {
     cqEnter(state, dest.recv_cq, { wr_id: rwqe.wr_id, status: 'LOC_PROT_ERR', opcode: 'RECV', qp_num: dest.qp_num, vendor_err: 0, with_imm: false });
     return 'op_err';
   }
-  checkSrqLimit(state, queue);
+  if (srq !== undefined) checkSrqLimit(state, dest.srq as number, srq);
   return { rwqe, segments };
 }
 
@@ -188,22 +189,31 @@ function remoteRange(state: ModelState, dest: Qp, rdma: { remote_addr: bigint; r
   return resolveSge(state, dest.pd, { addr: rdma.remote_addr, length, lkey: rdma.rkey }, access, 'rkey');
 }
 
+/** The sender's sges (an unresolvable one reads as none): resolved only past the wait for a receive, since a send waiting on RNR is retried after every verb. */
+const localSgl = (state: ModelState, qp: Qp, wr: SendWr): readonly Segment[] => resolveSgl(state, qp.pd, wr.sg_list, undefined) ?? [];
+
+/** No segments, shared (read only). */
+const NONE: readonly Segment[] = Object.freeze([]);
+
+function lengthOf(segments: readonly Segment[]): number {
+  let length = 0;
+  for (const s of segments) length += s.length;
+  return length;
+}
+
 /** One attempt at the head send WQE: rvt_ruc_loopback's switch on the opcode. */
 function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): Step {
   const { wr } = wqe;
   const b = state.behaviour;
   const peer = findQp(state, qp.attr.dest_qp_num);
+  const dest = peer === undefined ? undefined : (state.qps.get(peer) as Qp);
   // loopback_qp_drop: no such QP, not receiving, or another QP type; an RC requester sees RETRY_EXC_ERR.
-  if (peer === undefined || !b.stateAllows(peer[1].state, 'PROCESS_RECV') || peer[1].type !== qp.type) {
+  if (peer === undefined || dest === undefined || !b.stateAllows(dest.state, 'PROCESS_RECV') || dest.type !== qp.type) {
     return fail(state, handle, qp, wqe, 'RETRY_EXC_ERR');
   }
-  const dest = peer[1];
   const access = dest.attr.qp_access_flags ?? [];
-  // Resolved at first use: a send that waits for a receive is retried after every verb.
-  let resolved: Segment[] | undefined;
-  const local = () => (resolved ??= resolveSgl(state, qp.pd, wr.sg_list, undefined) ?? []);
-  const length = () => local().reduce((n, s) => n + s.length, 0);
   const rdma = wr.rdma ?? NO_RDMA;
+  let local: readonly Segment[] = NONE;
   let taken: Taken | undefined;
 
   switch (wr.opcode) {
@@ -211,44 +221,48 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     case 'SEND_WITH_IMM': {
       const got = getRwqe(state, dest, false);
       if (got === 'rnr' || got === 'held') return rnrNak(state, handle, qp, wqe, got);
-      if (got === 'op_err') return responderError(state, handle, qp, peer, wqe, { send: 'REM_OP_ERR', recv: 'LOC_QP_OP_ERR' }, undefined);
+      if (got === 'op_err') return responderError(state, handle, qp, peer, dest, wqe, OP_ERR, undefined);
       taken = got;
+      local = localSgl(state, qp, wr);
       // wqe->length > qp->r_len: inv_err, the receive completes LOC_QP_OP_ERR (not LOC_LEN_ERR).
-      if (!scatter(got.segments, gather(local()))) return responderError(state, handle, qp, peer, wqe, INV_ERR, got.rwqe);
+      if (!scatter(got.segments, gather(local))) return responderError(state, handle, qp, peer, dest, wqe, INV_ERR, got.rwqe);
       break;
     }
     case 'RDMA_WRITE_WITH_IMM':
     case 'RDMA_WRITE': {
-      if (!access.includes('REMOTE_WRITE')) return responderError(state, handle, qp, peer, wqe, INV_ERR, undefined);
+      if (!access.includes('REMOTE_WRITE')) return responderError(state, handle, qp, peer, dest, wqe, INV_ERR, undefined);
       // The write with immediate takes its receive first, so a bad rkey fails a consumed receive.
       if (wr.opcode === 'RDMA_WRITE_WITH_IMM') {
         const got = getRwqe(state, dest, true);
         if (got === 'rnr' || got === 'held') return rnrNak(state, handle, qp, wqe, got);
-        if (got === 'op_err') return responderError(state, handle, qp, peer, wqe, { send: 'REM_OP_ERR', recv: 'LOC_QP_OP_ERR' }, undefined);
+        if (got === 'op_err') return responderError(state, handle, qp, peer, dest, wqe, OP_ERR, undefined);
         taken = got;
       }
+      local = localSgl(state, qp, wr);
+      const length = lengthOf(local);
       // do_write: a zero-length write checks no rkey.
-      if (length() === 0) break;
-      const target = remoteRange(state, dest, rdma, length(), 'REMOTE_WRITE');
-      if (target === undefined) return responderError(state, handle, qp, peer, wqe, ACC_ERR, taken?.rwqe);
-      scatter([target], gather(local()));
+      if (length === 0) break;
+      const target = remoteRange(state, dest, rdma, length, 'REMOTE_WRITE');
+      if (target === undefined) return responderError(state, handle, qp, peer, dest, wqe, ACC_ERR, taken?.rwqe);
+      scatter([target], gather(local));
       break;
     }
     case 'RDMA_READ': {
-      if (!access.includes('REMOTE_READ')) return responderError(state, handle, qp, peer, wqe, INV_ERR, undefined);
-      const source = remoteRange(state, dest, rdma, length(), 'REMOTE_READ');
-      if (source === undefined) return responderError(state, handle, qp, peer, wqe, ACC_ERR, undefined);
-      scatter(local(), gather([source]));
+      if (!access.includes('REMOTE_READ')) return responderError(state, handle, qp, peer, dest, wqe, INV_ERR, undefined);
+      local = localSgl(state, qp, wr);
+      const source = remoteRange(state, dest, rdma, lengthOf(local), 'REMOTE_READ');
+      if (source === undefined) return responderError(state, handle, qp, peer, dest, wqe, ACC_ERR, undefined);
+      scatter(local, gather([source]));
       break;
     }
     case 'ATOMIC_CMP_AND_SWP':
     case 'ATOMIC_FETCH_AND_ADD': {
-      if (!access.includes('REMOTE_ATOMIC') || rdma.remote_addr % 8n !== 0n) return responderError(state, handle, qp, peer, wqe, INV_ERR, undefined);
+      if (!access.includes('REMOTE_ATOMIC') || rdma.remote_addr % 8n !== 0n) return responderError(state, handle, qp, peer, dest, wqe, INV_ERR, undefined);
       const target = remoteRange(state, dest, rdma, 8, 'REMOTE_ATOMIC');
-      if (target === undefined) return responderError(state, handle, qp, peer, wqe, ACC_ERR, undefined);
+      if (target === undefined) return responderError(state, handle, qp, peer, dest, wqe, ACC_ERR, undefined);
       // The WR carries no compare_add or swap (SendWr has none): both are 0, so the target keeps
       // its value (adding 0; swapping 0 for 0) and the original 8 bytes land in the first sge.
-      scatter(local().slice(0, 1), gather([target]));
+      scatter(localSgl(state, qp, wr).slice(0, 1), gather([target]));
       break;
     }
   }
@@ -257,11 +271,11 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
     const isWrite = wr.opcode === 'RDMA_WRITE_WITH_IMM';
     const withImm = wr.opcode !== 'SEND';
     // rvt_recv_cq (qp.c:3127): an overflow errors the responder, the send still completes.
-    qpCqEnter(state, peer[0], dest, dest.recv_cq, {
+    qpCqEnter(state, peer, dest, dest.recv_cq, {
       wr_id: taken.rwqe.wr_id,
       status: 'SUCCESS',
       opcode: isWrite ? 'RECV_RDMA_WITH_IMM' : 'RECV',
-      byte_len: length(),
+      byte_len: lengthOf(local),
       qp_num: dest.qp_num,
       src_qp: qp.qp_num,
       vendor_err: 0,
@@ -279,11 +293,8 @@ function executeSend(state: ModelState, handle: number, qp: Qp, wqe: SendWqe): S
  * an adapter drives registers one (uverbs: ib_uverbs_srq_event_handler; rvtc: rvtc_object_event),
  * so the model's SRQs always have one.
  */
-function checkSrqLimit(state: ModelState, queue: { rq: RecvQueue; srqHandle: number | undefined }): void {
-  if (queue.srqHandle === undefined) return;
-  const srq = state.srqs.get(queue.srqHandle);
-  if (srq === undefined) return;
+function checkSrqLimit(state: ModelState, handle: number, srq: Srq): void {
   if (state.behaviour.limitEvent(srq, srq.rq.ring.count)) {
-    state.events.push({ event_type: 'SRQ_LIMIT_REACHED', element: { kind: 'srq', srq: queue.srqHandle } });
+    state.events.push({ event_type: 'SRQ_LIMIT_REACHED', element: { kind: 'srq', srq: handle } });
   }
 }

@@ -62,6 +62,7 @@ export function createQp(
   if (srq) srq.attachedQps++;
   const handle = allocHandle(state);
   state.qps.set(handle, qp);
+  state.qpEntries.push([handle, qp]);
   // rvt_create_qp does not touch the receive caps of a QP on an SRQ: create reports them as asked.
   const created = srq ? { ...queried, max_recv_wr: cap.max_recv_wr, max_recv_sge: cap.max_recv_sge } : queried;
   return { rawReturn: 0, qp: handle, qp_num: qp.qp_num, cap: created };
@@ -250,7 +251,12 @@ export function flushSend(state: ModelState, qp: Qp): void {
 
 export function queryQp(state: ModelState, handle: Handle): { rawReturn: number; state: QpState; attr: QpAttr; cap: QpCap } {
   const qp = lookup(state.qps, handle, 'qp');
-  return { rawReturn: 0, state: qp.state, attr: { ...qp.attr, qp_state: qp.state }, cap: { ...qp.cap } };
+  // Copied key by key, not spread: a QP's attributes take the shape of the masks that set them,
+  // and a spread over so many shapes went the slow way (a fuzz run queries around every modify).
+  const attr: Record<string, unknown> = {};
+  for (const key in qp.attr) attr[key] = qp.attr[key as keyof QpAttr];
+  attr.qp_state = qp.state;
+  return { rawReturn: 0, state: qp.state, attr: attr as QpAttr, cap: { ...qp.cap } };
 }
 
 export function destroyQp(state: ModelState, handle: Handle): number {
@@ -260,6 +266,7 @@ export function destroyQp(state: ModelState, handle: Handle): number {
     if (srq) srq.attachedQps--;
   }
   state.qps.delete(handle);
+  state.qpEntries = state.qpEntries.filter(([h]) => h !== handle);
   return 0;
 }
 

@@ -111,6 +111,11 @@ export interface ModelState {
   cqs: Map<Handle, Cq>;
   srqs: Map<Handle, Srq>;
   qps: Map<Handle, Qp>;
+  /**
+   * The entries of `qps` in its order, as [handle, QP] (createQp and destroyQp keep both): the send
+   * engine visits every QP after every verb, and walking the Map cost more than the visit.
+   */
+  qpEntries: [Handle, Qp][];
   events: AsyncEvent[];
   /** Verbs called so far: the model's clock, for the RNR timer. */
   tick: number;

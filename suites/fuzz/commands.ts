@@ -76,7 +76,17 @@ function buildSend(side: Side, spec: SendSpec, index: number): SendWr {
   return wr;
 }
 
-type Cmd = fc.AsyncCommand<object, World>;
+/**
+ * A fuzz command as fast-check draws it. Its run answers at once where both sides did (a model
+ * against the model) and returns a promise only where it waits for one: runSequence (run.ts)
+ * awaits only those, since an async run was a promise and an await a command.
+ */
+export interface Cmd extends fc.Command<object, World> {
+  run(m: object, w: World): void | Promise<void>;
+}
+
+/** `next` once `settled` is: at once, unless it is a promise (an implementation that answers later). */
+const after = (settled: void | Promise<void>, next: () => void | Promise<void>): void | Promise<void> => (settled === undefined ? next() : settled.then(next));
 
 const ALL = QPS.map((_, i) => i);
 /** The QPs that receive through the SRQ, and those that send to them. */
@@ -106,7 +116,7 @@ export class Post implements Cmd {
   check() {
     return true;
   }
-  async run(_m: object, w: World) {
+  run(_m: object, w: World): void | Promise<void> {
     const srq = this.qp === undefined;
     if (srq ? !w.alive.srq : !w.alive.qps[this.qp as number]) return;
     w.begin(this);
@@ -123,20 +133,27 @@ export class Post implements Cmd {
     // flushing the WRs of a QP in ERR (its own CQ): only those are drained.
     const cqs = srq ? [] : [this.qp as number];
     for (const j of waiting) for (const i of PAIR_CQS[j] ?? []) if (!cqs.includes(i)) cqs.push(i);
-    for (const [k, list] of lists.entries()) {
-      const steps = (s: Side): BatchStep[] => {
-        const maxSge = srq ? s.attr.max_sge : QP_CAP.max_recv_sge;
-        const wrs = list.map((spec) => buildRecv(s, spec, maxSge));
-        return [srq ? { call: 'postSrqRecv', args: { srq: s.srq, wrs } } : { call: 'postRecv', args: { qp: (s.qps[this.qp as number] as Side['qps'][number]).qp, wrs } }];
-      };
-      const ref = w.onRef(steps(w.ref), cqs);
-      const label = () => (lists.length > 1 ? `${String(this)} WR ${k + 1}` : String(this));
-      const what = () => `${srq ? 'post_srq_recv' : `post_recv on QP ${this.qp}`} of ${list.length} WR(s)`;
-      const settled = w.onReal(label, steps(w.real), ref, (real, refv) => sameOutcome(what, w.profile, w, raw(real[0]), raw(refv[0])));
-      if (settled !== undefined) await settled;
+    return this.postFrom(w, lists, cqs, 0);
+  }
+
+  /** The k-th list posted, then the next one unless it was refused. */
+  private postFrom(w: World, lists: readonly WrSpec[][], cqs: readonly number[], k: number): void | Promise<void> {
+    const list = lists[k];
+    if (list === undefined) return;
+    const srq = this.qp === undefined;
+    const steps = (s: Side): BatchStep[] => {
+      const maxSge = srq ? s.attr.max_sge : QP_CAP.max_recv_sge;
+      const wrs = list.map((spec) => buildRecv(s, spec, maxSge));
+      return [srq ? { call: 'postSrqRecv', args: { srq: s.srq, wrs } } : { call: 'postRecv', args: { qp: (s.qps[this.qp as number] as Side['qps'][number]).qp, wrs } }];
+    };
+    const ref = w.onRef(steps(w.ref), cqs);
+    const label = () => (lists.length > 1 ? `${String(this)} WR ${k + 1}` : String(this));
+    const what = () => `${srq ? 'post_srq_recv' : `post_recv on QP ${this.qp}`} of ${list.length} WR(s)`;
+    const settled = w.onReal(label, steps(w.real), ref, (real, refv) => sameOutcome(what, w.profile, w, raw(real[0]), raw(refv[0])));
+    return after(settled, () => {
       recheck(w, ref, false);
-      if (raw(ref.verbs[0]).rawReturn !== 0) break;
-    }
+      if (raw(ref.verbs[0]).rawReturn === 0) return this.postFrom(w, lists, cqs, k + 1);
+    });
   }
   toString() {
     const wrs = this.wrs.map((s) => `${s.wr_id}/${s.numSge}/${s.sges.map((g) => `${g.slot}:${g.length}${g.bogusLkey ? '!' : ''}`).join('+')}`).join(', ');
@@ -153,7 +170,7 @@ export class Send implements Cmd {
   check() {
     return true;
   }
-  async run(_m: object, w: World) {
+  run(_m: object, w: World): void | Promise<void> {
     if (!w.alive.qps[this.qp]) return;
     w.begin(this);
     const steps = (s: Side): BatchStep[] => [{ call: 'postSend', args: { qp: (s.qps[this.qp] as Side['qps'][number]).qp, wrs: this.sends.map((spec, i) => buildSend(s, spec, i)) } }];
@@ -164,8 +181,7 @@ export class Send implements Cmd {
     const r = raw(ref.verbs[0]) as RawPostOutcome;
     w.outstanding[this.qp] = Math.max(0, (w.outstanding[this.qp] ?? 0) - (this.sends.length - accepted(r, this.sends.length)));
     const settled = w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(() => `post_send on QP ${this.qp} of ${this.sends.length} WR(s)`, w.profile, w, raw(real[0]), raw(refv[0])));
-    if (settled !== undefined) await settled;
-    recheck(w, ref, false);
+    return after(settled, () => recheck(w, ref, false));
   }
   toString() {
     return `send(${this.qp}; ${this.sends.map((s) => `${s.opcode}:${s.length}${s.fromMr ? '@mr' : ''}${s.numSge === 'list' ? '' : `/${s.numSge}`}${s.opcode.startsWith('RDMA') || s.opcode.startsWith('ATOMIC') ? `>${s.remote}:${s.slot}` : ''}`).join(', ')})`;
@@ -177,7 +193,7 @@ export class ArmLimit implements Cmd {
   check() {
     return true;
   }
-  async run(_m: object, w: World) {
+  run(_m: object, w: World): void | Promise<void> {
     if (!w.alive.srq) return;
     w.begin(this);
     const steps = (s: Side): BatchStep[] => [
@@ -185,12 +201,11 @@ export class ArmLimit implements Cmd {
       { call: 'querySrq', args: { srq: s.srq } },
     ];
     const ref = w.onRef(steps(w.ref), []);
-    const settled = w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
+    return w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
       sameOutcome(() => `modify_srq LIMIT ${this.limit}`, w.profile, w, raw(real[0]), raw(refv[0]));
       const limit = (r: StepResult[]) => resultOf<{ attr: { srq_limit: number } | null }>(r[1]).attr?.srq_limit;
       same('srq_limit after modify', limit(real), limit(refv));
     });
-    if (settled !== undefined) await settled;
   }
   toString() {
     return `armLimit(${this.limit})`;
@@ -202,7 +217,7 @@ export class Resize implements Cmd {
   check() {
     return true;
   }
-  async run(_m: object, w: World) {
+  async run(_m: object, w: World): Promise<void> {
     // Shrinking is refused by rdmavt below the queued WQEs or the armed limit (a reference clause,
     // modify_srq.resize.below-queued-einval): under documented, only requests that do not shrink it.
     if (!w.options.resize || !w.alive.srq || (w.profile === 'documented' && this.maxWr < w.real.attr.max_wr)) return;
@@ -223,6 +238,9 @@ export class Resize implements Cmd {
     return `resize(${this.maxWr})`;
   }
 }
+
+/** A reconnect's moves: to RESET and back up to RTS. */
+const RECONNECT: readonly QpState[] = ['RESET', 'INIT', 'RTR', 'RTS'];
 
 const UP: Partial<Record<QpState, [QpState, number]>> = { RESET: ['INIT', 0], INIT: ['RTR', 1], RTR: ['RTS', 2] };
 
@@ -251,35 +269,40 @@ export class Modify implements Cmd {
   check() {
     return true;
   }
-  async run(_m: object, w: World) {
+  run(_m: object, w: World): void | Promise<void> {
     if (!w.alive.qps[this.qp]) return;
     w.begin(this);
+    return this.modifyFrom(w, this.kind === 'reconnect' ? RECONNECT : [this.to], 0);
+  }
+
+  /** The modify to the k-th of `targets`, then to the next one unless it was refused. */
+  private modifyFrom(w: World, targets: readonly QpState[], k: number): void | Promise<void> {
+    const to = targets[k];
+    if (to === undefined) return;
     const handle = (s: Side) => (s.qps[this.qp] as Side['qps'][number]).qp;
-    const targets: QpState[] = this.kind === 'reconnect' ? ['RESET', 'INIT', 'RTR', 'RTS'] : [this.to];
-    for (const to of targets) {
-      // The attributes follow the reference's state; the implementation's is compared by the queries around it.
-      const current = w.refNow('queryQp', { qp: handle(w.ref) }).state ?? 'RESET';
-      const kind = this.kind === 'reconnect' ? 'valid' : this.kind;
-      const steps = (s: Side): BatchStep[] => [
-        { call: 'queryQp', args: { qp: handle(s) } },
-        { call: 'modifyQp', args: { qp: handle(s), ...modifyOf(s, this.qp, current, to, kind) } },
-        { call: 'queryQp', args: { qp: handle(s) } },
-      ];
-      const ref = w.onRef(steps(w.ref), PAIR_CQS[this.qp] ?? []);
-      const ok = raw(ref.verbs[1]).rawReturn === 0;
-      // RESET drops the send queue without completions.
-      if (ok && to === 'RESET') w.outstanding[this.qp] = 0;
-      const check: Check = (real, refv) => {
-        const query = (side: Side, r: StepResult | undefined) => viewQp(side, w.profile, resultOf(r));
-        same(() => `query_qp of QP ${this.qp} before`, query(w.real, real[0]), query(w.ref, refv[0]));
-        sameOutcome(() => `modify_qp of QP ${this.qp} ${current} -> ${to} (${kind})`, w.profile, w, raw(real[1]), raw(refv[1]));
-        same(() => `query_qp of QP ${this.qp} after`, query(w.real, real[2]), query(w.ref, refv[2]));
-      };
-      const settled = w.onReal(() => `${String(this)} ${current}->${to}`, steps(w.real), ref, check);
-      if (settled !== undefined) await settled;
+    // The attributes follow the reference's state; the implementation's is compared by the queries around it.
+    const current = w.refNow('queryQp', { qp: handle(w.ref) }).state ?? 'RESET';
+    const kind = this.kind === 'reconnect' ? 'valid' : this.kind;
+    const steps = (s: Side): BatchStep[] => [
+      { call: 'queryQp', args: { qp: handle(s) } },
+      { call: 'modifyQp', args: { qp: handle(s), ...modifyOf(s, this.qp, current, to, kind) } },
+      { call: 'queryQp', args: { qp: handle(s) } },
+    ];
+    const ref = w.onRef(steps(w.ref), PAIR_CQS[this.qp] ?? []);
+    const ok = raw(ref.verbs[1]).rawReturn === 0;
+    // RESET drops the send queue without completions.
+    if (ok && to === 'RESET') w.outstanding[this.qp] = 0;
+    const check: Check = (real, refv) => {
+      const query = (side: Side, r: StepResult | undefined) => viewQp(side, w.profile, resultOf(r));
+      same(() => `query_qp of QP ${this.qp} before`, query(w.real, real[0]), query(w.ref, refv[0]));
+      sameOutcome(() => `modify_qp of QP ${this.qp} ${current} -> ${to} (${kind})`, w.profile, w, raw(real[1]), raw(refv[1]));
+      same(() => `query_qp of QP ${this.qp} after`, query(w.real, real[2]), query(w.ref, refv[2]));
+    };
+    const settled = w.onReal(() => `${String(this)} ${current}->${to}`, steps(w.real), ref, check);
+    return after(settled, () => {
       recheck(w, ref, this.qp <= 1);
-      if (!ok) break;
-    }
+      if (ok) return this.modifyFrom(w, targets, k + 1);
+    });
   }
   toString() {
     return `modify(${this.qp}; ${this.kind === 'reconnect' ? 'reconnect' : `${this.to}/${this.kind}`})`;
@@ -292,7 +315,7 @@ export class Query implements Cmd {
   check() {
     return true;
   }
-  async run(_m: object, w: World) {
+  run(_m: object, w: World): void | Promise<void> {
     if (!w.alive.qps[this.qp] || !w.alive.srq) return;
     w.begin(this);
     const steps = (s: Side): BatchStep[] => [
@@ -300,11 +323,10 @@ export class Query implements Cmd {
       { call: 'querySrq', args: { srq: s.srq } },
     ];
     const ref = w.onRef(steps(w.ref), []);
-    const settled = w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
+    return w.onReal(() => String(this), steps(w.real), ref, (real, refv) => {
       same(() => `query_qp of QP ${this.qp}`, viewQp(w.real, w.profile, resultOf(real[0])), viewQp(w.ref, w.profile, resultOf(refv[0])));
       same('query_srq', resultOf(real[1]), resultOf(refv[1]));
     });
-    if (settled !== undefined) await settled;
   }
   toString() {
     return `query(${this.qp})`;
@@ -316,7 +338,7 @@ export class CycleMr implements Cmd {
   check() {
     return true;
   }
-  async run(_m: object, w: World) {
+  run(_m: object, w: World): void | Promise<void> {
     // rvtc's MRs are DMA MRs, lkey and rkey 0 on rdmavt: a dereg invalidates no key (rvt_rkey_ok
     // takes key 0 through the device's DMA MR while any exists) and cleans no QP (rvt_check_refs
     // skips them), where the reference's user MR does both. Not observable through that adapter.
@@ -330,9 +352,7 @@ export class CycleMr implements Cmd {
       const ref = w.onRef(steps(w.ref), ALL);
       if (raw(ref.verbs[0]).rawReturn === 0) w.alive.mr = false;
       const settled = w.onReal(() => `${String(this)} dereg`, steps(w.real), ref, (real, refv) => sameOutcome('dereg_mr of the second MR', w.profile, w, raw(real[0]), raw(refv[0])));
-      if (settled !== undefined) await settled;
-      recheck(w, ref, true);
-      return;
+      return after(settled, () => recheck(w, ref, true));
     }
     const ref = w.onRef([regMrStep(w.ref)], []);
     const made = (side: Side, r: StepResult | undefined) => {
@@ -342,11 +362,10 @@ export class CycleMr implements Cmd {
     };
     w.alive.mr = made(w.ref, ref.verbs[0]).rawReturn === 0;
     // The implementation's new keys are what its later sends use: this command waits for them.
-    const settled = w.onReal(() => `${String(this)} reg`, [regMrStep(w.real)], ref, (real, refv) => sameOutcome('reg_mr of the second MR', w.profile, w, raw(real[0]), raw(refv[0])), {
+    return w.onReal(() => `${String(this)} reg`, [regMrStep(w.real)], ref, (real, refv) => sameOutcome('reg_mr of the second MR', w.profile, w, raw(real[0]), raw(refv[0])), {
       barrier: true,
       after: (real) => void made(w.real, real[0]),
     });
-    if (settled !== undefined) await settled;
   }
   toString() {
     return 'cycleMr()';
@@ -359,7 +378,7 @@ export class Destroy implements Cmd {
   check() {
     return true;
   }
-  async run(_m: object, w: World) {
+  run(_m: object, w: World): void | Promise<void> {
     const t = this.target;
     const alive = t.kind === 'srq' ? w.alive.srq : t.kind === 'qp' ? w.alive.qps[t.index] : w.alive.cqs[t.index];
     if (alive !== true) return;
@@ -380,8 +399,7 @@ export class Destroy implements Cmd {
       }
     }
     const settled = w.onReal(() => String(this), steps(w.real), ref, (real, refv) => sameOutcome(() => `destroy ${t.kind}${t.kind === 'srq' ? '' : ` ${t.index}`}`, w.profile, w, raw(real[0]), raw(refv[0])));
-    if (settled !== undefined) await settled;
-    recheck(w, ref, true);
+    return after(settled, () => recheck(w, ref, true));
   }
   toString() {
     const t = this.target;

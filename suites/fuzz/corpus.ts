@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { type TracedCase, newlyReached } from '../../adapters/kernel/ftrace.js';
+import type { Cmd } from './commands.js';
 import type { World } from './world.js';
 
-type Cmd = fc.AsyncCommand<object, World>;
 type Sequences = fc.Arbitrary<Iterable<Cmd>>;
 
 /**
@@ -47,9 +47,9 @@ class Step implements Cmd {
   check(model: Readonly<object>) {
     return this.cmd.check(model);
   }
-  async run(model: object, world: World) {
+  run(model: object, world: World): void | Promise<void> {
     this.ran = true;
-    await this.cmd.run(model, world);
+    return this.cmd.run(model, world);
   }
   toString() {
     return String(this.cmd);

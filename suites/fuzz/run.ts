@@ -3,7 +3,7 @@ import type { Adapter, AdapterInfo, CaseWatch, Profile } from '../../adapters/ad
 import { isModel } from '../../adapters/model/index.js';
 import { modelCall } from '../../adapters/model/session.js';
 import { ImplementationCrash, UserError } from '../../spec/errors.js';
-import { type Mode, SRQ, commandArbitraries, modeArbitrary } from './commands.js';
+import { type Cmd, type Mode, SRQ, commandArbitraries, modeArbitrary } from './commands.js';
 import { Timeout, bounded } from '../bounded.js';
 import { type Side, openSide } from './side.js';
 import { KernelFinding, LATE_WAIT_MS, REFERENCE_NOT_MODEL, Unobservable, World } from './world.js';
@@ -288,12 +288,13 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
   };
   // One sequence arbitrary per mode, built once: chain asks for it at every run and every shrink,
   // and fast-check keeps a sequence's replay path in it.
-  type Sequences = fc.Arbitrary<Iterable<fc.AsyncCommand<object, World>>>;
+  type Sequences = fc.Arbitrary<Iterable<Cmd>>;
   const byMode = new Map<Mode, Sequences>();
   const sequencesOf = (mode: Mode): Sequences => {
     const known = byMode.get(mode);
     if (known !== undefined) return known;
-    const made = fc.commands(commandArbitraries(mode, options.profile), { maxCommands: options.maxCommands ?? DEFAULT_MAX_COMMANDS, size: 'max', ...(replayPath === undefined ? {} : { replayPath }) });
+    // fast-check's wrapper of each command hands its run's return on: a Cmd's promise, where it has one.
+    const made = fc.commands(commandArbitraries(mode, options.profile), { maxCommands: options.maxCommands ?? DEFAULT_MAX_COMMANDS, size: 'max', ...(replayPath === undefined ? {} : { replayPath }) }) as Sequences;
     byMode.set(mode, made);
     return made;
   };
@@ -328,7 +329,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     });
     if (world === undefined) return;
     try {
-      await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
+      await runSequence(world, cmds);
       await world.finish();
     } catch (error) {
       if (error instanceof Unobservable) {
@@ -357,11 +358,11 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
       if (failedAt === undefined) for (const [reason, n] of world.skipped) skipped.set(reason, (skipped.get(reason) ?? 0) + n);
       await closeWorld(world, sides);
       // not after a finding: the kernel may be gone
-      if (stopped === undefined) traced?.end(runs, world.commands as fc.AsyncCommand<object, World>[]);
+      if (stopped === undefined) traced?.end(runs, world.commands as Cmd[]);
     }
     progress(() => `run ${runs} of ${options.runs}: ${commands} commands, ${Math.round((commands / (performance.now() - started)) * 1000)}/s${guide === undefined ? '' : `; ${guide.summary()}`}`);
   });
-  let details: fc.RunDetails<[Iterable<fc.AsyncCommand<object, World>>]>;
+  let details: fc.RunDetails<[Iterable<Cmd>]>;
   try {
     details = await fc.check(property, {
       numRuns: options.runs,
@@ -429,10 +430,7 @@ export async function replay(options: ReplayOptions): Promise<FuzzReport> {
     // A replay waits for a late completion as long as the run that found the divergence did.
     world = await openWorld(sides, isModel(sides.info) ? 0 : LATE_WAIT_MS);
     try {
-      for (const spec of options.ran) {
-        const command = commandOf(spec);
-        if (await command.check({})) await command.run({}, world);
-      }
+      await runSequence(world, options.ran.map(commandOf));
       await world.finish();
     } finally {
       await closeWorld(world, sides);
@@ -447,6 +445,21 @@ export async function replay(options: ReplayOptions): Promise<FuzzReport> {
   if (failure === undefined) return reportOf(sides, run, undefined);
   // `commands` as fast-check shows a sequence: the commands' names, joined by commas.
   return reportOf(sides, run, { error: failure.error, divergence: { path: options.path, commands: failure.ran.map(String).join(','), ran: failure.ran.map(specOf) }, shrinking: 'none' });
+}
+
+/**
+ * A sequence's commands run in order on `world` as fc.asyncModelRun runs them (each checked, then
+ * run; the first that throws ends the sequence), without its promise chain: that was a promise, a
+ * closure and two awaits a command, a good part of a run against a model. A command is awaited
+ * only when it returns a promise (Cmd).
+ */
+async function runSequence(world: World, commands: Iterable<Cmd>): Promise<void> {
+  const model = {};
+  for (const command of commands) {
+    if (!command.check(model)) continue;
+    const ran = command.run(model, world);
+    if (ran !== undefined) await ran;
+  }
 }
 
 /** The reference is called synchronously (world.ts): a model of this process, said once rather than as every run's divergence. */

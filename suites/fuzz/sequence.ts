@@ -1,7 +1,5 @@
-import type fc from 'fast-check';
-import { ArmLimit, CycleMr, Destroy, Modify, Post, Query, Resize, Send } from './commands.js';
+import { ArmLimit, type Cmd, CycleMr, Destroy, Modify, Post, Query, Resize, Send } from './commands.js';
 import type { FuzzCommand } from './report-schema.js';
-import type { World } from './world.js';
 
 /**
  * fuzz.json's form of a command (report-schema.ts FuzzCommand), every parameter included: a
@@ -22,7 +20,7 @@ export function specOf(command: object): FuzzCommand {
 }
 
 /** The command a spec from fuzz.json stands for. */
-export function commandOf(spec: FuzzCommand): fc.AsyncCommand<object, World> {
+export function commandOf(spec: FuzzCommand): Cmd {
   switch (spec.kind) {
     case 'post':
       return new Post(spec.wrs, spec.qp);

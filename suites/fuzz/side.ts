@@ -3,7 +3,8 @@ import type { BatchStep } from '../../adapters/batch.js';
 import type { Layer } from '../../spec/layer.js';
 import type { SrqAttr } from '../../spec/verbs/attrs.js';
 import type { Handle } from '../../spec/verbs/ints.js';
-import { executeSteps } from '../../adapters/batch.js';
+import { executeSteps, runStepsNow } from '../../adapters/batch.js';
+import { type ModelCall, modelCall } from '../../adapters/model/session.js';
 import { rcSteps } from '../../adapters/rc-steps.js';
 import type { PortAttr } from '../../spec/verbs/attrs.js';
 import { type Buffer, type RcStep, DEFAULT_CAP } from '../fixtures.js';
@@ -83,9 +84,13 @@ async function portAddress(adapter: Adapter, session: Session): Promise<{ port: 
   return address;
 }
 
-/** A setup phase's results, in step order: one batch, one round trip to a device. */
-async function phase(session: Session, steps: readonly BatchStep[]): Promise<unknown[]> {
-  const { results } = await executeSteps(session, steps);
+/**
+ * A setup phase's results, in step order: one batch, one round trip to a device. A model of this
+ * process (`now`, modelCall) answers the phase at once, without a promise a step: every run sets
+ * up two sides of some thirty verbs each.
+ */
+async function phase(session: Session, steps: readonly BatchStep[], now: ModelCall | undefined): Promise<unknown[]> {
+  const { results } = await (now === undefined ? executeSteps(session, steps) : runStepsNow(session, now, steps));
   return steps.map((step, i) => {
     const r = results[i];
     if (r === undefined || 'error' in r) throw new Error(`fuzz setup: ${step.call} failed: ${r === undefined ? 'no result' : r.error}`);
@@ -109,11 +114,12 @@ type Made = { rawReturn: number; errno?: string | null };
 export async function openSide(adapter: Adapter, attr: { max_wr: number; max_sge: number }, cqes: readonly number[] = []): Promise<Side> {
   const info = await adapter.info();
   const session = await adapter.open();
+  const now = modelCall(session);
   // PD, CQs and the port's address.
   const first = await phase(session, [
     { call: 'allocPd', args: {} },
     ...QPS.map((spec, i): BatchStep => ({ call: 'createCq', args: { cqe: cqes[i] ?? spec.cqe } })),
-  ]);
+  ], now);
   const pdMade = first[0] as Made & { pd: Handle | null };
   const pd = made(pdMade.pd, pdMade, 'allocPd');
   const cqs = QPS.map((spec, i) => {
@@ -126,7 +132,7 @@ export async function openSide(adapter: Adapter, attr: { max_wr: number; max_sge
     { call: 'createSrq', args: { pd, attr: { srq_limit: 0, ...attr } } },
     { call: 'regMr', args: { pd, length: BUFFER_LENGTH, access: ['LOCAL_WRITE', 'REMOTE_WRITE', 'REMOTE_READ'] } },
     { call: 'regMr', args: { pd, length: MR_LENGTH, access: [...MR_ACCESS] } },
-  ]);
+  ], now);
   const srqMade = second[0] as Made & { srq: Handle | null; attr: SrqAttr | null };
   const srq = made(srqMade.srq, srqMade, `createSrq(max_wr ${attr.max_wr})`);
   const bufferMr = second[1] as Made & { mr: Handle | null; addr: bigint; lkey: number; rkey: number };
@@ -136,7 +142,7 @@ export async function openSide(adapter: Adapter, attr: { max_wr: number; max_sge
   const third = await phase(session, [
     { call: 'querySrq', args: { srq } },
     ...QPS.map((spec, i): BatchStep => ({ call: 'createQp', args: { pd, init: { qp_type: 'RC', send_cq: (cqs[i] as { cq: Handle }).cq, recv_cq: (cqs[i] as { cq: Handle }).cq, sq_sig_all: false, cap: QP_CAP, ...(spec.srq ? { srq } : {}) } } })),
-  ]);
+  ], now);
   const q = third[0] as Made & { attr: SrqAttr | null };
   const granted = q.rawReturn !== 0 && srqMade.attr !== null ? srqMade.attr : made(q.attr, q, 'querySrq after createSrq');
   const qps = QPS.map((spec, i) => {
@@ -150,7 +156,7 @@ export async function openSide(adapter: Adapter, attr: { max_wr: number; max_sge
     end.steps = rcSteps(port, gid, (qps[spec.peer] as QpEnd).qp_num, { rnr_retry: spec.rnr_retry });
     for (const step of end.steps) moves.push({ call: 'modifyQp', args: { qp: end.qp, attr: step.attr, mask: step.mask } });
   }
-  const moved = await phase(session, moves);
+  const moved = await phase(session, moves, now);
   moved.forEach((r, k) => {
     const spec = QPS[Math.floor(k / 3)];
     if ((r as Made).rawReturn !== 0) throw new Error(`fuzz setup: QP ${spec?.name} modify ${k % 3} returned ${(r as Made).rawReturn}`);

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Behaviour } from '../../../adapters/model/behaviour.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { rdmavt } from '../../../adapters/model/rdmavt.js';
+import { postSend } from '../../../adapters/model/qp.js';
 import { modelCall } from '../../../adapters/model/session.js';
+import type { ModelState } from '../../../adapters/model/state.js';
 import { tracedVerbs } from '../../../suites/verbs.js';
 import { type LoopbackPair, createRcQp, bringUp, loopbackPair, pollUntil, waitFor } from '../../../suites/fixtures.js';
 import type { SendWrInput } from '../../../spec/verbs/wr.js';
@@ -158,6 +160,51 @@ describe('model send waiting on RNR, tried again after every verb (ModelState.ch
     receiver = pair.receiver.qp;
     await v.queryQp({ qp: pair.sender.qp });
     expect(statuses((await v.pollCq({ cq: pair.sender.cq, max: 4 })).completions)).toEqual([[7n, 'SUCCESS']]);
+  });
+
+  it('runs the send engine after a poll a variation intercepts: what the intercept queued after the poll has moved by the next read', async () => {
+    let queue: ((state: ModelState) => void) | undefined;
+    const late: Behaviour = {
+      ...rdmavt,
+      intercept: {
+        // pollCq that, once armed, queues a send after the poll has read (and the engine before it ran)
+        pollCq: (state, args, next) => {
+          const polled = next(args);
+          queue?.(state);
+          queue = undefined;
+          return polled;
+        },
+      },
+    };
+    const v = await verbs(late);
+    const pair = await loopbackPair(v, { rnr_retry: 7 });
+    const { buffer } = pair;
+    // A write to an rkey that names nothing: the responder's acc_err moves it to ERR (rvt_rc_error).
+    queue = (state) => postSend(state, pair.sender.qp, [{ wr_id: 8n, opcode: 'RDMA_WRITE', send_flags: ['SIGNALED'], num_sge: 1, sg_list: [{ addr: buffer.addr, length: 4, lkey: buffer.lkey }], rdma: { remote_addr: buffer.addr, rkey: 0x5a5a } }]);
+    expect((await v.pollCq({ cq: pair.sender.cq, max: 4 })).completions).toEqual([]);
+    // A query reads before the engine that runs after it: ERR only if the engine ran after the poll.
+    expect((await v.queryQp({ qp: pair.receiver.qp })).state).toBe('ERR');
+    expect(statuses((await v.pollCq({ cq: pair.sender.cq, max: 4 })).completions)).toEqual([[8n, 'REM_ACCESS_ERR']]);
+  });
+});
+
+describe('model QPs after a destroy (the engine walks ModelState.qpEntries)', () => {
+  const statuses = (wcs: readonly { wr_id: bigint; status: string }[]) => wcs.map((wc) => [wc.wr_id, wc.status]);
+
+  it('tries no send of the destroyed QP again, runs those of one created after it, and a send to the destroyed one finds no QP', async () => {
+    const v = await verbs();
+    const pair = await loopbackPair(v, { rnr_retry: 7 });
+    const third = await createRcQp(v, pair.pd, undefined);
+    await bringUp(v, third.qp, pair.receiver.qp_num, 'RTS', { rnr_retry: 7 });
+    // Destroyed while its send waits on RNR: the engine must not try it again and take the receive.
+    await v.postSend({ qp: pair.sender.qp, wrs: [{ wr_id: 6n, opcode: 'SEND' }] });
+    expect((await v.destroyQp({ qp: pair.sender.qp })).rawReturn).toBe(0);
+    await v.postRecv({ qp: pair.receiver.qp, wrs: [{ wr_id: 9n }] });
+    await v.postSend({ qp: third.qp, wrs: [{ wr_id: 7n, opcode: 'SEND' }] });
+    expect(statuses((await v.pollCq({ cq: third.cq, max: 4 })).completions)).toEqual([[7n, 'SUCCESS']]);
+    // The receiver is aimed at the destroyed sender: loopback_qp_drop, RETRY_EXC_ERR.
+    await v.postSend({ qp: pair.receiver.qp, wrs: [{ wr_id: 8n, opcode: 'SEND' }] });
+    expect(statuses((await v.pollCq({ cq: pair.receiver.cq, max: 4 })).completions)).toEqual([[9n, 'SUCCESS'], [8n, 'RETRY_EXC_ERR']]);
   });
 });
 

@@ -58,7 +58,7 @@ const noWaits = (world: World) => {
   world.options.lateWaitMs = 0;
 };
 
-async function runSequence(adapter: Adapter, commands: { run(m: object, w: World): Promise<void> }[], edit: (world: World) => void = () => undefined, chunk = 16): Promise<void> {
+async function runSequence(adapter: Adapter, commands: { run(m: object, w: World): void | Promise<void> }[], edit: (world: World) => void = () => undefined, chunk = 16): Promise<void> {
   const real = await openSide(adapter, SRQ);
   const ref = await openSide(modelAdapter(), { max_wr: real.attr.max_wr, max_sge: real.attr.max_sge }, real.cqes);
   const world = new World(real, ref, { profile: 'rdmavt', resize: true, chunk, commandTimeoutMs: 5000, watch: adapter.watch });
