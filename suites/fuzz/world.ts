@@ -4,7 +4,7 @@ import type { AsyncEvent } from '../../spec/verbs/events.js';
 import type { WorkCompletion } from '../../spec/verbs/wc.js';
 import { Timeout, bounded } from '../bounded.js';
 import { ImplementationCrash } from '../../spec/errors.js';
-import { Divergence, sameCompletions, settleEvents } from './compare.js';
+import { Divergence, type OwedEvent, sameCompletions, settleEvents } from './compare.js';
 import { type BatchResult, executeSteps, runStepsNow } from '../../adapters/batch.js';
 import { REFUSED } from '../../adapters/kernel/control.js';
 import { type ModelCall, modelCall } from '../../adapters/model/session.js';
@@ -154,7 +154,7 @@ export class World {
   readonly skipped = new Map<string, number>();
   private pending: Pending[] = [];
   /** Events the reference raised that the implementation has not delivered yet (settleEvents). */
-  private owedEvents: string[] = [];
+  private owedEvents: OwedEvent[] = [];
   /** The reference's verbs, answered at once. */
   readonly refNow: ModelCall;
   /** The implementation's verbs answered at once, where it is a model of this process with nothing to watch. */
@@ -329,8 +329,8 @@ export class World {
     if (this.owedEvents.length === 0) return;
     await new Promise((resolve) => setTimeout(resolve, this.real.waitMs));
     const [read] = await this.now(() => 'the end of the sequence', [{ call: 'getAsyncEvents', args: {} }]);
-    // Whatever is still owed now was owed twice: settleEvents throws.
-    settleEvents('async events owed at the end of the sequence', this, resultOf<{ events: AsyncEvent[] }>(read).events, [], this.owedEvents);
+    // Whatever is still owed now is past its time: settleEvents throws.
+    settleEvents('async events owed at the end of the sequence', this, resultOf<{ events: AsyncEvent[] }>(read).events, [], this.owedEvents, Infinity, 0);
   }
 
   /** Steps whose results the command needs before it can go on (what the implementation granted): the pending ones first. */
@@ -411,7 +411,7 @@ export class World {
         }
       }
       const { events } = resultOf<{ events: AsyncEvent[] }>(results[end - 1]);
-      this.owedEvents = settleEvents('async events', this, events, p.ref.events, this.owedEvents);
+      this.owedEvents = settleEvents('async events', this, events, p.ref.events, this.owedEvents, performance.now(), this.real.waitMs);
     } catch (error) {
       if (error instanceof Divergence) throw new Divergence(`${labelOf(p)}: ${error.message}`);
       throw error;
