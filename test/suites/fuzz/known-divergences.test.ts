@@ -78,12 +78,14 @@ describe("rdmavt's lost flushes named in expectations/fuzz-rdmavt.yaml", () => {
 
 // The lockup as fuzz --seed 14120504 recorded it on rvt_sim0 (the watch's finding, the last commands up to it).
 const lockup = JSON.parse(readFileSync(new URL('../../fixtures/fuzz/srq-resize-lockup-finding.json', import.meta.url), 'utf8')) as FatalFinding;
+// The same bug with the guest silent (fuzz --seed=15120503 --path 639): no line at all.
+const freeze = JSON.parse(readFileSync(new URL('../../fixtures/fuzz/srq-resize-freeze-finding.json', import.meta.url), 'utf8')) as FatalFinding;
 
 describe("rdmavt's SRQ resize lockup named in expectations/fuzz-rdmavt.yaml (a `fatal:` entry: a new boot goes on)", () => {
   const fatal = known.filter((e) => e.id !== undefined && isFatalId(e.id));
 
   it('is one entry, matched by the finding fuzz --seed 14120504 recorded, its backtrace and the resize in its run', () => {
-    expect(fatal).toHaveLength(1);
+    expect(fatal).toHaveLength(2);
     expect(knownFatal(lockup, known)).toBe(fatal[0]);
     expect(knownFatalText(lockup).split('\n').at(-1)).toMatch(/^sequence: .*resize\(10\), send\(0; /);
     // The same stall seen by a boot's relay that stopped answering: the problem says so, the console has the lines.
@@ -94,6 +96,14 @@ describe("rdmavt's SRQ resize lockup named in expectations/fuzz-rdmavt.yaml (a `
     expect(knownFatal({ ...lockup, sequence: lockup.sequence.filter((c) => !c.startsWith('resize(')) }, known)).toBeUndefined();
     expect(knownFatal({ ...lockup, lines: lockup.lines.map((l) => l.replace('rvt_get_rwqe', 'rvt_post_recv')) }, known)).toBeUndefined();
     expect(knownFatal({ ...lockup, problem: 'BUG: kernel NULL pointer dereference, address: 0000000000000000', lines: lockup.lines.filter((l) => !/rcu|lockup/.test(l)) }, known)).toBeUndefined();
+  });
+
+  it('and a second for the silent freeze: a batch that begins or ends with a resize never answered, no line at all (--seed=15120503 --path 639)', () => {
+    expect(knownFatal(freeze, known)).toBe(fatal[1]);
+    expect(knownFatal({ ...freeze, problem: freeze.problem.replace('#38 resize(11) .. ', '#38 post(1) .. ') }, known)).toBeUndefined();
+    expect(knownFatal({ ...freeze, problem: freeze.problem.replace('#38 resize(11) .. #45 send', '#38 send(1) .. #45 resize') }, known)).toBe(fatal[1]);
+    // a word on the console is another finding, whatever the batch
+    expect(knownFatal({ ...freeze, lines: ['BUG: kernel NULL pointer dereference, address: 0000000000000000'] }, known)).toBeUndefined();
   });
 
   it('are ids of a regular expression, told apart from the other kinds', () => {
