@@ -4,6 +4,7 @@ import { implementations } from '../../../adapters/model/implementations.js';
 import { modelAdapter } from '../../../adapters/model/index.js';
 import { mutantAdapter, mutants } from '../../../adapters/mutants/index.js';
 import { fuzz } from '../../../suites/fuzz/run.js';
+import { modelWith } from './model-with.js';
 
 const mutant = (name: string) => {
   const m = mutants.find((x) => x.name === name);
@@ -11,18 +12,6 @@ const mutant = (name: string) => {
   return mutantAdapter(m);
 };
 
-/** The model, with its sessions edited by `edit` as they open. */
-function modelWith(edit: (session: Session) => void): Adapter {
-  const model = modelAdapter();
-  return {
-    ...model,
-    open: async () => {
-      const session = await model.open();
-      edit(session);
-      return session;
-    },
-  };
-}
 
 /** The model, with what a libibverbs provider such as rxe does on a successful post: bad_wr set to NULL. */
 const badWrNullOnSuccess = (): Adapter =>

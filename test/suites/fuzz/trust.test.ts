@@ -8,6 +8,7 @@ import { rdmavt } from '../../../adapters/model/rdmavt.js';
 import { CycleMr, Post, Resize, SRQ, Send, type SendSpec, type WrSpec } from '../../../suites/fuzz/commands.js';
 import { Divergence } from '../../../suites/fuzz/compare.js';
 import { fuzz, replay } from '../../../suites/fuzz/run.js';
+import { modelWith } from './model-with.js';
 import { commandOf } from '../../../suites/fuzz/sequence.js';
 import { MR_LENGTH, openSide } from '../../../suites/fuzz/side.js';
 import { KernelFinding, Unobservable, World } from '../../../suites/fuzz/world.js';
@@ -477,18 +478,6 @@ describe('a small CQ full while a finite RNR retry runs', () => {
   });
 });
 
-/** The model, its sessions edited by `edit` as they open. */
-function modelWithSession(edit: (session: Session) => void): Adapter {
-  const model = modelAdapter();
-  return {
-    ...model,
-    open: async () => {
-      const session = await model.open();
-      edit(session);
-      return session;
-    },
-  };
-}
 
 /** The model, its `n`-th session's open (from 1) and every later one refused as a transport would refuse it. */
 function refusingOpenFrom(n: number, adapter: Adapter = modelAdapter()): Adapter {
@@ -508,7 +497,7 @@ describe('a harness or setup problem is no verdict on the implementation', () =>
 
   it('a batch whose transport fails in the middle of a run (no step answered, no crash) is one too', async () => {
     let sessions = 0;
-    const broken = modelWithSession((session) => {
+    const broken = modelWith((session) => {
       if (++sessions !== 2) return;
       // Batched as a device's session is (oopsing above); the second run's sixth batch is one of its commands'.
       const oneByOne: Session = { ...session, runBatch: undefined };
