@@ -182,6 +182,8 @@ export function registerFuzzCommand(program: Command): void {
         // space: those fuzz in the VM.
         if (canonicalAdapter(flags.adapter) === 'kernel' && traced === undefined && isVmDevice(device)) {
           const { withRelayVm } = await import('../../guest/relay-vm.js');
+          // Checked before the first boot: a bad --out is told at once, not after the runs.
+          const outDir = await outputDir('--out', flags.out);
           const boot = async (fromRun: number, seed: number | undefined) => {
             const { value, end } = await withRelayVm<FuzzFile>({ kernel: kernel ?? resolveKernel(), device, timeoutMs: RELAY_VM_TIMEOUT_MS }, (guest) =>
               fuzzResults({ ...flags, ...(seed === undefined ? {} : { seed }) }, recorded, traced, { inVm: true, guest, fromRun }),
@@ -191,7 +193,7 @@ export function registerFuzzCommand(program: Command): void {
           };
           const tell = (line: string) => process.stderr.write(`fuzz: ${line}\n`);
           // A replay is one sequence, in one boot.
-          process.exitCode = await publish(recorded === undefined ? await acrossBoots(flags.runs, flags.seed, boot, tell) : await boot(1, undefined), flags);
+          process.exitCode = await publish(recorded === undefined ? await acrossBoots(flags.runs, flags.seed, boot, tell) : await boot(1, undefined), flags, outDir);
           return;
         }
         const { runSubcommandInVm } = await import('../../guest/run-in-vm.js');
@@ -214,13 +216,13 @@ interface FuzzPlace {
 
 /** The fuzz itself, in this process, written and told; returns the exit status (1: a divergence). */
 async function fuzzHere(flags: FuzzFlags, recorded: Recorded | undefined, traced: ReturnType<typeof kernelCoverageModule> | undefined, place: FuzzPlace): Promise<number> {
-  return publish(await fuzzResults(flags, recorded, traced, place), flags);
+  // Checked before the fuzz: a bad --out is told at once, not after the runs.
+  const outDir = await outputDir('--out', flags.out);
+  return publish(await fuzzResults(flags, recorded, traced, place), flags, outDir);
 }
 
 /** The fuzz itself, in this process: what fuzz.json will hold. */
 async function fuzzResults(flags: FuzzFlags, recorded: Recorded | undefined, traced: ReturnType<typeof kernelCoverageModule> | undefined, place: FuzzPlace): Promise<FuzzFile> {
-  // Checked before the fuzz: a bad --out is told at once, not after the runs.
-  await outputDir('--out', flags.out);
   // In the VM: a CPU stuck in the driver prints within a drain's late wait (world.ts LATE_WAIT_MS).
   // Through the relay, the relay has set them.
   if (place.inVm && place.guest === undefined) for (const file of applyKnobs()) process.stderr.write(`fuzz: could not set ${file}: a stuck CPU may go unreported\n`);
@@ -304,8 +306,7 @@ async function fuzzResults(flags: FuzzFlags, recorded: Recorded | undefined, tra
 }
 
 /** Writes fuzz.json and tells what it holds; returns the exit status (1: a divergence). */
-async function publish(results: FuzzFile, flags: FuzzFlags): Promise<number> {
-  const outDir = await outputDir('--out', flags.out);
+async function publish(results: FuzzFile, flags: FuzzFlags, outDir: string): Promise<number> {
   const { profile, replayed } = results;
   const replayLine = results.divergence?.replay ?? '';
   const guided = results.divergence?.fromCorpus;
